@@ -1,0 +1,99 @@
+//! Error types and the exit statuses they map to.
+//!
+//! Two families: `UsageError` is the user's input being wrong (exit 2, nothing written, nothing
+//! touched); everything else is a failure while running. Messages say what to do next and name
+//! every path, device and command involved.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Exit status for bad input: unknown names, malformed suite files, bad paths.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status when the run finished but at least one cell failed.
+pub const EXIT_CELL_FAILED: u8 = 3;
+/// Exit status when a target could not be prepared or torn down cleanly.
+pub const EXIT_RUNTIME: u8 = 1;
+/// Exit status after SIGINT or SIGTERM (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// The user's input cannot be run as given. Raised before any I/O.
+#[derive(Debug, Error)]
+pub enum UsageError {
+    /// A name that is in no registry.
+    #[error("unknown {kind} '{name}': choose one of {choices} (see `fsbattery list {list}`)")]
+    Unknown {
+        /// "workload", "suite", "target kind", ...
+        kind: &'static str,
+        /// What the user wrote.
+        name: String,
+        /// Comma-separated valid names.
+        choices: String,
+        /// Which `fsbattery list` shows them.
+        list: &'static str,
+    },
+    /// A suite file that does not parse or names something unknown.
+    #[error("suite file {path}: line {line}, key '{key}': {message}")]
+    SuiteFile {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The offending key (or "-" when the syntax itself is broken).
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A target path that cannot be used.
+    #[error("target {spec}: {message}")]
+    Target {
+        /// The spec as written.
+        spec: String,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// Any other invalid option value.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A workload stopped before producing its metrics.
+#[derive(Debug, Error)]
+pub enum WorkloadError {
+    /// SIGINT/SIGTERM arrived; the workload has cleaned up.
+    #[error("interrupted")]
+    Interrupted,
+    /// A system call failed; `what` says which operation on which path.
+    #[error("{what}: {source}")]
+    Io {
+        /// Operation and path, e.g. "create /mnt/x/f0001".
+        what: String,
+        /// The kernel's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A child process (command mode) failed.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl WorkloadError {
+    /// Wrap an io::Error with what was being done.
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        WorkloadError::Io {
+            what: what.into(),
+            source,
+        }
+    }
+}
+
+/// Extension to attach "what" to io results tersely inside workloads.
+pub trait IoContext<T> {
+    /// Map an io error to [`WorkloadError::Io`] with a lazily built description.
+    fn ctx(self, what: impl FnOnce() -> String) -> Result<T, WorkloadError>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn ctx(self, what: impl FnOnce() -> String) -> Result<T, WorkloadError> {
+        self.map_err(|e| WorkloadError::io(what(), e))
+    }
+}

@@ -1,0 +1,31 @@
+//! Process-wide interruption flag, raised by SIGINT or SIGTERM.
+//!
+//! Signal handlers only set an atomic; workloads poll [`requested`] in their loops and the
+//! runner starts no further cell once it is set. Teardown then runs on the normal path.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+
+fn flag() -> &'static Arc<AtomicBool> {
+    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
+}
+
+/// Install SIGINT and SIGTERM handlers that raise the flag. Idempotent.
+pub fn install() -> std::io::Result<()> {
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(flag()))?;
+    }
+    Ok(())
+}
+
+/// True once SIGINT or SIGTERM arrived.
+pub fn requested() -> bool {
+    flag().load(Ordering::Relaxed)
+}
+
+/// Raise the flag by hand (tests, or a fatal error elsewhere).
+pub fn request() {
+    flag().store(true, Ordering::Relaxed);
+}

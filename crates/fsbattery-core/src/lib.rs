@@ -1,0 +1,19 @@
+//! fsbattery-core: the run model, targets, workloads, the runner and its journal.
+//!
+//! Data flows one way: a validated [`runner::Plan`] is executed against targets, every result
+//! is appended to the journal as it is measured, and the assembled [`model::RunRecord`] is what
+//! every renderer reads. Nothing here formats output for people.
+#![deny(missing_docs)]
+
+pub mod cache;
+pub mod error;
+pub mod host;
+pub mod interrupt;
+pub mod journal;
+pub mod measure;
+pub mod model;
+pub mod params;
+pub mod runner;
+pub mod suite;
+pub mod target;
+pub mod workload;

@@ -1,0 +1,333 @@
+//! Suites: which workloads to run, with which parameters, and the table rows they produce.
+//!
+//! A suite is a TOML file (shipped presets live in `suites/` and are compiled in). Every key is
+//! checked: an unknown key, workload, metric or parameter fails with the file, line and key.
+//! Rows whose workload does not exist yet must say `pending = "..."`; they are listed in
+//! reports as pending, never dropped.
+
+use crate::error::UsageError;
+use crate::params::{format_bytes, ParamSpec, Params, Scale};
+use crate::workload;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// A preset shipped with fsbattery.
+pub struct Preset {
+    /// Name used with `--suite`.
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// The TOML text.
+    pub text: &'static str,
+}
+
+/// Every preset, in listing order.
+pub fn presets() -> &'static [Preset] {
+    &[Preset {
+        name: "piszcz2006",
+        aliases: &["classic"],
+        text: include_str!("../../../suites/piszcz2006.toml"),
+    }]
+}
+
+/// Name of the suite a bare `fsbattery run` uses.
+pub const DEFAULT_SUITE: &str = "classic";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SuiteFile {
+    name: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    description: String,
+    repeat: Option<u32>,
+    aggregate: Option<Spanned<String>>,
+    pause_full: Option<f64>,
+    #[serde(default, rename = "workload")]
+    workloads: Vec<WorkloadEntry>,
+    #[serde(default, rename = "row")]
+    rows: Vec<RowEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkloadEntry {
+    name: Spanned<String>,
+    params: Option<Spanned<BTreeMap<String, toml::Value>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RowEntry {
+    label: String,
+    workload: Spanned<String>,
+    metric: Spanned<String>,
+    pending: Option<String>,
+}
+
+/// A parsed, validated suite.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    /// Suite name.
+    pub name: String,
+    /// The study's title.
+    pub title: String,
+    /// What it reproduces.
+    pub description: String,
+    /// Default repeats.
+    pub repeat: u32,
+    /// Default aggregate.
+    pub aggregate: fsbattery_stats::Aggregate,
+    /// Pause before each test at full scale, seconds.
+    pub pause_full: f64,
+    /// Workloads with their parameter overrides (text values).
+    pub workloads: Vec<(String, BTreeMap<String, String>)>,
+    /// Table rows, in the study's order.
+    pub rows: Vec<SuiteRow>,
+}
+
+/// A row of the suite's table.
+#[derive(Debug, Clone)]
+pub struct SuiteRow {
+    /// Label template; `{workload.param}` is replaced by the resolved value.
+    pub label: String,
+    /// Workload name.
+    pub workload: String,
+    /// Metric name.
+    pub metric: String,
+    /// Why the row has no numbers yet.
+    pub pending: Option<String>,
+}
+
+/// Load a suite by preset name or from a `.toml` file.
+pub fn load(name_or_path: &str) -> Result<Suite, UsageError> {
+    if let Some(p) = presets()
+        .iter()
+        .find(|p| p.name == name_or_path || p.aliases.contains(&name_or_path))
+    {
+        return parse(p.text, Path::new(&format!("<preset {}>", p.name)));
+    }
+    let path = PathBuf::from(name_or_path);
+    if name_or_path.ends_with(".toml") || path.exists() {
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            UsageError::Invalid(format!("suite file {}: cannot read: {e}", path.display()))
+        })?;
+        return parse(&text, &path);
+    }
+    Err(UsageError::Unknown {
+        kind: "suite",
+        name: name_or_path.into(),
+        choices: presets()
+            .iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+            + ", or a FILE.toml",
+        list: "suites",
+    })
+}
+
+/// Parse and validate suite text; `path` is only used in messages.
+pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
+    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let err = |offset: usize, key: &str, message: String| UsageError::SuiteFile {
+        path: path.to_path_buf(),
+        line: line_of(offset),
+        key: key.to_string(),
+        message,
+    };
+    let file: SuiteFile = toml::from_str(text).map_err(|e| {
+        let offset = e.span().map(|s| s.start).unwrap_or(0);
+        let msg = e.message().to_string();
+        let key = msg
+            .strip_prefix("unknown field `")
+            .and_then(|r| r.split('`').next())
+            .unwrap_or("-")
+            .to_string();
+        err(offset, &key, msg)
+    })?;
+    let aggregate = match &file.aggregate {
+        None => fsbattery_stats::Aggregate::Mean,
+        Some(a) => a.get_ref().parse().map_err(|_| {
+            err(
+                a.span().start,
+                "aggregate",
+                format!("'{}' is not mean, best or median", a.get_ref()),
+            )
+        })?,
+    };
+    let mut workloads = Vec::new();
+    for w in &file.workloads {
+        let name = w.name.get_ref();
+        let Some(wl) = workload::find(name) else {
+            return Err(err(
+                w.name.span().start,
+                "name",
+                format!("unknown workload '{name}' (known: {})", workload::names()),
+            ));
+        };
+        let mut params = BTreeMap::new();
+        let params_at = w
+            .params
+            .as_ref()
+            .map(|p| p.span().start)
+            .unwrap_or(w.name.span().start);
+        let given = w
+            .params
+            .as_ref()
+            .map(|p| p.get_ref().clone())
+            .unwrap_or_default();
+        for (k, v) in &given {
+            let text = match v {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) if *i >= 0 => i.to_string(),
+                other => {
+                    return Err(err(
+                        params_at,
+                        k,
+                        format!("value {other} is not a count or size"),
+                    ))
+                }
+            };
+            params.insert(k.clone(), text);
+        }
+        Params::resolve(name, wl.params(), Scale::Quick, 0, &params)
+            .map_err(|e| err(params_at, "params", e.to_string()))?;
+        workloads.push((name.clone(), params));
+    }
+    let mut rows = Vec::new();
+    for r in file.rows {
+        let (wname, metric) = (r.workload.get_ref().clone(), r.metric.get_ref().clone());
+        if r.pending.is_none() {
+            if !workloads.iter().any(|(n, _)| *n == wname) {
+                return Err(err(r.workload.span().start, "workload", format!("row '{}' names workload '{wname}', which is not in this suite's [[workload]] list (or mark the row pending = \"...\")", r.label)));
+            }
+            let wl = workload::find(&wname).expect("validated above");
+            let known = wl.metrics(&Params::default_for(wl.params()));
+            if !known.iter().any(|m| m.name == metric) {
+                let names: Vec<_> = known.iter().map(|m| m.name.as_str()).collect();
+                return Err(err(
+                    r.metric.span().start,
+                    "metric",
+                    format!(
+                        "workload '{wname}' has no metric '{metric}' (known: {})",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        rows.push(SuiteRow {
+            label: r.label,
+            workload: wname,
+            metric,
+            pending: r.pending,
+        });
+    }
+    Ok(Suite {
+        name: file.name,
+        title: file.title,
+        description: file.description,
+        repeat: file.repeat.unwrap_or(3).max(1),
+        aggregate,
+        pause_full: file.pause_full.unwrap_or(10.0),
+        workloads,
+        rows,
+    })
+}
+
+impl Params {
+    /// Quick-scale defaults, for static checks that need a value for every parameter.
+    pub fn default_for(specs: &[ParamSpec]) -> Params {
+        Params::resolve("-", specs, Scale::Quick, 0, &BTreeMap::new()).expect("no overrides")
+    }
+}
+
+/// Resolves `(workload, param)` to `(value, is_bytes)` for [`render_label`].
+pub type ParamLookup<'a> = dyn Fn(&str, &str) -> Option<(u64, bool)> + 'a;
+
+/// Fill `{workload.param}` placeholders in a row label with resolved values: counts with
+/// thousands separators ("10,000"), sizes as the seeds wrote them ("1GB", "64MB").
+pub fn render_label(label: &str, lookup: &ParamLookup<'_>) -> String {
+    let mut out = String::new();
+    let mut rest = label;
+    while let Some(start) = rest.find('{') {
+        let Some(end) = rest[start..].find('}') else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        let key = &rest[start + 1..start + end];
+        let value = key.split_once('.').and_then(|(w, p)| lookup(w, p));
+        match value {
+            Some((v, true)) => out.push_str(&format_bytes(v).replace("iB", "B")),
+            Some((v, false)) => out.push_str(&thousands(v)),
+            None => out.push_str(&rest[start..=start + end]),
+        }
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn thousands(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_parses() {
+        for p in presets() {
+            let s = load(p.name).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert!(!s.rows.is_empty());
+        }
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_key() {
+        let text = "name = \"x\"\n\n[[workload]]\nname = \"metadata\"\nbogus = 1\n";
+        let e = parse(text, Path::new("s.toml")).unwrap_err().to_string();
+        assert!(e.contains("line 5"), "{e}");
+        assert!(e.contains("bogus"), "{e}");
+    }
+
+    #[test]
+    fn unknown_workload_names_line() {
+        let text = "name = \"x\"\n[[workload]]\nname = \"nosuch\"\n";
+        let e = parse(text, Path::new("s.toml")).unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("nosuch"), "{e}");
+    }
+
+    #[test]
+    fn row_without_workload_must_be_pending() {
+        let text = "name = \"x\"\n[[row]]\nlabel = \"a\"\nworkload = \"bonnie\"\nmetric = \"m\"\n";
+        assert!(parse(text, Path::new("s.toml")).is_err());
+        let text = format!("{text}pending = \"later\"\n");
+        assert_eq!(parse(&text, Path::new("s.toml")).unwrap().rows.len(), 1);
+    }
+
+    #[test]
+    fn labels_render_like_the_seed() {
+        let l = render_label(
+            "Touch {metadata.files} Files, a {stream.size} File",
+            &|w, p| match (w, p) {
+                ("metadata", "files") => Some((10_000, false)),
+                ("stream", "size") => Some((1 << 30, true)),
+                _ => None,
+            },
+        );
+        assert_eq!(l, "Touch 10,000 Files, a 1GB File");
+    }
+}

@@ -1,0 +1,104 @@
+//! What filesystem a path is on: type, device and mount options, read from statfs and
+//! /proc/mounts (the mount whose mount point is the longest prefix of the path).
+
+use std::path::Path;
+
+/// A line of /proc/mounts.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MountEntry {
+    /// Source device or pseudo-source.
+    pub device: String,
+    /// Mount point (unescaped).
+    pub mount_point: String,
+    /// Filesystem type.
+    pub fs_type: String,
+    /// Options in effect.
+    pub options: String,
+}
+
+/// Parse /proc/mounts text; octal escapes (`\040` for space) are undone.
+pub fn parse_mounts(text: &str) -> Vec<MountEntry> {
+    text.lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            Some(MountEntry {
+                device: unescape(f.next()?),
+                mount_point: unescape(f.next()?),
+                fs_type: f.next()?.to_string(),
+                options: f.next()?.to_string(),
+            })
+        })
+        .collect()
+}
+
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\'
+            && i + 3 < b.len()
+            && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c))
+        {
+            out.push((b[i + 1] - b'0') * 64 + (b[i + 2] - b'0') * 8 + (b[i + 3] - b'0'));
+            i += 4;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The mount entry holding `path` (canonicalised), if /proc/mounts can be read.
+pub fn mount_of(path: &Path) -> Option<MountEntry> {
+    let canon = path.canonicalize().ok()?;
+    let text = std::fs::read_to_string("/proc/mounts").ok()?;
+    parse_mounts(&text)
+        .into_iter()
+        .filter(|m| canon.starts_with(&m.mount_point))
+        .max_by_key(|m| m.mount_point.len())
+}
+
+/// A path's filesystem as recorded in the run record.
+pub fn describe(path: &Path) -> MountEntry {
+    let mut m = mount_of(path).unwrap_or_default();
+    if m.fs_type.is_empty() {
+        m.fs_type = statfs_name(path).unwrap_or("unknown").to_string();
+    }
+    m
+}
+
+/// Name of the filesystem magic from statfs, for when /proc/mounts is unavailable.
+fn statfs_name(path: &Path) -> Option<&'static str> {
+    use nix::sys::statfs::*;
+    let t = statfs(path).ok()?.filesystem_type();
+    Some(match t {
+        EXT4_SUPER_MAGIC => "ext2/3/4",
+        XFS_SUPER_MAGIC => "xfs",
+        BTRFS_SUPER_MAGIC => "btrfs",
+        TMPFS_MAGIC => "tmpfs",
+        _ => "unknown",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_unescapes_mounts() {
+        let t = "/dev/loop3 /mnt/with\\040space ext4 rw,relatime 0 0\ntmpfs /tmp tmpfs rw 0 0\n";
+        let m = parse_mounts(t);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].mount_point, "/mnt/with space");
+        assert_eq!(m[0].fs_type, "ext4");
+        assert_eq!(m[1].options, "rw");
+    }
+
+    #[test]
+    fn root_is_on_some_mount() {
+        let m = describe(Path::new("/"));
+        assert!(!m.fs_type.is_empty());
+    }
+}

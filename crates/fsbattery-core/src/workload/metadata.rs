@@ -1,0 +1,100 @@
+//! `metadata`: seed S1 tests 001–006 — touch N files in one directory, find over them, remove
+//! them; then the same with N directories made by mkdir.
+//!
+//! Files are made as touch(1) makes them: open(O_CREAT|O_WRONLY) and close, nothing written.
+
+use super::fsops::{remove_tree, walk};
+use super::{poll, Scratch, Workload, WorkloadCtx};
+use crate::error::{IoContext, WorkloadError};
+use crate::model::MetricSpec;
+use crate::params::{ParamKind, ParamSpec, Params};
+use std::fs::OpenOptions;
+use std::path::Path;
+
+/// The metadata workload.
+pub struct Metadata;
+
+const PARAMS: &[ParamSpec] = &[ParamSpec {
+    name: "files",
+    help: "files (and directories) created in one directory",
+    kind: ParamKind::Count,
+    quick: 2_000,
+    standard: 10_000,
+    full_twice_ram: false,
+}];
+
+impl Workload for Metadata {
+    fn name(&self) -> &'static str {
+        "metadata"
+    }
+    fn summary(&self) -> &'static str {
+        "touch N files in one directory, find them, remove them; the same with N mkdir'd \
+         directories (S1 001-006)"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+        vec![
+            MetricSpec::seconds("touch_files", "create N empty files (open O_CREAT + close)"),
+            MetricSpec::seconds("find_files", "readdir + lstat of every file"),
+            MetricSpec::seconds("remove_files", "remove the directory and its files"),
+            MetricSpec::seconds("mkdir_dirs", "create N directories in one directory"),
+            MetricSpec::seconds("find_dirs", "readdir + lstat of every directory"),
+            MetricSpec::seconds("remove_dirs", "remove the directory and its directories"),
+        ]
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        let n = p.get("files");
+        let scratch = Scratch::create(ctx.root(), "metadata")?;
+        let files = scratch.join("files");
+        std::fs::create_dir(&files).ctx(|| format!("mkdir {}", files.display()))?;
+        ctx.timed("touch_files", &[&files], || touch_n(&files, n))?;
+        ctx.timed("find_files", &[&files], || expect_entries(&files, n))?;
+        ctx.timed("remove_files", &[&files], || remove_tree(&files))?;
+
+        let dirs = scratch.join("dirs");
+        std::fs::create_dir(&dirs).ctx(|| format!("mkdir {}", dirs.display()))?;
+        ctx.timed("mkdir_dirs", &[&dirs], || mkdir_n(&dirs, n))?;
+        ctx.timed("find_dirs", &[&dirs], || expect_entries(&dirs, n))?;
+        ctx.timed("remove_dirs", &[&dirs], || remove_tree(&dirs))?;
+        Ok(())
+    }
+}
+
+fn touch_n(dir: &Path, n: u64) -> Result<(), WorkloadError> {
+    for i in 0..n {
+        poll(i)?;
+        let path = dir.join(format!("file{i:06}"));
+        OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .ctx(|| format!("create {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn mkdir_n(dir: &Path, n: u64) -> Result<(), WorkloadError> {
+    for i in 0..n {
+        poll(i)?;
+        let path = dir.join(format!("dir{i:06}"));
+        std::fs::create_dir(&path).ctx(|| format!("mkdir {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// find over `dir`, checking it saw exactly the N entries made (plus the directory itself), so
+/// a filesystem that lost entries fails the cell instead of looking fast.
+fn expect_entries(dir: &Path, n: u64) -> Result<(), WorkloadError> {
+    let seen = walk(dir)?;
+    if seen != n + 1 {
+        return Err(WorkloadError::Failed(format!(
+            "find over {} saw {seen} entries, expected {}",
+            dir.display(),
+            n + 1
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,154 @@
+//! `stream`: seed S1 tests 013, 014 and 021 — create a file of SIZE from zeros in 1 MiB writes,
+//! copy it on the same filesystem, cat it to /dev/null.
+//!
+//! Each write phase is reported twice: when the last write(2) returned (what `dd` and `cp`
+//! printed in 2006, mostly page cache) and when fsync(2) returned (the data durable), so a
+//! reader sees what the seeds' numbers meant.
+
+use super::{poll, Scratch, Workload, WorkloadCtx};
+use crate::error::{IoContext, WorkloadError};
+use crate::measure::{Stopwatch, Timing};
+use crate::model::MetricSpec;
+use crate::params::{ParamKind, ParamSpec, Params};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// The stream workload.
+pub struct Stream;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "size",
+        help: "size of the big file",
+        kind: ParamKind::Bytes,
+        quick: 64 << 20,
+        standard: 1 << 30,
+        full_twice_ram: true,
+    },
+    ParamSpec {
+        name: "block",
+        help: "bytes per read(2)/write(2) call",
+        kind: ParamKind::Bytes,
+        quick: 1 << 20,
+        standard: 1 << 20,
+        full_twice_ram: false,
+    },
+];
+
+impl Workload for Stream {
+    fn name(&self) -> &'static str {
+        "stream"
+    }
+    fn summary(&self) -> &'static str {
+        "create a SIZE file from zeros, copy it on the same filesystem, cat it to /dev/null \
+         (S1 013, 014, 021)"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+        vec![
+            MetricSpec::seconds(
+                "create",
+                "write SIZE of zeros: until the last write returned",
+            ),
+            MetricSpec::seconds(
+                "create_durable",
+                "write SIZE of zeros: until fsync returned",
+            ),
+            MetricSpec::seconds("copy", "copy the file: until the last write returned"),
+            MetricSpec::seconds("copy_durable", "copy the file: until fsync returned"),
+            MetricSpec::seconds("read", "read the file to nowhere (cat > /dev/null)"),
+        ]
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        let (size, block) = (p.get("size"), p.get("block").max(1) as usize);
+        let scratch = Scratch::create(ctx.root(), "stream")?;
+        let (src, dst) = (scratch.join("bigfile"), scratch.join("bigfile.copy"));
+        let mut buf = vec![0u8; block];
+
+        let (returned, durable) = ctx.phase(&[scratch.path()], || {
+            let mut out = create(&src)?;
+            write_zeros(&mut out, &src, size, &buf)
+        })?;
+        ctx.record("create", &returned, returned.elapsed_s);
+        ctx.record("create_durable", &durable, durable.elapsed_s);
+
+        let (returned, durable) = ctx.phase(&[scratch.path()], || copy(&src, &dst, &mut buf))?;
+        ctx.record("copy", &returned, returned.elapsed_s);
+        ctx.record("copy_durable", &durable, durable.elapsed_s);
+
+        ctx.timed("read", &[scratch.path()], || {
+            read_all(&src, &mut buf).map(|_| ())
+        })?;
+        Ok(())
+    }
+}
+
+fn create(path: &Path) -> Result<File, WorkloadError> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .ctx(|| format!("create {}", path.display()))
+}
+
+/// Times from the phase start are taken here so "returned" excludes only the fsync.
+fn write_zeros(
+    out: &mut File,
+    path: &Path,
+    size: u64,
+    buf: &[u8],
+) -> Result<Timing, WorkloadError> {
+    let sw = Stopwatch::start();
+    let mut left = size;
+    let mut i = 0u64;
+    while left > 0 {
+        poll(i)?;
+        let n = left.min(buf.len() as u64) as usize;
+        out.write_all(&buf[..n])
+            .ctx(|| format!("write {}", path.display()))?;
+        left -= n as u64;
+        i += 1;
+    }
+    let returned = sw.stop();
+    out.sync_all().ctx(|| format!("fsync {}", path.display()))?;
+    Ok(returned)
+}
+
+fn copy(src: &Path, dst: &Path, buf: &mut [u8]) -> Result<Timing, WorkloadError> {
+    let sw = Stopwatch::start();
+    let mut input = File::open(src).ctx(|| format!("open {}", src.display()))?;
+    let mut out = create(dst)?;
+    let mut i = 0u64;
+    loop {
+        poll(i)?;
+        let n = input.read(buf).ctx(|| format!("read {}", src.display()))?;
+        if n == 0 {
+            break;
+        }
+        out.write_all(&buf[..n])
+            .ctx(|| format!("write {}", dst.display()))?;
+        i += 1;
+    }
+    let returned = sw.stop();
+    out.sync_all().ctx(|| format!("fsync {}", dst.display()))?;
+    Ok(returned)
+}
+
+/// Read `path` to the end, returning the bytes read.
+pub(crate) fn read_all(path: &Path, buf: &mut [u8]) -> Result<u64, WorkloadError> {
+    let mut input = File::open(path).ctx(|| format!("open {}", path.display()))?;
+    let mut total = 0u64;
+    let mut i = 0u64;
+    loop {
+        poll(i)?;
+        let n = input.read(buf).ctx(|| format!("read {}", path.display()))?;
+        if n == 0 {
+            return Ok(total);
+        }
+        total += n as u64;
+        i += 1;
+    }
+}

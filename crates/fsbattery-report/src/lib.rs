@@ -1,0 +1,41 @@
+//! Pure renderers of run records: records in, bytes out.
+//!
+//! No renderer runs a workload, opens a file or reads a global flag; the binary decides where
+//! bytes go. Every table is built from one [`matrix::Matrix`], so the terminal table, the
+//! Markdown and later the HTML show the same numbers, ranked the same way.
+#![deny(missing_docs)]
+
+pub mod csv_out;
+pub mod format;
+pub mod markdown;
+pub mod matrix;
+pub mod table;
+
+use fsbattery_core::model::RunRecord;
+use fsbattery_stats::Aggregate;
+
+/// What renderers read: a run record and how to aggregate its samples.
+pub struct Report<'a> {
+    /// The run.
+    pub record: &'a RunRecord,
+    /// Aggregate shown in tables.
+    pub aggregate: Aggregate,
+}
+
+/// Something that turns a report into bytes.
+pub trait Renderer {
+    /// Render the whole report.
+    fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError>;
+}
+
+/// A renderer could not produce its output.
+#[derive(Debug)]
+pub struct RenderError(pub String);
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RenderError {}

@@ -1,0 +1,95 @@
+//! Markdown: the matrix with the best value of each row in bold, the CPU % matrix, and the
+//! environment the numbers came from.
+
+use crate::format;
+use crate::matrix::{Matrix, Quantity};
+use crate::{RenderError, Renderer, Report};
+
+/// Renders a run as a Markdown document.
+pub struct Markdown;
+
+impl Renderer for Markdown {
+    fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
+        let rec = report.record;
+        let mut out = format!("# fsbattery: {}\n\n", rec.plan.suite);
+        out.push_str(&format!(
+            "{} of {} run(s) ± CI95 half width; scale {}, method {}; best of each row in **bold**.\n\n",
+            report.aggregate, rec.plan.repeat, rec.plan.scale, rec.plan.method
+        ));
+        out.push_str("## Results\n\n");
+        out.push_str(&table(
+            &Matrix::build(report, Quantity::Value),
+            report,
+            true,
+        ));
+        out.push_str("\n## CPU utilisation (%)\n\n");
+        out.push_str(&table(
+            &Matrix::build(report, Quantity::CpuPct),
+            report,
+            false,
+        ));
+        let failed = crate::table::failures(&Matrix::build(report, Quantity::Value));
+        if !failed.is_empty() {
+            out.push_str("\n## Failures\n\n");
+            for l in failed.lines() {
+                out.push_str(&format!("- {}\n", escape(l)));
+            }
+        }
+        out.push_str("\n## Environment\n\n");
+        let h = &rec.host;
+        out.push_str(&format!(
+            "- host: {} — {} ({} cores, {:.1} GiB RAM)\n- kernel: {}\n- os: {}\n- started: {}, finished: {}\n",
+            escape(&h.hostname), escape(&h.cpu_model), h.cores, h.ram_bytes as f64 / (1u64 << 30) as f64,
+            escape(&h.kernel), escape(&h.os), rec.started, rec.finished.as_deref().unwrap_or("(interrupted)")
+        ));
+        for t in &rec.targets {
+            out.push_str(&format!(
+                "- target **{}** `{}`: {} on {} ({}) at `{}`\n",
+                escape(&t.label),
+                t.spec,
+                t.fs_type,
+                escape(&t.device),
+                escape(&t.mount_options),
+                t.path
+            ));
+        }
+        Ok(out.into_bytes())
+    }
+}
+
+fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
+    let mut out = String::from("| test |");
+    if with_unit {
+        out.push_str(" unit |");
+    }
+    for c in &m.columns {
+        out.push_str(&format!(" {} |", escape(c)));
+    }
+    out.push_str("\n|---|");
+    if with_unit {
+        out.push_str("---|");
+    }
+    out.push_str(&"---:|".repeat(m.columns.len()));
+    out.push('\n');
+    for row in &m.rows {
+        out.push_str(&format!("| {} |", escape(&row.label)));
+        if with_unit {
+            out.push_str(&format!(" {} |", row.unit));
+        }
+        for (i, e) in row.entries.iter().enumerate() {
+            let text = format::entry(e, report.aggregate);
+            if row.best == Some(i) {
+                out.push_str(&format!(" **{text}** |"));
+            } else {
+                out.push_str(&format!(" {text} |"));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Escape characters that would break a Markdown table cell.
+fn escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}

@@ -1,0 +1,190 @@
+//! The seeds' matrix: tests as rows, targets as columns, one aggregated value per cell.
+//!
+//! Rows come from the suite (in the study's order, pending rows included) and then every
+//! measured metric no suite row names, so nothing measured is hidden. The best cell of each
+//! row is chosen by the metric's direction among cells whose status is ok.
+
+use crate::Report;
+use fsbattery_core::model::{Cell, CellStatus, RunRecord};
+use fsbattery_stats::{Better, Summary};
+
+/// Which numbers a matrix shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// The metric's own value (seconds, MB/s, ...).
+    Value,
+    /// CPU % of the measured phase.
+    CpuPct,
+}
+
+/// One table cell.
+#[derive(Debug, Clone)]
+pub enum Entry {
+    /// Measured: the summary of its samples.
+    Measured(Summary),
+    /// Measured but not every repeat finished.
+    Incomplete(Option<Summary>),
+    /// Failed, with the reason.
+    Failed(String),
+    /// The row's workload does not exist yet.
+    Pending(String),
+    /// Nothing recorded for this target (e.g. workload not run there).
+    Missing,
+}
+
+/// A row of the matrix.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// Label (the study's test name).
+    pub label: String,
+    /// Workload.
+    pub workload: String,
+    /// Metric.
+    pub metric: String,
+    /// Unit of the shown values.
+    pub unit: String,
+    /// Direction.
+    pub better: Better,
+    /// One entry per column.
+    pub entries: Vec<Entry>,
+    /// Column index of the best entry, if any is measured.
+    pub best: Option<usize>,
+}
+
+/// The whole matrix.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    /// Column labels (targets).
+    pub columns: Vec<String>,
+    /// Rows in display order.
+    pub rows: Vec<Row>,
+    /// Quantity shown.
+    pub quantity: Quantity,
+}
+
+impl Matrix {
+    /// Build the matrix of `quantity` for a report.
+    pub fn build(report: &Report<'_>, quantity: Quantity) -> Matrix {
+        let rec = report.record;
+        let columns: Vec<String> = column_labels(rec);
+        let mut rows = Vec::new();
+        for (label, workload, metric, pending) in row_keys(rec) {
+            let sample_cell = rec
+                .cells
+                .iter()
+                .find(|c| c.workload == workload && c.metric == metric);
+            let (unit, better) = match (quantity, sample_cell) {
+                (Quantity::CpuPct, _) => ("%".to_string(), Better::Lower),
+                (Quantity::Value, Some(c)) => (c.unit.clone(), c.better),
+                (Quantity::Value, None) => ("".to_string(), Better::Lower),
+            };
+            let entries: Vec<Entry> = columns
+                .iter()
+                .map(|t| match &pending {
+                    Some(p) => Entry::Pending(p.clone()),
+                    None => entry(rec.cell(t, &workload, &metric), quantity),
+                })
+                .collect();
+            let best = best_of(&entries, better, report.aggregate);
+            rows.push(Row {
+                label,
+                workload,
+                metric,
+                unit,
+                better,
+                entries,
+                best,
+            });
+        }
+        Matrix {
+            columns,
+            rows,
+            quantity,
+        }
+    }
+}
+
+fn column_labels(rec: &RunRecord) -> Vec<String> {
+    let mut cols: Vec<String> = rec.targets.iter().map(|t| t.label.clone()).collect();
+    for c in &rec.cells {
+        if !cols.contains(&c.target) {
+            cols.push(c.target.clone());
+        }
+    }
+    cols
+}
+
+/// (label, workload, metric, pending) in display order: suite rows, then unnamed metrics.
+fn row_keys(rec: &RunRecord) -> Vec<(String, String, String, Option<String>)> {
+    let ran = |w: &str| rec.plan.workloads.iter().any(|p| p.name == w);
+    let mut keys: Vec<_> = rec
+        .plan
+        .rows
+        .iter()
+        .filter(|r| r.pending.is_some() || ran(&r.workload))
+        .map(|r| {
+            (
+                r.label.clone(),
+                r.workload.clone(),
+                r.metric.clone(),
+                r.pending.clone(),
+            )
+        })
+        .collect();
+    for w in &rec.plan.workloads {
+        for m in &w.metrics {
+            if !keys.iter().any(|k| k.1 == w.name && k.2 == m.name) {
+                keys.push((
+                    format!("{} {}", w.name, m.name),
+                    w.name.clone(),
+                    m.name.clone(),
+                    None,
+                ));
+            }
+        }
+    }
+    keys
+}
+
+fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
+    let Some(cell) = cell else {
+        return Entry::Missing;
+    };
+    let values: Vec<f64> = match quantity {
+        Quantity::Value => cell.values(),
+        Quantity::CpuPct => cell.samples.iter().map(|s| s.cpu_pct).collect(),
+    };
+    let better = if quantity == Quantity::CpuPct {
+        Better::Lower
+    } else {
+        cell.better
+    };
+    let summary = Summary::from_samples(&values, better);
+    match &cell.status {
+        CellStatus::Ok => summary.map(Entry::Measured).unwrap_or(Entry::Missing),
+        CellStatus::Incomplete => Entry::Incomplete(summary),
+        CellStatus::Failed { reason } => Entry::Failed(reason.clone()),
+        CellStatus::Pending { reason } => Entry::Pending(reason.clone()),
+    }
+}
+
+fn best_of(entries: &[Entry], better: Better, agg: fsbattery_stats::Aggregate) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, e) in entries.iter().enumerate() {
+        if let Entry::Measured(s) = e {
+            let v = s.aggregate(agg);
+            if best.is_none_or(|(_, b)| better.is_better(v, b)) {
+                best = Some((i, v));
+            }
+        }
+    }
+    // A single column has nothing to win against.
+    best.filter(|_| {
+        entries
+            .iter()
+            .filter(|e| matches!(e, Entry::Measured(_)))
+            .count()
+            > 1
+    })
+    .map(|(i, _)| i)
+}

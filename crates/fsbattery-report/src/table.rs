@@ -1,0 +1,84 @@
+//! The terminal table: the seeds' matrix with the aggregate ± CI95, best of each row marked.
+
+use crate::format;
+use crate::matrix::{Entry, Matrix, Quantity};
+use crate::{RenderError, Renderer, Report};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, Table};
+
+/// Renders the elapsed/value matrix and the CPU % matrix as terminal tables.
+pub struct TerminalTable {
+    /// Use colour and bold (only on a terminal).
+    pub styled: bool,
+}
+
+impl Renderer for TerminalTable {
+    fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
+        let mut out = String::new();
+        let rec = report.record;
+        let n = rec.plan.repeat;
+        let agg = report.aggregate;
+        out.push_str(&format!(
+            "{} — {} of {n} run(s) ± CI95, best of each row marked *\n",
+            rec.plan.suite, agg
+        ));
+        out.push_str(&self.table(&Matrix::build(report, Quantity::Value), report, true));
+        out.push_str("\nCPU % ((user+sys)/elapsed)\n");
+        out.push_str(&self.table(&Matrix::build(report, Quantity::CpuPct), report, false));
+        out.push_str(&failures(&Matrix::build(report, Quantity::Value)));
+        Ok(out.into_bytes())
+    }
+}
+
+impl TerminalTable {
+    fn table(&self, m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED);
+        if !self.styled {
+            t.force_no_tty();
+        } else {
+            t.enforce_styling();
+        }
+        let mut header = vec![Cell::new("test")];
+        if with_unit {
+            header.push(Cell::new("unit"));
+        }
+        header.extend(m.columns.iter().map(Cell::new));
+        t.set_header(header);
+        for row in &m.rows {
+            let mut cells = vec![Cell::new(&row.label)];
+            if with_unit {
+                cells.push(Cell::new(&row.unit));
+            }
+            for (i, e) in row.entries.iter().enumerate() {
+                let mut text = format::entry(e, report.aggregate);
+                let best = row.best == Some(i);
+                if best {
+                    text.push_str(" *");
+                }
+                let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
+                if best && self.styled {
+                    c = c.add_attribute(Attribute::Bold);
+                }
+                cells.push(c);
+            }
+            t.add_row(cells);
+        }
+        format!("{t}\n")
+    }
+}
+
+/// One line per failed cell so the reason is never hidden behind "failed".
+pub fn failures(m: &Matrix) -> String {
+    let mut out = String::new();
+    for row in &m.rows {
+        for (i, e) in row.entries.iter().enumerate() {
+            if let Entry::Failed(reason) = e {
+                out.push_str(&format!(
+                    "failed: {} on {}: {reason}\n",
+                    row.label, m.columns[i]
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,34 @@
+//! Pure statistics for fsbattery: per-benchmark summaries, confidence
+//! intervals and significance tests used to compare two runs.
+//!
+//! Role: a leaf crate with no I/O and no knowledge of filesystems. Every
+//! function takes plain `f64` samples and returns plain values, so the
+//! numerics can be tested exhaustively in isolation.
+//!
+//! Invariants shared by every module:
+//! - Inputs are expected to be finite. Functions that summarise or test
+//!   samples return `None` (or [`Verdict::NotEnoughSamples`]) rather than
+//!   propagate NaN/infinity, so a corrupt measurement can never masquerade as
+//!   a statistically meaningful result.
+//! - Nothing here panics on user data; degenerate inputs (empty slices, zero
+//!   variance, zero means) have documented, deterministic answers.
+//! - The special functions (incomplete beta/gamma, Student's t) are
+//!   implemented in-crate so results do not depend on a platform libm beyond
+//!   the basic `f64` methods.
+#![deny(missing_docs)]
+
+mod aggregate;
+mod better;
+mod compare;
+mod hypothesis;
+mod moments;
+mod special;
+mod student_t;
+mod summary;
+
+pub use aggregate::{Aggregate, ParseAggregateError};
+pub use better::Better;
+pub use compare::{compare, Comparison, Verdict, MIN_SAMPLES};
+pub use hypothesis::{mann_whitney_u, welch_t_test, MannWhitney, TTest};
+pub use student_t::{student_t_cdf, student_t_quantile, student_t_sf};
+pub use summary::Summary;

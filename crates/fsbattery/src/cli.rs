@@ -1,0 +1,168 @@
+//! The command line, as clap derive types. Parsing only: nothing here touches the system;
+//! `cmd::*` turns these into a validated plan.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// fsbattery — a filesystem benchmark suite.
+///
+/// Makes each filesystem freshly, times mkfs and mount, runs the classic studies' workloads
+/// (touch/find/rm of 10,000 files, 1 GB files, split, ...), repeats them, and prints the
+/// matrix of tests × filesystems with confidence intervals.
+#[derive(Debug, Parser)]
+#[command(name = "fsbattery", version, propagate_version = true)]
+#[command(after_help = "Examples:\n  \
+    fsbattery run                                  # the classic suite, quick scale\n  \
+    fsbattery run --target dir:/mnt/test --repeat 5 --aggregate best\n  \
+    fsbattery list workloads\n  \
+    fsbattery report fsbattery-results/20261122-150000")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a suite on one or more targets and print the results matrix.
+    #[command(after_help = "Examples:\n  \
+        fsbattery run                                   # classic suite, quick scale, fresh dir under ./fsbattery-work\n  \
+        fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
+        fsbattery run --workload metadata,split --scale standard --pause 10\n  \
+        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n\n\
+        Target specs:\n  \
+        dir:PATH    an existing, writable directory (fsbattery makes no filesystem)\n\n\
+        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 130 interrupted.")]
+    Run(RunArgs),
+    /// List workloads (with parameters and defaults), suites or target kinds.
+    #[command(
+        after_help = "Examples:\n  fsbattery list\n  fsbattery list workloads\n  fsbattery list suites"
+    )]
+    List {
+        /// What to list (all when omitted).
+        what: Option<ListWhat>,
+    },
+    /// Re-render a saved run (terminal table, Markdown, CSV, JSON) without re-running it.
+    #[command(after_help = "Examples:\n  \
+        fsbattery report fsbattery-results/20261122-150000\n  \
+        fsbattery report RUN_DIR --format markdown --aggregate best > table.md")]
+    Report(ReportArgs),
+}
+
+/// What `list` shows.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ListWhat {
+    /// Workloads, their metrics and parameters with defaults per scale.
+    Workloads,
+    /// Shipped suites (presets).
+    Suites,
+    /// Target kinds and their spec grammar.
+    Targets,
+}
+
+/// Options of `run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Where to run (repeatable). Default: a fresh directory under ./fsbattery-work, removed afterwards.
+    #[arg(long = "target", value_name = "SPEC")]
+    pub targets: Vec<String>,
+    /// Suite preset name (see `fsbattery list suites`) or a suite FILE.toml.
+    #[arg(long, value_name = "NAME|FILE.toml", default_value = "classic")]
+    pub suite: String,
+    /// Run only these workloads (comma-separated).
+    #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
+    pub workloads: Vec<String>,
+    /// Repeats per test [default: the suite's, 3 for classic].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: Option<u32>,
+    /// Problem sizes: quick (seconds), standard (the seeds' sizes), full (≥ 2 × RAM files).
+    #[arg(long, value_enum, default_value = "quick")]
+    pub scale: ScaleArg,
+    /// Aggregate shown in tables [default: the suite's; S1 used mean, S2 best].
+    #[arg(long, value_enum)]
+    pub aggregate: Option<AggregateArg>,
+    /// Seconds to pause after sync before each test [default: 0, or the suite's (10 s) at full scale].
+    #[arg(long, value_name = "SECS")]
+    pub pause: Option<f64>,
+    /// Output directory [default: ./fsbattery-results/<timestamp>].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable).
+    #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
+    pub set: Vec<String>,
+    /// Work directory for default targets [default: ./fsbattery-work].
+    #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]
+    pub workdir: PathBuf,
+    /// Print no progress, only the final table.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Scale on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ScaleArg {
+    /// Small sizes; the classic suite on one target well under a minute.
+    Quick,
+    /// The seeds' own sizes: 10,000 files, 1 GiB files.
+    Standard,
+    /// Standard plus files of at least 2 × RAM where the page cache would be measured.
+    Full,
+}
+
+/// Aggregate on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AggregateArg {
+    /// Arithmetic mean (S1: mean of 3).
+    Mean,
+    /// Best by the metric's direction (S2: best of 5).
+    Best,
+    /// Median.
+    Median,
+}
+
+/// Options of `report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A run directory written by `fsbattery run` (results.json or, after a crash, journal.jsonl).
+    pub run_dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+    /// Aggregate shown [default: the run's].
+    #[arg(long, value_enum)]
+    pub aggregate: Option<AggregateArg>,
+}
+
+/// Formats `report` can write to stdout.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ReportFormat {
+    /// The terminal matrix.
+    Table,
+    /// Markdown with the best value of each row in bold.
+    Markdown,
+    /// One row per sample.
+    Csv,
+    /// The run record.
+    Json,
+}
+
+impl From<ScaleArg> for fsbattery_core::params::Scale {
+    fn from(s: ScaleArg) -> Self {
+        match s {
+            ScaleArg::Quick => Self::Quick,
+            ScaleArg::Standard => Self::Standard,
+            ScaleArg::Full => Self::Full,
+        }
+    }
+}
+
+impl From<AggregateArg> for fsbattery_stats::Aggregate {
+    fn from(a: AggregateArg) -> Self {
+        match a {
+            AggregateArg::Mean => Self::Mean,
+            AggregateArg::Best => Self::Best,
+            AggregateArg::Median => Self::Median,
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! Subcommands: each turns parsed arguments into work and an exit status.
+
+mod list;
+mod outputs;
+mod plan;
+mod report;
+mod run;
+
+use crate::cli::{Cli, Command};
+use std::process::ExitCode;
+
+/// Run the chosen subcommand.
+pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::List { what } => list::list(what),
+        Command::Report(args) => report::report(args),
+    }
+}

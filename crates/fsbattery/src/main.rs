@@ -1,0 +1,27 @@
+//! fsbattery: make, mount, measure and compare Linux filesystems, as the classic studies did.
+//!
+//! `main` stays thin: parse, dispatch, turn errors into one clear line and a distinct exit
+//! status (2 bad input, 3 a cell failed, 130 interrupted, 1 anything else).
+
+mod cli;
+mod cmd;
+mod progress;
+
+use clap::Parser;
+use fsbattery_core::error::{UsageError, EXIT_RUNTIME, EXIT_USAGE};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match cmd::dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("fsbattery: error: {e:#}");
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::from(EXIT_RUNTIME)
+            }
+        }
+    }
+}
