@@ -36,17 +36,13 @@ pub(super) fn parse(
     if !meta.is_dir() {
         return Err(bad(&format!("{} is not a directory", path.display())));
     }
-    if nix::unistd::access(
-        &path,
-        nix::unistd::AccessFlags::W_OK | nix::unistd::AccessFlags::X_OK,
-    )
-    .is_err()
-    {
-        return Err(bad(&format!(
-            "{} is not writable by this user",
-            path.display()
-        )));
+    // Create and remove a probe file rather than ask access(2): root passes access() on a
+    // read-only filesystem, and the workloads will need to create files there.
+    let probe = path.join(format!(".fsbattery-probe-{}", std::process::id()));
+    if let Err(e) = std::fs::File::create(&probe) {
+        return Err(bad(&format!("{} is not writable: {e}", path.display())));
     }
+    let _ = std::fs::remove_file(&probe);
     let path = path
         .canonicalize()
         .map_err(|e| bad(&format!("{}: {e}", path.display())))?;

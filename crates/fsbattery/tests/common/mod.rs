@@ -1,0 +1,51 @@
+//! Helpers shared by the CLI tests: run the real binary as a process, read its run record.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The fsbattery binary built for these tests.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fsbattery"))
+}
+
+/// Run fsbattery with `args` in `cwd`, capturing output.
+pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
+    bin().current_dir(cwd).args(args).output().expect("spawn fsbattery")
+}
+
+/// Exit code or panic with the output when killed by a signal.
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or_else(|| panic!("killed by signal: {}", stderr(o)))
+}
+
+/// stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Parse `dir/results.json`.
+pub fn results(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("results.json")).expect("results.json");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+/// Every entry under `dir`, recursively (for "nothing left behind" checks).
+pub fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            out.push(e.path());
+            if e.path().is_dir() {
+                out.extend(entries(&e.path()));
+            }
+        }
+    }
+    out
+}
