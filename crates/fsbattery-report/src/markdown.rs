@@ -30,7 +30,7 @@ impl Renderer for Markdown {
         ));
         let failed = crate::table::failures(&Matrix::build(report, Quantity::Value));
         if !failed.is_empty() {
-            out.push_str("\n## Failures\n\n");
+            out.push_str("\n## Failed and pending\n\n");
             for l in failed.lines() {
                 out.push_str(&format!("- {}\n", escape(l)));
             }

@@ -67,7 +67,7 @@ impl TerminalTable {
     }
 }
 
-/// One line per failed cell so the reason is never hidden behind "failed".
+/// One line per failed cell and per pending row, so a reason is never hidden behind a word.
 pub fn failures(m: &Matrix) -> String {
     let mut out = String::new();
     for row in &m.rows {
@@ -78,6 +78,10 @@ pub fn failures(m: &Matrix) -> String {
                     row.label, m.columns[i]
                 ));
             }
+        }
+        // A pending row is the same on every column: say it once.
+        if let Some(Entry::Pending(reason)) = row.entries.first() {
+            out.push_str(&format!("pending: {}: {reason}\n", row.label));
         }
     }
     out
