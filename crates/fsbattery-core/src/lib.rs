@@ -6,7 +6,6 @@
 #![deny(missing_docs)]
 
 pub mod cache;
-pub mod dataset;
 pub mod error;
 pub mod host;
 pub mod interrupt;

@@ -10,28 +10,53 @@ fn assert_refused(cwd: &Path, args: &[&str], needle: &str) {
     let o = run_in(cwd, &full);
     let err = stderr(&o);
     assert_eq!(code(&o), 2, "{args:?}: stderr {err}");
-    assert!(err.contains(needle), "{args:?}: expected '{needle}' in: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    assert!(!cwd.join("out").exists(), "{args:?} wrote an output directory");
-    assert!(!cwd.join("fsbattery-work").exists(), "{args:?} made a work directory");
+    assert!(
+        !cwd.join("out").exists(),
+        "{args:?} wrote an output directory"
+    );
+    assert!(
+        !cwd.join("fsbattery-work").exists(),
+        "{args:?} made a work directory"
+    );
 }
 
 #[test]
 fn unknown_names_are_refused() {
     let cwd = tempfile::tempdir().unwrap();
-    assert_refused(cwd.path(), &["--workload", "nosuch"], "unknown workload 'nosuch'");
+    assert_refused(
+        cwd.path(),
+        &["--workload", "nosuch"],
+        "unknown workload 'nosuch'",
+    );
     assert_refused(cwd.path(), &["--suite", "nosuch"], "unknown suite 'nosuch'");
-    assert_refused(cwd.path(), &["--target", "warp:/x"], "unknown target kind 'warp'");
+    assert_refused(
+        cwd.path(),
+        &["--target", "warp:/x"],
+        "unknown target kind 'warp'",
+    );
     assert_refused(cwd.path(), &["--set", "metadata.nope=1"], "metadata.nope");
 }
 
 #[test]
 fn bad_target_paths_are_refused() {
     let cwd = tempfile::tempdir().unwrap();
-    assert_refused(cwd.path(), &["--target", "dir:/no/such/dir"], "/no/such/dir");
+    assert_refused(
+        cwd.path(),
+        &["--target", "dir:/no/such/dir"],
+        "/no/such/dir",
+    );
     let file = cwd.path().join("afile");
     std::fs::write(&file, "x").unwrap();
-    assert_refused(cwd.path(), &["--target", &format!("dir:{}", file.display())], "not a directory");
+    assert_refused(
+        cwd.path(),
+        &["--target", &format!("dir:{}", file.display())],
+        "not a directory",
+    );
 }
 
 #[test]
@@ -46,12 +71,21 @@ fn unwritable_target_is_refused() {
     let mut cmd = if nix::unistd::geteuid().is_root() {
         // Root writes anywhere: drop to nobody so the mode bits apply.
         let mut c = std::process::Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_fsbattery")]);
+        c.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            env!("CARGO_BIN_EXE_fsbattery"),
+        ]);
         c
     } else {
         bin()
     };
-    let o = cmd.current_dir(cwd.path()).args(["run", "--out", "out", "--target", &spec]).output().unwrap();
+    let o = cmd
+        .current_dir(cwd.path())
+        .args(["run", "--out", "out", "--target", &spec])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("not writable"), "{}", stderr(&o));
     assert!(!cwd.path().join("out").exists());
@@ -70,10 +104,22 @@ fn zero_repeats_are_refused() {
 fn malformed_suite_file_names_line_and_key() {
     let cwd = tempfile::tempdir().unwrap();
     let suite = cwd.path().join("bad.toml");
-    std::fs::write(&suite, "name = \"bad\"\n\n[[workload]]\nname = \"metadata\"\nfilez = 3\n").unwrap();
-    assert_refused(cwd.path(), &["--suite", suite.to_str().unwrap()], "line 5, key 'filez'");
+    std::fs::write(
+        &suite,
+        "name = \"bad\"\n\n[[workload]]\nname = \"metadata\"\nfilez = 3\n",
+    )
+    .unwrap();
+    assert_refused(
+        cwd.path(),
+        &["--suite", suite.to_str().unwrap()],
+        "line 5, key 'filez'",
+    );
     std::fs::write(&suite, "name = \"bad\"\n[[workload]]\nname = \"warp\"\n").unwrap();
-    assert_refused(cwd.path(), &["--suite", suite.to_str().unwrap()], "line 3, key 'name'");
+    assert_refused(
+        cwd.path(),
+        &["--suite", suite.to_str().unwrap()],
+        "line 3, key 'name'",
+    );
     std::fs::write(&suite, "name = \"bad\"\n[[workload]\n").unwrap();
     assert_refused(cwd.path(), &["--suite", suite.to_str().unwrap()], "line 2");
 }

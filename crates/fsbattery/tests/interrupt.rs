@@ -14,10 +14,25 @@ fn sigint_stops_the_run_keeps_the_journal_and_cleans_up() {
     let out = work.path().join("out");
     let spec = format!("dir:{}", target.path().display());
     // Enough work that the signal lands mid-run: many repeats with a pause between tests.
-    let mut child = bin()
+    let child = bin()
         .current_dir(work.path())
-        .args(["run", "--target", &spec, "--workload", "metadata", "--repeat", "50"])
-        .args(["--set", "metadata.files=300", "--pause", "0.05", "--out", out.to_str().unwrap()])
+        .args([
+            "run",
+            "--target",
+            &spec,
+            "--workload",
+            "metadata",
+            "--repeat",
+            "50",
+        ])
+        .args([
+            "--set",
+            "metadata.files=300",
+            "--pause",
+            "0.05",
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -25,8 +40,14 @@ fn sigint_stops_the_run_keeps_the_journal_and_cleans_up() {
     let journal = out.join("journal.jsonl");
     let start = Instant::now();
     // Wait until at least one sample is journaled, so there is something to keep.
-    while std::fs::read_to_string(&journal).map(|j| !j.contains("\"sample\"")).unwrap_or(true) {
-        assert!(start.elapsed() < Duration::from_secs(60), "run never produced a sample");
+    while std::fs::read_to_string(&journal)
+        .map(|j| !j.contains("\"sample\""))
+        .unwrap_or(true)
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "run never produced a sample"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
@@ -45,5 +66,9 @@ fn sigint_stops_the_run_keeps_the_journal_and_cleans_up() {
     assert!(samples < 50 * 6, "the run stopped early");
     let rec = results(&out);
     assert_eq!(rec["interrupted"], true);
-    assert!(entries(target.path()).is_empty(), "left behind: {:?}", entries(target.path()));
+    assert!(
+        entries(target.path()).is_empty(),
+        "left behind: {:?}",
+        entries(target.path())
+    );
 }

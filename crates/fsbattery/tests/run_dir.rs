@@ -11,10 +11,24 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
     let spec = format!("dir:{}", target.path().display());
     let o = run_in(
         work.path(),
-        &["run", "--target", &spec, "--scale", "quick", "--repeat", "2", "--out", out.to_str().unwrap()],
+        &[
+            "run",
+            "--target",
+            &spec,
+            "--scale",
+            "quick",
+            "--repeat",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
     );
     assert_eq!(code(&o), 0, "stderr: {}", stderr(&o));
-    assert!(stdout(&o).contains("Touch 2,000 Files"), "table printed: {}", stdout(&o));
+    assert!(
+        stdout(&o).contains("Touch 2,000 Files"),
+        "table printed: {}",
+        stdout(&o)
+    );
 
     let rec = results(&out);
     assert_eq!(rec["schema_version"], 1);
@@ -34,26 +48,49 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
             assert!(s["value"].as_f64().unwrap() > 0.0, "{c}");
             assert!(s["elapsed_s"].as_f64().unwrap() > 0.0, "{c}");
             let cpu = s["cpu_pct"].as_f64().unwrap();
-            assert!((0.0..=100.0 * cores + 1e-9).contains(&cpu), "cpu {cpu} in {c}");
+            assert!(
+                (0.0..=100.0 * cores + 1e-9).contains(&cpu),
+                "cpu {cpu} in {c}"
+            );
         }
     }
     let t = &rec["targets"][0];
     assert!(!t["fs_type"].as_str().unwrap().is_empty());
     assert!(!t["mount_options"].as_str().unwrap().is_empty());
-    assert!(entries(target.path()).is_empty(), "left behind: {:?}", entries(target.path()));
+    assert!(
+        entries(target.path()).is_empty(),
+        "left behind: {:?}",
+        entries(target.path())
+    );
     for f in ["journal.jsonl", "results.json", "results.csv", "results.md"] {
         assert!(out.join(f).exists(), "{f} missing");
     }
     let md = std::fs::read_to_string(out.join("results.md")).unwrap();
     assert!(md.contains("**"), "best value in bold");
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 16 * 2, "header + one row per sample");
+    assert_eq!(
+        csv.lines().count(),
+        1 + 16 * 2,
+        "header + one row per sample"
+    );
     assert!(csv.lines().next().unwrap().contains("cpu_pct"));
 
-    for (fmt, needle) in [("table", "Touch 2,000 Files"), ("markdown", "| test |"), ("csv", "elapsed_s"), ("json", "schema_version")] {
-        let r = run_in(work.path(), &["report", out.to_str().unwrap(), "--format", fmt]);
+    for (fmt, needle) in [
+        ("table", "Touch 2,000 Files"),
+        ("markdown", "| test |"),
+        ("csv", "elapsed_s"),
+        ("json", "schema_version"),
+    ] {
+        let r = run_in(
+            work.path(),
+            &["report", out.to_str().unwrap(), "--format", fmt],
+        );
         assert_eq!(code(&r), 0, "{}", stderr(&r));
-        assert!(stdout(&r).contains(needle), "report --format {fmt}: {}", stdout(&r));
+        assert!(
+            stdout(&r).contains(needle),
+            "report --format {fmt}: {}",
+            stdout(&r)
+        );
     }
 }
 
@@ -62,10 +99,23 @@ fn default_target_is_a_fresh_directory_that_is_removed() {
     let work = tempfile::tempdir().unwrap();
     let o = run_in(
         work.path(),
-        &["run", "--workload", "metadata", "--repeat", "1", "--set", "metadata.files=50", "--out", "r"],
+        &[
+            "run",
+            "--workload",
+            "metadata",
+            "--repeat",
+            "1",
+            "--set",
+            "metadata.files=50",
+            "--out",
+            "r",
+        ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(!work.path().join("fsbattery-work").exists(), "default workdir removed");
+    assert!(
+        !work.path().join("fsbattery-work").exists(),
+        "default workdir removed"
+    );
     let rec = results(&work.path().join("r"));
     assert_eq!(rec["cells"].as_array().unwrap().len(), 6);
 }
@@ -77,7 +127,17 @@ fn report_rebuilds_from_the_journal_alone() {
     let spec = format!("dir:{}", target.path().display());
     let o = run_in(
         work.path(),
-        &["run", "--target", &spec, "--workload", "split", "--repeat", "1", "--out", "r"],
+        &[
+            "run",
+            "--target",
+            &spec,
+            "--workload",
+            "split",
+            "--repeat",
+            "1",
+            "--out",
+            "r",
+        ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     std::fs::remove_file(work.path().join("r/results.json")).unwrap();

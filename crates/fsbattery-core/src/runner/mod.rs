@@ -110,11 +110,20 @@ pub fn execute(
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut index = 0u64;
     let mut targets = std::mem::take(&mut plan.targets);
-    for target in targets.iter_mut() {
+    let labels = unique_labels(&targets);
+    for (target, label) in targets.iter_mut().zip(&labels) {
         if crate::interrupt::requested() {
             break;
         }
-        run_target(plan, target.as_mut(), &mut journal, obs, &mut index, total)?;
+        run_target(
+            plan,
+            target.as_mut(),
+            label,
+            &mut journal,
+            obs,
+            &mut index,
+            total,
+        )?;
     }
     plan.targets = targets;
     let interrupted = crate::interrupt::requested();
@@ -142,12 +151,12 @@ pub fn execute(
 fn run_target(
     plan: &Plan,
     target: &mut dyn Target,
+    label: &str,
     journal: &mut Journal,
     obs: &mut dyn RunObserver,
     index: &mut u64,
     total: u64,
 ) -> std::io::Result<()> {
-    let label = target.label().to_string();
     let mut announced = false;
     for repeat in 0..plan.repeat {
         if crate::interrupt::requested() {
@@ -160,7 +169,7 @@ fn run_target(
                 obs.message(&reason);
                 if !announced {
                     let rec = TargetRecord {
-                        label: label.clone(),
+                        label: label.to_string(),
                         spec: target.spec().into(),
                         error: Some(reason.clone()),
                         ..Default::default()
@@ -169,7 +178,7 @@ fn run_target(
                 }
                 for w in &plan.workloads {
                     let ev = Event::Failed {
-                        target: label.clone(),
+                        target: label.to_string(),
                         workload: w.workload.name().into(),
                         repeat,
                         reason: reason.clone(),
@@ -182,16 +191,16 @@ fn run_target(
         };
         if !announced {
             journal.append(&Event::Target {
-                target: describe(target),
+                target: describe(target, label),
             })?;
             announced = true;
         }
-        let result = run_workloads(plan, target, repeat, journal, obs, index, total);
+        let result = run_workloads(plan, target, label, repeat, journal, obs, index, total);
         let torn = target.teardown();
         if let Some(mut lc) = lifecycle {
             lc.umount_secs = torn.as_ref().ok().copied().flatten();
             journal.append(&Event::Lifecycle {
-                target: label.clone(),
+                target: label.to_string(),
                 lifecycle: lc,
             })?;
         }
@@ -203,16 +212,17 @@ fn run_target(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_workloads(
     plan: &Plan,
     target: &mut dyn Target,
+    label: &str,
     repeat: u32,
     journal: &mut Journal,
     obs: &mut dyn RunObserver,
     index: &mut u64,
     total: u64,
 ) -> std::io::Result<()> {
-    let label = target.label().to_string();
     for w in &plan.workloads {
         if crate::interrupt::requested() {
             return Ok(());
@@ -221,7 +231,7 @@ fn run_workloads(
         let step = Step {
             index: *index,
             total,
-            target: &label,
+            target: label,
             workload: name,
             repeat,
         };
@@ -235,7 +245,7 @@ fn run_workloads(
                 .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower));
             obs.sample(&step, metric, &unit, &sample);
             let ev = Event::Sample {
-                target: label.clone(),
+                target: label.to_string(),
                 workload: name.into(),
                 metric: metric.into(),
                 unit,
@@ -265,7 +275,7 @@ fn run_workloads(
         };
         if let Some(reason) = &error {
             let ev = Event::Failed {
-                target: label.clone(),
+                target: label.to_string(),
                 workload: name.into(),
                 repeat,
                 reason: reason.clone(),
@@ -279,10 +289,10 @@ fn run_workloads(
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.
-fn describe(target: &dyn Target) -> TargetRecord {
+fn describe(target: &dyn Target, label: &str) -> TargetRecord {
     let m = fsinfo::describe(target.root());
     TargetRecord {
-        label: target.label().into(),
+        label: label.into(),
         spec: target.spec().into(),
         path: target.root().display().to_string(),
         fs_type: m.fs_type,
@@ -292,6 +302,23 @@ fn describe(target: &dyn Target) -> TargetRecord {
         lifecycles: Vec::new(),
         error: None,
     }
+}
+
+/// Column labels: each target's own, with "-2", "-3", ... added to repeats so two targets of
+/// the same kind stay distinct columns.
+pub fn unique_labels(targets: &[Box<dyn Target>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in targets {
+        let base = t.label().to_string();
+        let mut label = base.clone();
+        let mut n = 2;
+        while out.contains(&label) {
+            label = format!("{base}-{n}");
+            n += 1;
+        }
+        out.push(label);
+    }
+    out
 }
 
 fn now() -> String {

@@ -12,7 +12,6 @@ mod metadata;
 mod scratch;
 mod split;
 mod stream;
-mod tree;
 
 pub use ctx::{Method, WorkloadCtx};
 pub use scratch::Scratch;
@@ -37,7 +36,7 @@ pub trait Workload: Sync {
 
 /// Every workload fsbattery knows, in listing order. A new workload is one file and one line.
 pub fn registry() -> &'static [&'static dyn Workload] {
-    &[&metadata::Metadata, &stream::Stream, &split::Split, &tree::Tree]
+    &[&metadata::Metadata, &stream::Stream, &split::Split]
 }
 
 /// Look a workload up by name.

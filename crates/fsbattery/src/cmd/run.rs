@@ -31,7 +31,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         );
         plan.targets.push(Box::new(t));
     }
-    make_labels_unique(&mut plan.targets);
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
 
@@ -39,7 +38,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut observer: Box<dyn RunObserver> = if args.quiet {
         Box::new(Silent)
-    } else if std::io::stderr().is_terminal() {
+    } else if std::io::stdout().is_terminal() {
         Box::new(progress::Bar::new(total))
     } else {
         Box::new(progress::Log)
@@ -89,9 +88,4 @@ fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {
         .into());
     }
     Ok(dir)
-}
-
-/// Two targets of the same kind get "-2", "-3" suffixes so columns stay distinct.
-fn make_labels_unique(targets: &mut [Box<dyn Target>]) {
-    let _ = targets; // labels are unique per spec kind today; see DirTarget::set_label
 }

@@ -12,12 +12,18 @@ pub fn bin() -> Command {
 
 /// Run fsbattery with `args` in `cwd`, capturing output.
 pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
-    bin().current_dir(cwd).args(args).output().expect("spawn fsbattery")
+    bin()
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("spawn fsbattery")
 }
 
 /// Exit code or panic with the output when killed by a signal.
 pub fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or_else(|| panic!("killed by signal: {}", stderr(o)))
+    o.status
+        .code()
+        .unwrap_or_else(|| panic!("killed by signal: {}", stderr(o)))
 }
 
 /// stderr as text.
