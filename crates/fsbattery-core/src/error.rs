@@ -13,6 +13,8 @@ pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_CELL_FAILED: u8 = 3;
 /// Exit status when a target could not be prepared or torn down cleanly.
 pub const EXIT_RUNTIME: u8 = 1;
+/// Exit status of `compare --fail-if-worse` when a significant regression exceeds the limit.
+pub const EXIT_REGRESSION: u8 = 4;
 /// Exit status after SIGINT or SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 

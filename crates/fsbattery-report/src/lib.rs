@@ -5,6 +5,7 @@
 //! Markdown and later the HTML show the same numbers, ranked the same way.
 #![deny(missing_docs)]
 
+pub mod compare;
 pub mod csv_out;
 pub mod format;
 pub mod markdown;

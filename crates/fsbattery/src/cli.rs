@@ -48,6 +48,31 @@ pub enum Command {
         fsbattery report fsbattery-results/20261122-150000\n  \
         fsbattery report RUN_DIR --format markdown --aggregate best > table.md")]
     Report(ReportArgs),
+    /// Compare runs: per metric the ratio to BASE and whether the difference is significant.
+    #[command(after_help = "Examples:\n  \
+        fsbattery compare fsbattery-results/monday fsbattery-results/tuesday\n  \
+        fsbattery compare base/ new/ --fail-if-worse 10     # exit 4 on a significant >10% regression\n\n\
+        Verdicts come from Welch's t-test on the samples (n ≥ 3 per side, else \"not enough samples\").")]
+    Compare(CompareArgs),
+}
+
+/// Options of `compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The baseline run directory.
+    pub base: PathBuf,
+    /// One or more run directories compared against BASE.
+    #[arg(required = true)]
+    pub new: Vec<PathBuf>,
+    /// Output format (table or markdown).
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+    /// Exit with status 4 if any metric is significantly worse by more than PCT percent.
+    #[arg(long, value_name = "PCT")]
+    pub fail_if_worse: Option<f64>,
+    /// Significance level of the test.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
 }
 
 /// What `list` shows.

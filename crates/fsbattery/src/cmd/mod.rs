@@ -1,5 +1,6 @@
 //! Subcommands: each turns parsed arguments into work and an exit status.
 
+mod compare;
 mod list;
 mod outputs;
 mod plan;
@@ -15,5 +16,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Run(args) => run::run(args),
         Command::List { what } => list::list(what),
         Command::Report(args) => report::report(args),
+        Command::Compare(args) => compare::compare(args),
     }
 }
