@@ -25,11 +25,28 @@ pub struct Preset {
 
 /// Every preset, in listing order.
 pub fn presets() -> &'static [Preset] {
-    &[Preset {
-        name: "piszcz2006",
-        aliases: &["classic"],
-        text: include_str!("../../../suites/piszcz2006.toml"),
-    }]
+    &[
+        Preset {
+            name: "piszcz2006",
+            aliases: &["classic"],
+            text: include_str!("../../../suites/piszcz2006.toml"),
+        },
+        Preset {
+            name: "prolinux2013",
+            aliases: &[],
+            text: include_str!("../../../suites/prolinux2013.toml"),
+        },
+        Preset {
+            name: "iozone2016",
+            aliases: &[],
+            text: include_str!("../../../suites/iozone2016.toml"),
+        },
+        Preset {
+            name: "zfs2007",
+            aliases: &[],
+            text: include_str!("../../../suites/zfs2007.toml"),
+        },
+    ]
 }
 
 /// Name of the suite a bare `fsbattery run` uses.
