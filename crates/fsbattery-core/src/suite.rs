@@ -7,6 +7,7 @@
 
 use crate::error::UsageError;
 use crate::params::{format_bytes, ParamSpec, Params, Scale};
+use crate::runner::lifecycle;
 use crate::workload;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -218,7 +219,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     let mut rows = Vec::new();
     for r in file.rows {
         let (wname, metric) = (r.workload.get_ref().clone(), r.metric.get_ref().clone());
-        if r.pending.is_none() {
+        if r.pending.is_none() && wname == lifecycle::WORKLOAD {
+            if !lifecycle::metrics().iter().any(|m| m.name == metric) {
+                return Err(err(r.metric.span().start, "metric", format!("the built-in '{wname}' rows have no metric '{metric}' (known: mkfs, mount, avail_mib, umount)")));
+            }
+        } else if r.pending.is_none() {
             if !workloads.iter().any(|(n, _)| *n == wname) {
                 return Err(err(r.workload.span().start, "workload", format!("row '{}' names workload '{wname}', which is not in this suite's [[workload]] list (or mark the row pending = \"...\")", r.label)));
             }

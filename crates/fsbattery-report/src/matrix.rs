@@ -85,6 +85,11 @@ impl Matrix {
                     None => entry(rec.cell(t, &workload, &metric), quantity),
                 })
                 .collect();
+            // A row nothing was recorded for (e.g. mkfs rows when no target made a
+            // filesystem, or a workload not run) is left out; pending rows always stay.
+            if entries.iter().all(|e| matches!(e, Entry::Missing)) {
+                continue;
+            }
             let best = best_of(&entries, better, report.aggregate);
             rows.push(Row {
                 label,
@@ -114,33 +119,20 @@ fn column_labels(rec: &RunRecord) -> Vec<String> {
     cols
 }
 
-/// (label, workload, metric, pending) in display order: suite rows, then unnamed metrics.
+/// (label, workload, metric, pending) in display order: suite rows, then every other measured
+/// metric (planned or found in the cells), so nothing measured is hidden.
 fn row_keys(rec: &RunRecord) -> Vec<(String, String, String, Option<String>)> {
-    let ran = |w: &str| rec.plan.workloads.iter().any(|p| p.name == w);
     let mut keys: Vec<_> = rec
         .plan
         .rows
         .iter()
-        .filter(|r| r.pending.is_some() || ran(&r.workload))
-        .map(|r| {
-            (
-                r.label.clone(),
-                r.workload.clone(),
-                r.metric.clone(),
-                r.pending.clone(),
-            )
-        })
+        .map(|r| (r.label.clone(), r.workload.clone(), r.metric.clone(), r.pending.clone()))
         .collect();
-    for w in &rec.plan.workloads {
-        for m in &w.metrics {
-            if !keys.iter().any(|k| k.1 == w.name && k.2 == m.name) {
-                keys.push((
-                    format!("{} {}", w.name, m.name),
-                    w.name.clone(),
-                    m.name.clone(),
-                    None,
-                ));
-            }
+    let planned = rec.plan.workloads.iter().flat_map(|w| w.metrics.iter().map(move |m| (&w.name, &m.name)));
+    let measured = rec.cells.iter().map(|c| (&c.workload, &c.metric));
+    for (w, m) in planned.chain(measured) {
+        if !keys.iter().any(|k| k.1 == *w && k.2 == *m) {
+            keys.push((format!("{w} {m}"), w.clone(), m.clone(), None));
         }
     }
     keys

@@ -119,9 +119,34 @@ pub struct RunArgs {
     /// Work directory for default targets [default: ./fsbattery-work].
     #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]
     pub workdir: PathBuf,
+    /// When a made filesystem is made afresh: for each repeat (the seeds' way), for each
+    /// workload, or once per target.
+    #[arg(long, value_enum, default_value = "per-repeat")]
+    pub fresh: FreshArg,
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `--fresh` on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FreshArg {
+    /// A fresh filesystem for each repeat.
+    PerRepeat,
+    /// A fresh filesystem for each workload run.
+    PerWorkload,
+    /// One filesystem per target for the whole run.
+    Once,
+}
+
+impl From<FreshArg> for fsbattery_core::runner::Fresh {
+    fn from(f: FreshArg) -> Self {
+        match f {
+            FreshArg::PerRepeat => Self::PerRepeat,
+            FreshArg::PerWorkload => Self::PerWorkload,
+            FreshArg::Once => Self::Once,
+        }
+    }
 }
 
 /// Scale on the command line.

@@ -6,12 +6,14 @@
 //! and the run goes on; a signal stops the run before the next step and everything measured
 //! so far stays in the journal.
 
+pub mod lifecycle;
 mod observer;
 
 pub use observer::{RunObserver, Silent, Step};
 
 use crate::error::WorkloadError;
 use crate::journal::{assemble, Event, Journal};
+use crate::measure::Stopwatch;
 use crate::model::*;
 use crate::params::{Params, Scale};
 use crate::suite::Suite;
@@ -52,6 +54,20 @@ pub struct Plan {
     pub rows: Vec<RowInfo>,
     /// Targets in column order.
     pub targets: Vec<Box<dyn Target>>,
+    /// When targets that make filesystems get a fresh one.
+    pub fresh: Fresh,
+}
+
+/// When a target that makes filesystems is made afresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fresh {
+    /// A fresh filesystem for each repeat of the whole workload list (the seeds' way).
+    #[default]
+    PerRepeat,
+    /// A fresh filesystem for every workload run.
+    PerWorkload,
+    /// One filesystem for the whole run on that target.
+    Once,
 }
 
 impl Plan {
@@ -115,15 +131,15 @@ pub fn execute(
         if crate::interrupt::requested() {
             break;
         }
-        run_target(
+        let mut run = TargetRun {
             plan,
-            target.as_mut(),
             label,
-            &mut journal,
-            obs,
-            &mut index,
+            journal: &mut journal,
+            obs: &mut *obs,
+            index: &mut index,
             total,
-        )?;
+        };
+        run_target(&mut run, target.as_mut())?;
     }
     plan.targets = targets;
     let interrupted = crate::interrupt::requested();
@@ -148,143 +164,217 @@ pub fn execute(
     })
 }
 
-fn run_target(
-    plan: &Plan,
-    target: &mut dyn Target,
-    label: &str,
-    journal: &mut Journal,
-    obs: &mut dyn RunObserver,
-    index: &mut u64,
+/// One setup/teardown cycle: the (repeat, workload index) steps run on one fresh filesystem.
+type Cycle = Vec<(u32, usize)>;
+
+/// Group the target's steps into cycles by the freshness policy.
+fn cycles(plan: &Plan) -> Vec<Cycle> {
+    let n = plan.workloads.len();
+    let repeats = 0..plan.repeat;
+    match plan.fresh {
+        Fresh::PerRepeat => repeats.map(|r| (0..n).map(|w| (r, w)).collect()).collect(),
+        Fresh::PerWorkload => repeats
+            .flat_map(|r| (0..n).map(move |w| vec![(r, w)]))
+            .collect(),
+        Fresh::Once => vec![repeats.flat_map(|r| (0..n).map(move |w| (r, w))).collect()],
+    }
+}
+
+/// Everything the runner threads through one target's steps.
+struct TargetRun<'a> {
+    plan: &'a Plan,
+    label: &'a str,
+    journal: &'a mut Journal,
+    obs: &'a mut dyn RunObserver,
+    index: &'a mut u64,
     total: u64,
-) -> std::io::Result<()> {
+}
+
+fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Result<()> {
     let mut announced = false;
-    for repeat in 0..plan.repeat {
-        if crate::interrupt::requested() {
+    let all = cycles(run.plan);
+    for (i, cycle) in all.iter().enumerate() {
+        if crate::interrupt::requested() || cycle.is_empty() {
             return Ok(());
         }
+        let repeat = cycle[0].0;
+        let sw = Stopwatch::start();
         let lifecycle = match target.setup(repeat) {
             Ok(lc) => lc,
             Err(e) => {
                 let reason = format!("setup of {} failed: {e}", target.spec());
-                obs.message(&reason);
-                if !announced {
-                    let rec = TargetRecord {
-                        label: label.to_string(),
-                        spec: target.spec().into(),
-                        error: Some(reason.clone()),
-                        ..Default::default()
-                    };
-                    journal.append(&Event::Target { target: rec })?;
-                }
-                for w in &plan.workloads {
-                    let ev = Event::Failed {
-                        target: label.to_string(),
-                        workload: w.workload.name().into(),
-                        repeat,
-                        reason: reason.clone(),
-                    };
-                    journal.append(&ev)?;
-                }
-                *index += plan.workloads.len() as u64 * u64::from(plan.repeat - repeat);
-                return Ok(());
+                return fail_rest(run, target, &all[i..], &reason, announced);
             }
         };
+        let setup_timing = sw.stop();
         if !announced {
-            journal.append(&Event::Target {
-                target: describe(target, label),
-            })?;
+            let rec = describe(target, run.label);
+            run.journal.append(&Event::Target { target: rec })?;
             announced = true;
         }
-        let result = run_workloads(plan, target, label, repeat, journal, obs, index, total);
-        let torn = target.teardown();
-        if let Some(mut lc) = lifecycle {
-            lc.umount_secs = torn.as_ref().ok().copied().flatten();
-            journal.append(&Event::Lifecycle {
-                target: label.to_string(),
-                lifecycle: lc,
-            })?;
+        if let Some(lc) = &lifecycle {
+            for (metric, sample) in lifecycle::after_setup(lc, &setup_timing, repeat) {
+                lifecycle_sample(run, metric, sample)?;
+            }
         }
-        if let Err(e) = torn {
-            obs.message(&format!("teardown of {} failed: {e}", target.spec()));
-        }
+        let result = cycle
+            .iter()
+            .try_for_each(|&(r, w)| run_step(run, target, r, w));
+        teardown(run, target, lifecycle, repeat)?;
         result?;
     }
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_workloads(
-    plan: &Plan,
+/// Tear down after a cycle; the unmount time becomes a sample and the lifecycle is journaled.
+fn teardown(
+    run: &mut TargetRun<'_>,
     target: &mut dyn Target,
-    label: &str,
+    lifecycle: Option<Lifecycle>,
     repeat: u32,
-    journal: &mut Journal,
-    obs: &mut dyn RunObserver,
-    index: &mut u64,
-    total: u64,
 ) -> std::io::Result<()> {
-    for w in &plan.workloads {
-        if crate::interrupt::requested() {
-            return Ok(());
+    let sw = Stopwatch::start();
+    let torn = target.teardown();
+    let timing = sw.stop();
+    if let Some(mut lc) = lifecycle {
+        lc.umount_secs = torn.as_ref().ok().copied().flatten();
+        if let Some(secs) = lc.umount_secs {
+            lifecycle_sample(
+                run,
+                "umount",
+                lifecycle::after_teardown(&timing, secs, repeat),
+            )?;
         }
-        let name = w.workload.name();
-        let step = Step {
-            index: *index,
-            total,
-            target: label,
-            workload: name,
-            repeat,
+        let ev = Event::Lifecycle {
+            target: run.label.to_string(),
+            lifecycle: lc,
         };
-        obs.step_start(&step);
-        let metrics = w.workload.metrics(&w.params);
-        let mut write_err: Option<std::io::Error> = None;
-        let mut on_sample = |metric: &str, sample: Sample| {
-            let spec = metrics.iter().find(|m| m.name == metric);
-            let (unit, better) = spec
-                .map(|m| (m.unit.clone(), m.better))
-                .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower));
-            obs.sample(&step, metric, &unit, &sample);
-            let ev = Event::Sample {
-                target: label.to_string(),
-                workload: name.into(),
-                metric: metric.into(),
-                unit,
-                better,
-                method: plan.method.to_string(),
-                sample,
-            };
-            if let Err(e) = journal.append(&ev) {
-                write_err.get_or_insert(e);
-            }
-        };
-        let mut ctx = WorkloadCtx::new(
-            target.root(),
-            repeat,
-            plan.method,
-            plan.pause,
-            &mut on_sample,
-        );
-        let res = w.workload.run(&mut ctx, &w.params);
-        drop(ctx);
-        if let Some(e) = write_err {
-            return Err(e);
-        }
-        let error = match &res {
-            Ok(()) | Err(WorkloadError::Interrupted) => None,
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(reason) = &error {
-            let ev = Event::Failed {
-                target: label.to_string(),
-                workload: name.into(),
-                repeat,
-                reason: reason.clone(),
-            };
-            journal.append(&ev)?;
-        }
-        obs.step_end(&step, error.as_deref());
-        *index += 1;
+        run.journal.append(&ev)?;
     }
+    if let Err(e) = torn {
+        run.obs
+            .message(&format!("teardown of {} failed: {e}", target.spec()));
+    }
+    Ok(())
+}
+
+fn lifecycle_sample(run: &mut TargetRun<'_>, metric: &str, sample: Sample) -> std::io::Result<()> {
+    let spec = lifecycle::metrics().into_iter().find(|m| m.name == metric);
+    let spec = spec.expect("lifecycle metric is declared");
+    run.journal.append(&Event::Sample {
+        target: run.label.to_string(),
+        workload: lifecycle::WORKLOAD.into(),
+        metric: metric.into(),
+        unit: spec.unit,
+        better: spec.better,
+        method: run.plan.method.to_string(),
+        sample,
+    })
+}
+
+/// Setup failed: every remaining step of this target fails with the tool's message; the run
+/// goes on with the next target.
+fn fail_rest(
+    run: &mut TargetRun<'_>,
+    target: &dyn Target,
+    rest: &[Cycle],
+    reason: &str,
+    announced: bool,
+) -> std::io::Result<()> {
+    run.obs.message(reason);
+    if !announced {
+        let rec = TargetRecord {
+            label: run.label.to_string(),
+            spec: target.spec().into(),
+            error: Some(reason.to_string()),
+            ..Default::default()
+        };
+        run.journal.append(&Event::Target { target: rec })?;
+    }
+    for &(repeat, w) in rest.iter().flatten() {
+        let ev = Event::Failed {
+            target: run.label.to_string(),
+            workload: run.plan.workloads[w].workload.name().into(),
+            repeat,
+            reason: reason.to_string(),
+        };
+        run.journal.append(&ev)?;
+        *run.index += 1;
+    }
+    Ok(())
+}
+
+/// Run one workload once on the set-up target, journaling each sample as it is measured.
+fn run_step(
+    run: &mut TargetRun<'_>,
+    target: &mut dyn Target,
+    repeat: u32,
+    w: usize,
+) -> std::io::Result<()> {
+    if crate::interrupt::requested() {
+        return Ok(());
+    }
+    let pw = &run.plan.workloads[w];
+    let name = pw.workload.name();
+    let label = run.label;
+    let step = Step {
+        index: *run.index,
+        total: run.total,
+        target: label,
+        workload: name,
+        repeat,
+    };
+    run.obs.step_start(&step);
+    let metrics = pw.workload.metrics(&pw.params);
+    let method = run.plan.method.to_string();
+    let (journal, obs) = (&mut *run.journal, &mut *run.obs);
+    let mut write_err: Option<std::io::Error> = None;
+    let mut on_sample = |metric: &str, sample: Sample| {
+        let spec = metrics.iter().find(|m| m.name == metric);
+        let (unit, better) = spec
+            .map(|m| (m.unit.clone(), m.better))
+            .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower));
+        obs.sample(&step, metric, &unit, &sample);
+        let ev = Event::Sample {
+            target: label.to_string(),
+            workload: name.into(),
+            metric: metric.into(),
+            unit,
+            better,
+            method: method.clone(),
+            sample,
+        };
+        if let Err(e) = journal.append(&ev) {
+            write_err.get_or_insert(e);
+        }
+    };
+    let mut ctx = WorkloadCtx::new(
+        target.root(),
+        repeat,
+        run.plan.method,
+        run.plan.pause,
+        &mut on_sample,
+    );
+    let res = pw.workload.run(&mut ctx, &pw.params);
+    drop(ctx);
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    let error = match &res {
+        Ok(()) | Err(WorkloadError::Interrupted) => None,
+        Err(e) => Some(e.to_string()),
+    };
+    if let Some(reason) = &error {
+        let ev = Event::Failed {
+            target: label.to_string(),
+            workload: name.into(),
+            repeat,
+            reason: reason.clone(),
+        };
+        run.journal.append(&ev)?;
+    }
+    run.obs.step_end(&step, error.as_deref());
+    *run.index += 1;
     Ok(())
 }
 

@@ -65,6 +65,7 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
         rows,
         targets,
         suite,
+        fresh: args.fresh.into(),
     })
 }
 
@@ -133,7 +134,11 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
             spec.kind == fsbattery_core::params::ParamKind::Bytes,
         ))
     };
-    let running = |w: &str| workloads.iter().any(|x| x.workload.name() == w);
+    // Lifecycle rows exist whenever a target makes a filesystem; renderers hide them otherwise.
+    let running = |w: &str| {
+        w == fsbattery_core::runner::lifecycle::WORKLOAD
+            || workloads.iter().any(|x| x.workload.name() == w)
+    };
     suite
         .rows
         .iter()
