@@ -119,6 +119,10 @@ pub struct RunArgs {
     /// Work directory for default targets [default: ./fsbattery-work].
     #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]
     pub workdir: PathBuf,
+    /// native: system calls from fsbattery (measures the filesystem); commands: the seeds' own
+    /// commands (touch, mkdir, find, rm, dd, cp, cat, split, tar, cpio) as child processes.
+    #[arg(long, value_enum, default_value = "native")]
+    pub method: MethodArg,
     /// When a made filesystem is made afresh: for each repeat (the seeds' way), for each
     /// workload, or once per target.
     #[arg(long, value_enum, default_value = "per-repeat")]
@@ -126,6 +130,24 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `--method` on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MethodArg {
+    /// System calls in process.
+    Native,
+    /// The seeds' commands as child processes, spawn cost included.
+    Commands,
+}
+
+impl From<MethodArg> for fsbattery_core::workload::Method {
+    fn from(m: MethodArg) -> Self {
+        match m {
+            MethodArg::Native => Self::Native,
+            MethodArg::Commands => Self::Commands,
+        }
+    }
 }
 
 /// `--fresh` on the command line.

@@ -146,3 +146,51 @@ fn report_rebuilds_from_the_journal_alone() {
     let rec: serde_json::Value = serde_json::from_str(&stdout(&r)).unwrap();
     assert_eq!(rec["cells"].as_array().unwrap().len(), 5);
 }
+
+#[test]
+fn command_mode_produces_the_same_rows_as_native() {
+    let target = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let mut metrics = Vec::new();
+    for method in ["native", "commands"] {
+        let o = run_in(
+            work.path(),
+            &[
+                "run", "--target", &spec, "--repeat", "1", "--method", method, "--out", method,
+            ]
+            .iter()
+            .chain(&[
+                "--set",
+                "metadata.files=40",
+                "--set",
+                "stream.size=4MiB",
+                "--quiet",
+            ])
+            .copied()
+            .collect::<Vec<_>>(),
+        );
+        assert_eq!(code(&o), 0, "{method}: {}", stderr(&o));
+        let rec = results(&work.path().join(method));
+        assert_eq!(rec["plan"]["method"], method);
+        let mut keys: Vec<String> = rec["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                assert_eq!(c["method"], method);
+                assert_eq!(c["status"]["state"], "ok", "{c}");
+                assert!(c["samples"][0]["value"].as_f64().unwrap() > 0.0, "{c}");
+                format!("{}/{}", c["workload"], c["metric"])
+            })
+            .collect();
+        keys.sort();
+        metrics.push(keys);
+    }
+    assert_eq!(metrics[0], metrics[1]);
+    assert!(
+        entries(target.path()).is_empty(),
+        "left behind: {:?}",
+        entries(target.path())
+    );
+}

@@ -2,9 +2,11 @@
 //! them; then the same with N directories made by mkdir.
 //!
 //! Files are made as touch(1) makes them: open(O_CREAT|O_WRONLY) and close, nothing written.
+//! In command mode each file is one `touch` process and each directory one `mkdir`, as the
+//! seed's shell loop did; find and removal are one `find` and one `rm -rf`.
 
 use super::fsops::{remove_tree, walk};
-use super::{poll, Scratch, Workload, WorkloadCtx};
+use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};
@@ -49,15 +51,39 @@ impl Workload for Metadata {
         let scratch = Scratch::create(ctx.root(), "metadata")?;
         let files = scratch.join("files");
         std::fs::create_dir(&files).ctx(|| format!("mkdir {}", files.display()))?;
-        ctx.timed("touch_files", &[&files], || touch_n(&files, n))?;
-        ctx.timed("find_files", &[&files], || expect_entries(&files, n))?;
-        ctx.timed("remove_files", &[&files], || remove_tree(&files))?;
-
         let dirs = scratch.join("dirs");
         std::fs::create_dir(&dirs).ctx(|| format!("mkdir {}", dirs.display()))?;
-        ctx.timed("mkdir_dirs", &[&dirs], || mkdir_n(&dirs, n))?;
-        ctx.timed("find_dirs", &[&dirs], || expect_entries(&dirs, n))?;
-        ctx.timed("remove_dirs", &[&dirs], || remove_tree(&dirs))?;
+        match ctx.method() {
+            Method::Native => {
+                ctx.timed("touch_files", &[&files], || touch_n(&files, n))?;
+                ctx.timed("find_files", &[&files], || expect_entries(&files, n))?;
+                ctx.timed("remove_files", &[&files], || remove_tree(&files))?;
+                ctx.timed("mkdir_dirs", &[&dirs], || mkdir_n(&dirs, n))?;
+                ctx.timed("find_dirs", &[&dirs], || expect_entries(&dirs, n))?;
+                ctx.timed("remove_dirs", &[&dirs], || remove_tree(&dirs))?;
+            }
+            Method::Commands => {
+                let names = |prefix: &'static str| (0..n).map(move |i| format!("{prefix}{i:06}"));
+                ctx.timed("touch_files", &[&files], || {
+                    command::run_each(&files, "touch", names("file"))
+                })?;
+                ctx.timed("find_files", &[&files], || {
+                    command::run(&files, "find", &["."])
+                })?;
+                ctx.timed("remove_files", &[&files], || {
+                    command::run(scratch.path(), "rm", &["-rf", "files"])
+                })?;
+                ctx.timed("mkdir_dirs", &[&dirs], || {
+                    command::run_each(&dirs, "mkdir", names("dir"))
+                })?;
+                ctx.timed("find_dirs", &[&dirs], || {
+                    command::run(&dirs, "find", &["."])
+                })?;
+                ctx.timed("remove_dirs", &[&dirs], || {
+                    command::run(scratch.path(), "rm", &["-rf", "dirs"])
+                })?;
+            }
+        }
         Ok(())
     }
 }

@@ -6,6 +6,7 @@
 //! never decide how results are stored; they poll the interruption flag and clean up their
 //! files on every exit path (the scratch directory is a guard).
 
+pub mod command;
 mod ctx;
 mod fsops;
 mod metadata;

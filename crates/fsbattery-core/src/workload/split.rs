@@ -5,7 +5,7 @@
 //! one write(2). Pieces of each size are removed (untimed) before the next size runs.
 
 use super::fsops::remove_tree;
-use super::{poll, Scratch, Workload, WorkloadCtx};
+use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};
@@ -58,8 +58,12 @@ impl Workload for Split {
             let out = scratch.join(format!("pieces{piece}"));
             std::fs::create_dir(&out).ctx(|| format!("mkdir {}", out.display()))?;
             let expected = size.div_ceil(piece);
+            let method = ctx.method();
             ctx.timed(&format!("split_{piece}"), &[scratch.path()], || {
-                let made = split(&src, &out, piece as usize)?;
+                let made = match method {
+                    Method::Native => split(&src, &out, piece as usize)?,
+                    Method::Commands => split_command(&src, &out, piece)?,
+                };
                 if made != expected {
                     return Err(WorkloadError::Failed(format!(
                         "split made {made} pieces, expected {expected}"
@@ -71,6 +75,21 @@ impl Workload for Split {
         }
         Ok(())
     }
+}
+
+/// `split -b PIECE -a 7 -d SRC x` (a 7-digit suffix, since 10 MiB / 1000 B needs 10,486 names
+/// and split's default two letters stop at 676); returns the number of pieces made.
+fn split_command(src: &Path, out: &Path, piece: u64) -> Result<u64, WorkloadError> {
+    let src = src.to_string_lossy();
+    command::run(
+        out,
+        "split",
+        &["-b", &piece.to_string(), "-a", "7", "-d", &src, "x"],
+    )?;
+    let made = std::fs::read_dir(out)
+        .ctx(|| format!("read directory {}", out.display()))?
+        .count();
+    Ok(made as u64)
 }
 
 /// Text-like source content (split is content-blind, but zeros could be special-cased by a

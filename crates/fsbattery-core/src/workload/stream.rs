@@ -5,7 +5,7 @@
 //! printed in 2006, mostly page cache) and when fsync(2) returned (the data durable), so a
 //! reader sees what the seeds' numbers meant.
 
-use super::{poll, Scratch, Workload, WorkloadCtx};
+use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::MetricSpec;
@@ -68,6 +68,9 @@ impl Workload for Stream {
         let (src, dst) = (scratch.join("bigfile"), scratch.join("bigfile.copy"));
         let mut buf = vec![0u8; block];
 
+        if ctx.method() == Method::Commands {
+            return run_commands(ctx, &scratch, size, block);
+        }
         let (returned, durable) = ctx.phase(&[scratch.path()], || {
             let mut out = create(&src)?;
             write_zeros(&mut out, &src, size, &buf)
@@ -84,6 +87,48 @@ impl Workload for Stream {
         })?;
         Ok(())
     }
+}
+
+/// The seed's commands: `dd if=/dev/zero`, `cp`, `cat > /dev/null`; "durable" adds a
+/// `sync FILE` (fsync through coreutils) after the command returned.
+fn run_commands(
+    ctx: &mut WorkloadCtx<'_>,
+    scratch: &Scratch,
+    size: u64,
+    block: usize,
+) -> Result<(), WorkloadError> {
+    let dir = scratch.path();
+    let count = format!("count={}", size.div_ceil(block as u64));
+    let bs = format!("bs={block}");
+    let dd = [
+        "if=/dev/zero",
+        "of=bigfile",
+        bs.as_str(),
+        count.as_str(),
+        "status=none",
+    ];
+    let steps: [(&str, &str, Vec<&str>, &str); 2] = [
+        ("create", "dd", dd.to_vec(), "bigfile"),
+        (
+            "copy",
+            "cp",
+            vec!["bigfile", "bigfile.copy"],
+            "bigfile.copy",
+        ),
+    ];
+    for (metric, program, args, written) in steps {
+        let (returned, durable) = ctx.phase(&[dir], || {
+            let sw = Stopwatch::start();
+            command::run(dir, program, &args)?;
+            let returned = sw.stop();
+            command::run(dir, "sync", &[written])?;
+            Ok(returned)
+        })?;
+        ctx.record(metric, &returned, returned.elapsed_s);
+        ctx.record(&format!("{metric}_durable"), &durable, durable.elapsed_s);
+    }
+    ctx.timed("read", &[dir], || command::run(dir, "cat", &["bigfile"]))?;
+    Ok(())
 }
 
 fn create(path: &Path) -> Result<File, WorkloadError> {

@@ -60,13 +60,26 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
         pause: Duration::from_secs_f64(pause),
-        method: Method::Native,
+        method: method(args)?,
         workloads,
         rows,
         targets,
         suite,
         fresh: args.fresh.into(),
     })
+}
+
+/// The method, refused up front when command mode would miss a program.
+fn method(args: &RunArgs) -> Result<Method, UsageError> {
+    let m: Method = args.method.into();
+    if m == Method::Commands {
+        if let Some(p) = workload::command::missing_program(&[]) {
+            return Err(UsageError::Invalid(format!(
+                "--method commands needs `{p}` in PATH: install it (coreutils, findutils) or use --method native"
+            )));
+        }
+    }
+    Ok(m)
 }
 
 /// `--set w.p=v` into workload → (param → value).

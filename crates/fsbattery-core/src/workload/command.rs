@@ -1,0 +1,56 @@
+//! Command mode: the seeds' own commands as child processes, so a user can reproduce a seed's
+//! numbers the seed's way, process-spawn cost included. CPU of the children is counted because
+//! the stopwatch reads `RUSAGE_CHILDREN` and every child is waited for (reaped) here.
+
+use crate::error::WorkloadError;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Run `program args...` in `cwd`, output discarded; a non-zero exit fails with its stderr.
+pub fn run(cwd: &Path, program: &str, args: &[&str]) -> Result<(), WorkloadError> {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| WorkloadError::io(format!("run {program}"), e))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    Err(WorkloadError::Failed(format!(
+        "{program} {} failed ({}): {}",
+        args.join(" "),
+        out.status,
+        stderr.trim()
+    )))
+}
+
+/// Run a command once per item (the seeds' `for i in ...; do touch $i; done`).
+pub fn run_each(
+    cwd: &Path,
+    program: &str,
+    items: impl Iterator<Item = String>,
+) -> Result<(), WorkloadError> {
+    for (i, item) in items.enumerate() {
+        super::poll(i as u64)?;
+        run(cwd, program, &[&item])?;
+    }
+    Ok(())
+}
+
+/// Programs command mode needs, checked when the plan is built.
+pub const PROGRAMS: &[&str] = &[
+    "touch", "mkdir", "find", "rm", "dd", "cp", "cat", "split", "sync",
+];
+
+/// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any.
+pub fn missing_program(extra: &[&str]) -> Option<String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    PROGRAMS.iter().chain(extra).find_map(|p| {
+        let found = std::env::split_paths(&path).any(|d| d.join(p).is_file());
+        (!found).then(|| p.to_string())
+    })
+}
