@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+pub mod dataset;
 pub mod error;
 pub mod host;
 pub mod interrupt;

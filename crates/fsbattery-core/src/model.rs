@@ -82,6 +82,9 @@ pub struct PlanInfo {
     pub workloads: Vec<WorkloadPlan>,
     /// Table rows: label → (workload, metric), in suite order.
     pub rows: Vec<RowInfo>,
+    /// Source datasets (kernel trees) the run prepared, with their content hashes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<crate::dataset::DatasetInfo>,
 }
 
 /// One workload of the plan and its resolved parameters.

@@ -127,6 +127,13 @@ pub struct RunArgs {
     /// workload, or once per target.
     #[arg(long, value_enum, default_value = "per-repeat")]
     pub fresh: FreshArg,
+    /// The "other disk" the kernel tarball is copied from and back to (S1 007/008); must not
+    /// be a target [default: the work directory].
+    #[arg(long, value_name = "DIR")]
+    pub source_dir: Option<PathBuf>,
+    /// Use this real, uncompressed kernel tarball instead of the generated tree.
+    #[arg(long, value_name = "PATH")]
+    pub tree_tarball: Option<PathBuf>,
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,

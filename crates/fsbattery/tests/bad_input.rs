@@ -40,6 +40,12 @@ fn unknown_names_are_refused() {
         "unknown target kind 'warp'",
     );
     assert_refused(cwd.path(), &["--set", "metadata.nope=1"], "metadata.nope");
+    assert_refused(
+        cwd.path(),
+        &["--tree-tarball", "/no/such.tar"],
+        "--tree-tarball",
+    );
+    assert_refused(cwd.path(), &["--set", "tree.kernel=2699"], "2699");
 }
 
 #[test]

@@ -35,9 +35,9 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
     assert!(rec["host"]["cores"].as_u64().unwrap() >= 1);
     let cores = rec["host"]["cores"].as_f64().unwrap();
     let cells = rec["cells"].as_array().unwrap();
-    // metadata 6 + stream 5 + split 5 metrics, one target.
-    assert_eq!(cells.len(), 16, "{cells:#?}");
-    for w in ["metadata", "stream", "split"] {
+    // metadata 6 + tree 8 + stream 5 + split 5 metrics, one target.
+    assert_eq!(cells.len(), 24, "{cells:#?}");
+    for w in ["metadata", "tree", "stream", "split"] {
         assert!(cells.iter().any(|c| c["workload"] == w), "no cells for {w}");
     }
     for c in cells {
@@ -70,8 +70,25 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
-        1 + 16 * 2,
+        1 + 24 * 2,
         "header + one row per sample"
+    );
+    let ds = &rec["plan"]["datasets"][0];
+    assert_eq!(
+        ds["content_hash"].as_str().unwrap().len(),
+        64,
+        "dataset hash recorded: {ds}"
+    );
+    // Every one of S1's 21 test rows has a number (none pending).
+    let rows = rec["plan"]["rows"].as_array().unwrap();
+    let tests: Vec<_> = rows
+        .iter()
+        .filter(|r| r["workload"] != "filesystem")
+        .collect();
+    assert_eq!(tests.len(), 21);
+    assert!(
+        tests.iter().all(|r| r.get("pending").is_none()),
+        "{tests:?}"
     );
     assert!(csv.lines().next().unwrap().contains("cpu_pct"));
 
@@ -188,6 +205,11 @@ fn command_mode_produces_the_same_rows_as_native() {
         metrics.push(keys);
     }
     assert_eq!(metrics[0], metrics[1]);
+    assert_eq!(
+        metrics[0].len(),
+        24,
+        "S1's 21 rows plus cpio and the durable variants"
+    );
     assert!(
         entries(target.path()).is_empty(),
         "left behind: {:?}",

@@ -11,6 +11,7 @@ mod observer;
 
 pub use observer::{RunObserver, Silent, Step};
 
+use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::journal::{assemble, Event, Journal};
 use crate::measure::Stopwatch;
@@ -56,6 +57,9 @@ pub struct Plan {
     pub targets: Vec<Box<dyn Target>>,
     /// When targets that make filesystems get a fresh one.
     pub fresh: Fresh,
+    /// Source datasets (kernel trees) for the workloads that read one; made by the caller in a
+    /// directory outside every target.
+    pub datasets: Option<DatasetStore>,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -90,6 +94,7 @@ impl Plan {
                 })
                 .collect(),
             rows: self.rows.clone(),
+            datasets: Vec::new(),
         }
     }
 }
@@ -112,7 +117,8 @@ pub fn execute(
     obs: &mut dyn RunObserver,
 ) -> std::io::Result<Outcome> {
     let mut journal = Journal::create(out_dir)?;
-    let info = plan.info();
+    let mut info = plan.info();
+    info.datasets = prepare_datasets(plan, obs)?;
     journal.append(&Event::Start {
         schema_version: SCHEMA_VERSION,
         tool: ToolInfo {
@@ -348,13 +354,17 @@ fn run_step(
             write_err.get_or_insert(e);
         }
     };
-    let mut ctx = WorkloadCtx::new(
+    let ctx = WorkloadCtx::new(
         target.root(),
         repeat,
         run.plan.method,
         run.plan.pause,
         &mut on_sample,
     );
+    let mut ctx = match &run.plan.datasets {
+        Some(store) => ctx.with_datasets(store),
+        None => ctx,
+    };
     let res = pw.workload.run(&mut ctx, &pw.params);
     drop(ctx);
     if let Some(e) = write_err {
@@ -392,6 +402,27 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         lifecycles: Vec::new(),
         error: None,
     }
+}
+
+/// Make every dataset the planned workloads read, before any target is touched, so generation
+/// time never falls inside a cell; returns what the record says of them.
+fn prepare_datasets(
+    plan: &Plan,
+    obs: &mut dyn RunObserver,
+) -> std::io::Result<Vec<crate::dataset::DatasetInfo>> {
+    let Some(store) = &plan.datasets else {
+        return Ok(Vec::new());
+    };
+    for w in &plan.workloads {
+        if let Some(spec) = w.workload.dataset(&w.params) {
+            obs.message(&format!(
+                "preparing the source dataset of {}",
+                w.workload.name()
+            ));
+            store.prepare(&spec).map_err(std::io::Error::other)?;
+        }
+    }
+    Ok(store.prepared().iter().map(|d| d.info()).collect())
 }
 
 /// Column labels: each target's own, with "-2", "-3", ... added to repeats so two targets of

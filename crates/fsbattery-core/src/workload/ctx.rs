@@ -4,6 +4,7 @@
 //! same quiesce → stopwatch → sample path.
 
 use crate::cache;
+use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
 use crate::model::Sample;
@@ -38,6 +39,7 @@ pub struct WorkloadCtx<'a> {
     method: Method,
     pause: Duration,
     on_sample: &'a mut dyn FnMut(&str, Sample),
+    datasets: Option<&'a DatasetStore>,
 }
 
 impl<'a> WorkloadCtx<'a> {
@@ -55,7 +57,20 @@ impl<'a> WorkloadCtx<'a> {
             method,
             pause,
             on_sample,
+            datasets: None,
         }
+    }
+
+    /// Give workloads the run's source datasets (tree, tree4).
+    pub fn with_datasets(mut self, store: &'a DatasetStore) -> Self {
+        self.datasets = Some(store);
+        self
+    }
+
+    /// The run's source datasets, if the runner made a store. Returns `&'a` so the store can
+    /// be used while the context is borrowed mutably for timing.
+    pub fn datasets(&self) -> Option<&'a DatasetStore> {
+        self.datasets
     }
 
     /// The directory on the target where the workload may create its scratch directory.

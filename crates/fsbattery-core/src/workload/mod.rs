@@ -13,10 +13,12 @@ mod metadata;
 mod scratch;
 mod split;
 mod stream;
+mod tree;
 
 pub use ctx::{Method, WorkloadCtx};
 pub use scratch::Scratch;
 
+use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params};
@@ -31,13 +33,24 @@ pub trait Workload: Sync {
     fn params(&self) -> &'static [ParamSpec];
     /// The metrics a run with `params` produces, in report order.
     fn metrics(&self, params: &Params) -> Vec<MetricSpec>;
+    /// The source dataset this workload reads (kernel trees), prepared once per run by the
+    /// runner before any target is touched; `None` for workloads that need none.
+    fn dataset(&self, _params: &Params) -> Option<DatasetSpec> {
+        None
+    }
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }
 
 /// Every workload fsbattery knows, in listing order. A new workload is one file and one line.
 pub fn registry() -> &'static [&'static dyn Workload] {
-    &[&metadata::Metadata, &stream::Stream, &split::Split]
+    &[
+        &metadata::Metadata,
+        &tree::Tree,
+        &stream::Stream,
+        &split::Split,
+        &tree::Tree4,
+    ]
 }
 
 /// Look a workload up by name.

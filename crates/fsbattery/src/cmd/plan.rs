@@ -43,6 +43,19 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
             names.join(", ")
         )));
     }
+    for w in &workloads {
+        if let Some(spec) = w.workload.dataset(&w.params) {
+            spec.validate(w.workload.name())?;
+        }
+    }
+    if let Some(t) = &args.tree_tarball {
+        if !t.is_file() {
+            return Err(UsageError::Invalid(format!(
+                "--tree-tarball {}: not a readable file",
+                t.display()
+            )));
+        }
+    }
     let rows = rows(&suite, &workloads);
     let targets = targets(args)?;
     let pause = match args.pause {
@@ -66,6 +79,7 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
         targets,
         suite,
         fresh: args.fresh.into(),
+        datasets: None,
     })
 }
 

@@ -4,6 +4,7 @@ use super::{outputs, plan};
 use crate::cli::RunArgs;
 use crate::progress;
 use anyhow::Context;
+use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
 use fsbattery_core::runner::{self, RunObserver, Silent};
 use fsbattery_core::target::{DirTarget, Target};
@@ -16,9 +17,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     fsbattery_core::interrupt::install().context("installing signal handlers")?;
     let mut plan = plan::build(&args)?;
     let out_dir = out_dir(&args)?;
-    let mut default_workdir_made = false;
+    let default_workdir_made = !args.workdir.exists();
+    if let Err(e) = attach_datasets(&mut plan, &args) {
+        if default_workdir_made {
+            let _ = std::fs::remove_dir_all(&args.workdir);
+        }
+        return Err(e);
+    }
     if plan.targets.is_empty() {
-        default_workdir_made = !args.workdir.exists();
         let t = DirTarget::owned_under(&args.workdir).with_context(|| {
             format!(
                 "creating the default target under {}",
@@ -72,6 +78,31 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_CELL_FAILED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Make the run's dataset store (kernel trees) when a planned workload reads one, in the source
+/// directory: `--source-dir`, else the work directory. A bad `--tree-tarball` fails here,
+/// before any target is set up.
+fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()> {
+    let needed = plan
+        .workloads
+        .iter()
+        .any(|w| w.workload.dataset(&w.params).is_some());
+    if !needed {
+        return Ok(());
+    }
+    let dir = args
+        .source_dir
+        .clone()
+        .unwrap_or_else(|| args.workdir.clone());
+    let store = DatasetStore::new(&dir, args.tree_tarball.as_deref()).map_err(|e| {
+        fsbattery_core::error::UsageError::Invalid(format!(
+            "source dataset in {}: {e}",
+            dir.display()
+        ))
+    })?;
+    plan.datasets = Some(store);
+    Ok(())
 }
 
 fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {

@@ -1,0 +1,529 @@
+//! `tree`: the kernel tarball and source tree tests — S1 007–012 and 020, S4's copy / untar /
+//! copy-tree / tar rows, and S2's cpio row — on one generated kernel tree (or the user's).
+//!
+//! Phases, each timed through [`WorkloadCtx::timed`] (sync, drop caches, pause first), in
+//! S1's order: `tarball_in` (copy the tarball from the source disk to the target),
+//! `tarball_out` (copy it back to the source disk), `untar`, `tar`, `cpio` (newc),
+//! `copy_tree` (preserving modes and mtimes), `remove_tree`, `tarball_copy10`.
+//!
+//! Invariants: the extracted tree and its copy must have the dataset's content hash, or the
+//! cell fails; what a phase made for the next one is kept, anything else is removed untimed
+//! right after its phase; nothing is left on the target (the scratch guard) or on the source
+//! disk (the tarball_out guard) on any exit path. Native and command mode produce the same
+//! metrics from the same trees. Helper modules (`tree_*.rs`) are children of this one.
+
+#[path = "tree_cmd.rs"]
+mod cmd;
+#[path = "tree_cpio.rs"]
+mod cpio;
+#[path = "tree_four.rs"]
+mod four;
+#[path = "tree_ops.rs"]
+mod ops;
+
+pub(super) use four::Tree4;
+
+use super::{Method, Scratch, Workload, WorkloadCtx};
+use crate::dataset::{summarize, DatasetSpec, SourceDataset};
+use crate::error::{IoContext, WorkloadError};
+use crate::model::MetricSpec;
+use crate::params::{ParamKind, ParamSpec, Params};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The tree workload.
+pub struct Tree;
+
+/// How many times `tarball_copy10` copies the tarball (S1 012).
+const TARBALL_COPIES: u32 = 10;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "kernel",
+        help: "kernel tree profile: 2614 = 2.6.14.4 (S1), 2622 = 2.6.22.5 (S4), 2637 = 2.6.37 (S2)",
+        kind: ParamKind::Count,
+        quick: 2614,
+        standard: 2614,
+        full_twice_ram: false,
+    },
+    ParamSpec {
+        name: "scale_div",
+        help: "divide the tree's files, directories and bytes by this (1 = the real tree)",
+        kind: ParamKind::Count,
+        quick: 16,
+        standard: 1,
+        full_twice_ram: false,
+    },
+    ParamSpec {
+        name: "seed",
+        help: "seed of the tree generator: same seed, same tree, same content hash",
+        kind: ParamKind::Count,
+        quick: 1,
+        standard: 1,
+        full_twice_ram: false,
+    },
+];
+
+impl Workload for Tree {
+    fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
+        Some(DatasetSpec {
+            kernel: p.get("kernel"),
+            scale_div: p.get("scale_div"),
+            seed: p.get("seed"),
+            copies: 1,
+        })
+    }
+    fn name(&self) -> &'static str {
+        "tree"
+    }
+    fn summary(&self) -> &'static str {
+        "kernel tarball in/out, untar, tar, cpio, copy and remove the tree, copy the tarball 10 \
+         times (S1 007-012, 020; S4; S2 cpio)"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+        vec![
+            MetricSpec::seconds(
+                "tarball_in",
+                "copy the kernel tarball from the source disk to the target (cp)",
+            ),
+            MetricSpec::seconds(
+                "tarball_out",
+                "copy the tarball from the target back to the source disk (cp)",
+            ),
+            MetricSpec::seconds(
+                "untar",
+                "extract the tarball on the target (tar -xf), verified by hash",
+            ),
+            MetricSpec::seconds(
+                "tar",
+                "tar the extracted tree into one file on the target (tar -cf)",
+            ),
+            MetricSpec::seconds(
+                "cpio",
+                "pack the tree as a newc archive on the target (find | cpio -o)",
+            ),
+            MetricSpec::seconds(
+                "copy_tree",
+                "copy the tree keeping modes and mtimes (find | cpio -pdm), verified",
+            ),
+            MetricSpec::seconds("remove_tree", "remove the extracted tree (rm -rf)"),
+            MetricSpec::seconds(
+                "tarball_copy10",
+                "copy the tarball 10 times on the target (cp)",
+            ),
+        ]
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        let ds = source(ctx, &self.dataset(p).expect("tree has a dataset"))?;
+        let ops = Ops::new(ctx.method())?;
+        let scratch = Scratch::create(ctx.root(), "tree")?;
+        let tarball = scratch.join("linux.tar");
+        tarball_in_out(ctx, ops, &ds, &scratch, &tarball)?;
+        let tree = scratch.join("tree");
+        mkdir(&tree)?;
+        ctx.timed("untar", &[scratch.path()], || ops.untar(&tarball, &tree))?;
+        verify(&tree, &ds, "untar")?;
+        archives(ctx, ops, &ds, &scratch, &tree)?;
+        copy_tree(ctx, ops, &ds, &scratch, &tree)?;
+        ctx.timed("remove_tree", &[scratch.path()], || {
+            ops.remove(&tree, ds.top())
+        })?;
+        copy_tarball_n(ctx, ops, &scratch, &tarball)
+    }
+}
+
+/// S1 007 and 008: the tarball from the source disk to the target and back.
+fn tarball_in_out(
+    ctx: &mut WorkloadCtx<'_>,
+    ops: Ops,
+    ds: &SourceDataset,
+    scratch: &Scratch,
+    tarball: &Path,
+) -> Result<(), WorkloadError> {
+    ctx.timed("tarball_in", &[ds.tarball(), scratch.path()], || {
+        ops.copy_file(ds.tarball(), tarball)
+    })?;
+    let back = SourceFile::new(
+        ds.scratch_dir()
+            .join(format!("fsbattery-tarball-out-{}.tar", std::process::id())),
+    )?;
+    ctx.timed("tarball_out", &[scratch.path()], || {
+        ops.copy_file(tarball, back.path())
+    })?;
+    Ok(())
+}
+
+/// S1 010 / S4 tar, then S2's cpio: each archive removed untimed after its phase.
+fn archives(
+    ctx: &mut WorkloadCtx<'_>,
+    ops: Ops,
+    ds: &SourceDataset,
+    scratch: &Scratch,
+    tree: &Path,
+) -> Result<(), WorkloadError> {
+    let tar = scratch.join("tree.tar");
+    ctx.timed("tar", &[scratch.path()], || ops.tar(tree, ds.top(), &tar))?;
+    remove_file(&tar)?;
+    let archive = scratch.join("tree.cpio");
+    ctx.timed("cpio", &[scratch.path()], || {
+        ops.cpio(tree, ds.top(), &archive)
+    })?;
+    remove_file(&archive)
+}
+
+/// S1 020 / S4 copy kernel: the copy is verified, then removed untimed.
+fn copy_tree(
+    ctx: &mut WorkloadCtx<'_>,
+    ops: Ops,
+    ds: &SourceDataset,
+    scratch: &Scratch,
+    tree: &Path,
+) -> Result<(), WorkloadError> {
+    let copy = scratch.join("copy");
+    mkdir(&copy)?;
+    ctx.timed("copy_tree", &[scratch.path()], || {
+        ops.copy_tree(tree, ds.top(), &copy)
+    })?;
+    verify(&copy, ds, "copy_tree")?;
+    super::fsops::remove_tree(&copy)
+}
+
+/// S1 012: N copies of the tarball, removed untimed afterwards.
+fn copy_tarball_n(
+    ctx: &mut WorkloadCtx<'_>,
+    ops: Ops,
+    scratch: &Scratch,
+    tarball: &Path,
+) -> Result<(), WorkloadError> {
+    let dir = scratch.join("copies");
+    mkdir(&dir)?;
+    ctx.timed("tarball_copy10", &[scratch.path()], || {
+        (1..=TARBALL_COPIES)
+            .try_for_each(|i| ops.copy_file(tarball, &dir.join(format!("linux-{i}.tar"))))
+    })?;
+    super::fsops::remove_tree(&dir)
+}
+
+/// The run's dataset for `spec` (prepared by the runner, or now if it was not).
+pub(super) fn source(
+    ctx: &WorkloadCtx<'_>,
+    spec: &DatasetSpec,
+) -> Result<Arc<SourceDataset>, WorkloadError> {
+    let store = ctx.datasets().ok_or_else(|| {
+        WorkloadError::Failed(
+            "the tree workloads need the run's source datasets, but none were given to the \
+             workload context (the runner must create a DatasetStore)"
+                .into(),
+        )
+    })?;
+    Ok(store.prepare(spec)?)
+}
+
+/// Fail unless `dir` holds exactly the dataset's tree.
+pub(super) fn verify(dir: &Path, ds: &SourceDataset, phase: &str) -> Result<(), WorkloadError> {
+    let got = summarize(dir)?;
+    let want = ds.tree();
+    if got.hash != want.hash {
+        return Err(WorkloadError::Failed(format!(
+            "{phase}: the tree in {} differs from the dataset {} ({} files, {} dirs, {} bytes; \
+             expected {} files, {} dirs, {} bytes; content hash {} instead of {}): the \
+             filesystem lost or changed data",
+            dir.display(),
+            ds.tarball().display(),
+            got.files,
+            got.dirs,
+            got.bytes,
+            want.files,
+            want.dirs,
+            want.bytes,
+            got.hash,
+            want.hash
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn mkdir(p: &Path) -> Result<(), WorkloadError> {
+    std::fs::create_dir(p).ctx(|| format!("mkdir {}", p.display()))
+}
+
+pub(super) fn remove_file(p: &Path) -> Result<(), WorkloadError> {
+    std::fs::remove_file(p).ctx(|| format!("remove {}", p.display()))
+}
+
+/// A file the workload writes on the source disk; removed on drop, whatever happens.
+struct SourceFile(PathBuf);
+
+impl SourceFile {
+    /// Claim `path`, removing a leftover of an earlier killed run first.
+    fn new(path: PathBuf) -> Result<SourceFile, WorkloadError> {
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(WorkloadError::io(format!("remove {}", path.display()), e))
+            }
+            _ => {}
+        }
+        Ok(SourceFile(path))
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for SourceFile {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::remove_file(&self.0) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                eprintln!(
+                    "fsbattery: warning: could not remove {}: {e}",
+                    self.0.display()
+                );
+            }
+        }
+    }
+}
+
+/// Each tree operation, native or as the seeds' command.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ops(Method);
+
+impl Ops {
+    /// Operations for `method`; command mode checks its tools are installed first, so a
+    /// missing cpio fails the cell before anything is timed.
+    pub(super) fn new(method: Method) -> Result<Ops, WorkloadError> {
+        if method == Method::Commands {
+            cmd::require()?;
+        }
+        Ok(Ops(method))
+    }
+    fn native(self) -> bool {
+        self.0 == Method::Native
+    }
+    pub(super) fn copy_file(self, src: &Path, dst: &Path) -> Result<(), WorkloadError> {
+        if self.native() {
+            ops::copy_file(src, dst)
+        } else {
+            cmd::cp(src, dst)
+        }
+    }
+    pub(super) fn untar(self, tarball: &Path, dest: &Path) -> Result<(), WorkloadError> {
+        if self.native() {
+            ops::extract(tarball, dest)
+        } else {
+            cmd::untar(tarball, dest)
+        }
+    }
+    pub(super) fn tar(
+        self,
+        base: &Path,
+        names: &[String],
+        out: &Path,
+    ) -> Result<(), WorkloadError> {
+        if self.native() {
+            ops::create_tar(base, names, out)
+        } else {
+            cmd::tar(base, names, out)
+        }
+    }
+    pub(super) fn cpio(
+        self,
+        base: &Path,
+        names: &[String],
+        out: &Path,
+    ) -> Result<(), WorkloadError> {
+        if self.native() {
+            cpio::write_newc(base, names, out)
+        } else {
+            cmd::cpio_out(base, names, out)
+        }
+    }
+    pub(super) fn copy_tree(
+        self,
+        base: &Path,
+        names: &[String],
+        dest: &Path,
+    ) -> Result<(), WorkloadError> {
+        if self.native() {
+            ops::copy_tree(base, names, dest)
+        } else {
+            cmd::cpio_pass(base, names, dest)
+        }
+    }
+    pub(super) fn remove(self, base: &Path, names: &[String]) -> Result<(), WorkloadError> {
+        if self.native() {
+            ops::remove(base, names)
+        } else {
+            cmd::rm(base, names)
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::dataset::DatasetStore;
+    use crate::model::Sample;
+    use std::time::Duration;
+
+    /// Run `w` once on a fresh target directory with a fresh store; returns the samples and
+    /// the temp dir (target in `target/`, source disk in `source/`).
+    pub(in crate::workload) fn run_once(
+        w: &dyn Workload,
+        params: &Params,
+        method: Method,
+    ) -> (
+        Vec<(String, Sample)>,
+        tempfile::TempDir,
+        &'static DatasetStore,
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        let (target, source) = (tmp.path().join("target"), tmp.path().join("source"));
+        std::fs::create_dir(&target).unwrap();
+        let store: &'static DatasetStore =
+            Box::leak(Box::new(DatasetStore::new(&source, None).unwrap()));
+        let mut samples = Vec::new();
+        let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
+        let mut ctx =
+            WorkloadCtx::new(&target, 0, method, Duration::ZERO, &mut on).with_datasets(store);
+        w.run(&mut ctx, params)
+            .unwrap_or_else(|e| panic!("{} ({method}) failed: {e}", w.name()));
+        drop(ctx);
+        (samples, tmp, store)
+    }
+
+    /// Every declared metric recorded once, in order, with a positive time; nothing left.
+    pub(in crate::workload) fn check_run(w: &dyn Workload, params: &Params, method: Method) {
+        let (samples, tmp, store) = run_once(w, params, method);
+        let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
+        let want: Vec<String> = w.metrics(params).into_iter().map(|m| m.name).collect();
+        assert_eq!(names, want, "{method}");
+        for (m, s) in &samples {
+            assert!(
+                s.value > 0.0 && s.elapsed_s > 0.0,
+                "{m} = {} ({method})",
+                s.value
+            );
+            eprintln!(
+                "{} {method:>8} {m:>15}: {:8.4} s  cpu {:5.1} %",
+                w.name(),
+                s.value,
+                s.cpu_pct
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(tmp.path().join("target"))
+            .unwrap()
+            .collect();
+        assert!(left.is_empty(), "files left on the target: {left:?}");
+        let on_source: Vec<_> = std::fs::read_dir(store.dir())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(
+            on_source
+                .iter()
+                .all(|p| p.extension().is_some_and(|e| e == "tar")
+                    && p.file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .starts_with("linux-")),
+            "{on_source:?}"
+        );
+    }
+
+    fn tiny() -> Params {
+        Params::from_pairs(&[("kernel", 2614), ("scale_div", 128), ("seed", 3)])
+    }
+
+    #[test]
+    fn native_run_records_every_metric_and_cleans_up() {
+        check_run(&Tree, &tiny(), Method::Native);
+    }
+
+    #[test]
+    fn command_run_records_every_metric_and_cleans_up() {
+        if !require_tools() {
+            return;
+        }
+        check_run(&Tree, &tiny(), Method::Commands);
+    }
+
+    /// Whether command-mode tools are present; missing ones fail under
+    /// FSBATTERY_REQUIRE_PRIVILEGED=1 (CI) and skip otherwise.
+    pub(in crate::workload) fn require_tools() -> bool {
+        match cmd::require() {
+            Ok(()) => true,
+            Err(e)
+                if std::env::var_os("FSBATTERY_REQUIRE_PRIVILEGED").is_some_and(|v| v == "1") =>
+            {
+                panic!("{e}")
+            }
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                false
+            }
+        }
+    }
+
+    /// A tiny generated dataset in `dir` (1/256 of 2.6.14.4, ~72 files).
+    pub(in crate::workload) fn tiny_dataset(dir: &Path) -> SourceDataset {
+        let spec = DatasetSpec {
+            kernel: 2614,
+            scale_div: 256,
+            seed: 11,
+            copies: 1,
+        };
+        SourceDataset::prepare(dir, &spec).unwrap()
+    }
+
+    #[test]
+    fn verify_catches_a_changed_byte_and_a_lost_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ds = tiny_dataset(tmp.path());
+        let x = tmp.path().join("x");
+        mkdir(&x).unwrap();
+        ops::extract(ds.tarball(), &x).unwrap();
+        verify(&x, &ds, "untar").unwrap();
+        let makefile = x.join("linux-2.6.14.4/Makefile");
+        let mut bytes = std::fs::read(&makefile).unwrap();
+        bytes[0] ^= 1;
+        std::fs::write(&makefile, &bytes).unwrap();
+        let e = verify(&x, &ds, "untar").unwrap_err().to_string();
+        assert!(
+            e.contains("lost or changed data") && e.contains("untar"),
+            "{e}"
+        );
+        std::fs::remove_file(&makefile).unwrap();
+        assert!(verify(&x, &ds, "copy_tree").is_err());
+    }
+
+    #[test]
+    fn missing_store_is_a_clear_failure() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut on = |_: &str, _: Sample| {};
+        let mut ctx = WorkloadCtx::new(tmp.path(), 0, Method::Native, Duration::ZERO, &mut on);
+        let e = Tree.run(&mut ctx, &tiny()).unwrap_err().to_string();
+        assert!(e.contains("DatasetStore"), "{e}");
+    }
+
+    #[test]
+    #[ignore = "timing report for the hand-over notes: cargo test -- --ignored --nocapture"]
+    fn quick_scale_timings() {
+        // The quick-scale defaults (tree: 2.6.14.4 / 16; tree4: 4 × 2.6.37 / 32), both methods.
+        let p = Params::from_pairs(&[("kernel", 2614), ("scale_div", 16), ("seed", 1)]);
+        let p4 = Params::from_pairs(&[
+            ("kernel", 2637),
+            ("scale_div", 32),
+            ("seed", 1),
+            ("copies", 4),
+        ]);
+        for method in [Method::Native, Method::Commands] {
+            if method == Method::Native || require_tools() {
+                check_run(&Tree, &p, method);
+                check_run(&Tree4, &p4, method);
+            }
+        }
+    }
+}
