@@ -159,7 +159,12 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         apply(&mut rec, ev);
     }
     for cell in &mut rec.cells {
-        if cell.status == CellStatus::Ok && cell.samples.len() < rec.plan.repeat as usize {
+        // Lifecycle rows have one sample per made filesystem, not per repeat (--fresh once).
+        let per_repeat = cell.workload != crate::runner::lifecycle::WORKLOAD;
+        if per_repeat
+            && cell.status == CellStatus::Ok
+            && cell.samples.len() < rec.plan.repeat as usize
+        {
             cell.status = CellStatus::Incomplete;
         }
     }

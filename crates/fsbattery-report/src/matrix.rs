@@ -85,6 +85,10 @@ impl Matrix {
                     None => entry(rec.cell(t, &workload, &metric), quantity),
                 })
                 .collect();
+            // CPU % is a property of a timed phase: rows of sizes or rates have none.
+            if quantity == Quantity::CpuPct && sample_cell.is_some_and(|c| c.unit != "s") {
+                continue;
+            }
             // A row nothing was recorded for (e.g. mkfs rows when no target made a
             // filesystem, or a workload not run) is left out; pending rows always stay.
             if entries.iter().all(|e| matches!(e, Entry::Missing)) {

@@ -31,8 +31,16 @@ pub enum Command {
         fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
         fsbattery run --workload metadata,split --scale standard --pause 10\n  \
         fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n\n\
-        Target specs:\n  \
-        dir:PATH    an existing, writable directory (fsbattery makes no filesystem)\n\n\
+        Target specs (see `fsbattery list targets`):\n  \
+        dir:PATH                      an existing, writable directory (no filesystem made)\n  \
+        tmpfs[:size=SIZE]             a private tmpfs\n  \
+        loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS]\n                                \
+        a fresh FSTYPE on a sparse loop image: ext2 ext3 ext4 xfs btrfs ntfs exfat fuse2fs zfs\n  \
+        loop:btrfs,devices=4,profile=raid10   loop:zfs,devices=6,layout=mirror\n  \
+        loop:ext4,journal=external[,journal_size=SIZE]   loop:xfs,log=external\n  \
+        dev:/dev/NAME                 a whole, empty block device (--destroy-data to overwrite)\n\n\
+        With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
+        this machine can make); otherwise a fresh directory.\n\n\
         Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 130 interrupted.")]
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
@@ -48,6 +56,16 @@ pub enum Command {
         fsbattery report fsbattery-results/20261122-150000\n  \
         fsbattery report RUN_DIR --format markdown --aggregate best > table.md")]
     Report(ReportArgs),
+    /// Remove what a killed run left behind (mounts, loop devices, images, FUSE daemons, pools),
+    /// exactly as recorded in the work directory's state files, and nothing else.
+    #[command(after_help = "Examples:\n  \
+        fsbattery cleanup                       # the default work directory ./fsbattery-work\n  \
+        fsbattery cleanup --workdir /scratch/fsb")]
+    Cleanup {
+        /// The work directory the run used.
+        #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]
+        workdir: PathBuf,
+    },
     /// Compare runs: per metric the ratio to BASE and whether the difference is significant.
     #[command(after_help = "Examples:\n  \
         fsbattery compare fsbattery-results/monday fsbattery-results/tuesday\n  \
@@ -116,7 +134,7 @@ pub struct RunArgs {
     /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable).
     #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
     pub set: Vec<String>,
-    /// Work directory for default targets [default: ./fsbattery-work].
+    /// Work directory: loop images, mount points, state files, default targets.
     #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]
     pub workdir: PathBuf,
     /// native: system calls from fsbattery (measures the filesystem); commands: the seeds' own
@@ -134,6 +152,10 @@ pub struct RunArgs {
     /// Use this real, uncompressed kernel tarball instead of the generated tree.
     #[arg(long, value_name = "PATH")]
     pub tree_tarball: Option<PathBuf>,
+    /// Allow `dev:` targets that hold a filesystem, partition table or other signature.
+    /// Everything on them is destroyed.
+    #[arg(long)]
+    pub destroy_data: bool,
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,

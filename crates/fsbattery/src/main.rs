@@ -12,6 +12,12 @@ use fsbattery_core::error::{UsageError, EXIT_RUNTIME, EXIT_USAGE};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // First thing: from here on SIGINT/SIGTERM only raise a flag, so no resource can be made
+    // between start-up and the handlers.
+    if let Err(e) = fsbattery_core::interrupt::install() {
+        eprintln!("fsbattery: error: installing signal handlers: {e}");
+        return ExitCode::from(EXIT_RUNTIME);
+    }
     let cli = cli::Cli::parse();
     match cmd::dispatch(cli) {
         Ok(code) => code,

@@ -39,11 +39,14 @@ pub fn after_setup(lc: &Lifecycle, setup: &Timing, repeat: u32) -> Vec<(&'static
         value: lc.avail_bytes as f64 / (1u64 << 20) as f64,
         ..cpu(setup.elapsed_s)
     };
-    vec![
-        ("mkfs", cpu(lc.mkfs_secs)),
-        ("mount", cpu(lc.mount_secs)),
-        ("avail_mib", avail),
-    ]
+    let mut out = Vec::new();
+    // tmpfs has no mkfs: no row rather than a zero that would "win".
+    if !lc.mkfs_command.is_empty() {
+        out.push(("mkfs", cpu(lc.mkfs_secs)));
+    }
+    out.push(("mount", cpu(lc.mount_secs)));
+    out.push(("avail_mib", avail));
+    out
 }
 
 /// The unmount sample, when the teardown unmounted something.

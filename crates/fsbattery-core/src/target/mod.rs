@@ -4,10 +4,32 @@
 //! the runner: `setup` (make + mount a fresh filesystem when the kind makes one), workloads in
 //! `root()`, `teardown` (unmount, destroy). Kinds that make filesystems record a
 //! [`Lifecycle`] per setup; plain directories record none.
+//!
+//! `tmpfs:`, `loop:` and `dev:` share one implementation (`fstarget`): a setup opens a guard
+//! session (`guards`) that writes every resource to a state file in the work directory
+//! before creating it (`state`), and releases them in reverse order, checked, on teardown,
+//! on any error, or — after a kill -9 — through [`cleanup`]. Per-filesystem knowledge lives
+//! in `mkfs`, the spec grammar in `spec`, loop devices in `loopdev`, zfs-fuse in `zfs`.
 
+mod availability;
+mod cleanup;
+mod device;
 mod dir;
+mod exec;
 pub mod fsinfo;
+mod fstarget;
+mod guards;
+mod loopdev;
+mod loopfs;
+mod mkfs;
+mod release;
+mod spec;
+mod state;
+mod tmpfs;
+mod zfs;
 
+pub use availability::{availability, default_targets};
+pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
 
 use crate::error::UsageError;
@@ -39,8 +61,12 @@ pub trait Target: Send {
 /// Options that apply to every target of a run.
 #[derive(Debug, Clone, Default)]
 pub struct TargetOptions {
-    /// Where fsbattery may create images, mount points and default directories.
+    /// Where fsbattery may create images, mount points, state files and default
+    /// directories (relative paths are taken from the current directory).
     pub workdir: PathBuf,
+    /// Allow `dev:` targets on devices that hold a partition table, a filesystem or any other
+    /// signature (their data is destroyed). Devices in use are refused regardless.
+    pub destroy_data: bool,
 }
 
 /// Parses the part of a spec after `prefix:` into a target, without side effects.
@@ -61,12 +87,42 @@ pub struct TargetKind {
 
 /// Every target kind, in listing order.
 pub fn kinds() -> &'static [TargetKind] {
-    &[TargetKind {
-        prefix: "dir",
-        grammar: "dir:PATH",
-        help: "an existing, writable directory; fsbattery makes no filesystem",
-        parse: dir::parse,
-    }]
+    &[
+        TargetKind {
+            prefix: "dir",
+            grammar: "dir:PATH",
+            help: "an existing, writable directory; fsbattery makes no filesystem",
+            parse: dir::parse,
+        },
+        TargetKind {
+            prefix: "tmpfs",
+            grammar: "tmpfs[:size=SIZE][,mount=OPTS][,label=NAME]",
+            help: "a fresh tmpfs on a private mount point under the work directory \
+                   (default size: the kernel's, half of RAM); needs root",
+            parse: tmpfs::parse,
+        },
+        TargetKind {
+            prefix: "loop",
+            grammar: "loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS][,label=NAME]",
+            help: "a fresh filesystem on sparse images in the work directory, made with mkfs \
+                   defaults before every repeat (default size 1G per image); needs root. \
+                   FSTYPE: ext2 ext3 ext4 xfs btrfs, any kernel fs with mkfs.FSTYPE, and FUSE \
+                   ntfs exfat fuse2fs zfs. Multi-device: devices=N with profile=raid0|raid1|\
+                   raid10|... (btrfs) or layout=stripe|mirror|raidz (zfs). External journal: \
+                   journal=external[,journal_size=SIZE] (ext3/4), log=external (xfs). dio=on \
+                   binds the loop devices with direct I/O. mkfs=/mount= values may contain \
+                   commas; quote them ('...') to hold a key name",
+            parse: loopfs::parse,
+        },
+        TargetKind {
+            prefix: "dev",
+            grammar: "dev:/dev/NAME[,fs=FSTYPE][,mkfs=OPTS][,mount=OPTS][,label=NAME]",
+            help: "a fresh filesystem (default ext4) on a whole block device; refused when it \
+                   is in use, or holds a partition table or any signature unless data may be \
+                   destroyed; signatures we write are wiped on teardown; needs root",
+            parse: device::parse,
+        },
+    ]
 }
 
 /// Parse a target spec such as `dir:/mnt/test`.

@@ -88,8 +88,19 @@ fn suites() -> anyhow::Result<String> {
 fn targets() -> String {
     let mut out = String::from("Target kinds:\n");
     for k in target::kinds() {
-        out.push_str(&format!("  {:<40} {}\n", k.grammar, k.help));
+        out.push_str(&format!("\n  {}\n    {}\n", k.grammar, k.help));
     }
-    out.push_str("  (no --target: a fresh directory under ./fsbattery-work, removed afterwards)\n");
+    out.push_str("\nFilesystems on this machine:\n");
+    for (fs, status) in target::availability() {
+        match status {
+            Ok(()) => out.push_str(&format!("  {fs:<10} available\n")),
+            Err(why) => out.push_str(&format!("  {fs:<10} {why}\n")),
+        }
+    }
+    out.push_str(
+        "\nWith no --target: as root with loop devices, each available filesystem among\n\
+         ext2, ext3, ext4, xfs, btrfs and tmpfs on its own loop image; otherwise a fresh\n\
+         directory under ./fsbattery-work, removed afterwards.\n",
+    );
     out
 }

@@ -1,5 +1,6 @@
 //! Subcommands: each turns parsed arguments into work and an exit status.
 
+mod cleanup;
 mod compare;
 mod list;
 mod outputs;
@@ -17,5 +18,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List { what } => list::list(what),
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),
+        Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
     }
 }

@@ -12,8 +12,9 @@ use fsbattery_core::workload::{self, Method};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// Validate everything and build the plan; targets are parsed but not set up.
-pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
+/// Validate everything and build the plan; targets are parsed but not set up. With no
+/// `--target` and no default filesystem possible, the plan has no targets and the reason.
+pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let suite = suite::load(&args.suite)?;
     let scale: Scale = args.scale.into();
     let overrides = parse_sets(&args.set)?;
@@ -57,7 +58,7 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
         }
     }
     let rows = rows(&suite, &workloads);
-    let targets = targets(args)?;
+    let (targets, no_default_why) = targets(args)?;
     let pause = match args.pause {
         Some(p) if p.is_finite() && p >= 0.0 => p,
         Some(p) => {
@@ -68,7 +69,7 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
         None if scale == Scale::Full => suite.pause_full,
         None => 0.0,
     };
-    Ok(Plan {
+    let plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
@@ -80,7 +81,8 @@ pub fn build(args: &RunArgs) -> Result<Plan, UsageError> {
         suite,
         fresh: args.fresh.into(),
         datasets: None,
-    })
+    };
+    Ok((plan, no_default_why))
 }
 
 /// The method, refused up front when command mode would miss a program.
@@ -179,14 +181,29 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
         .collect()
 }
 
-/// Parse every `--target`; labels are made unique by suffixing -2, -3, ...
-fn targets(args: &RunArgs) -> Result<Vec<Box<dyn Target>>, UsageError> {
+type Targets = Vec<Box<dyn Target>>;
+
+/// Parse every `--target`. With none: every default filesystem this machine can make on loop
+/// images (root with loop devices), else an empty list and the reason, and the caller falls
+/// back to a fresh directory.
+fn targets(args: &RunArgs) -> Result<(Targets, Option<String>), UsageError> {
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
+        destroy_data: args.destroy_data,
     };
+    if args.targets.is_empty() {
+        return Ok(match target::default_targets(&opts) {
+            Ok(t) if !t.is_empty() => (t, None),
+            Ok(_) => (
+                Vec::new(),
+                Some("no default filesystem can be made here".into()),
+            ),
+            Err(why) => (Vec::new(), Some(why)),
+        });
+    }
     let mut out: Vec<Box<dyn Target>> = Vec::new();
     for spec in &args.targets {
         out.push(target::parse(spec, &opts)?);
     }
-    Ok(out)
+    Ok((out, None))
 }

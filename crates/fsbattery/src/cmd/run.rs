@@ -14,8 +14,7 @@ use std::process::ExitCode;
 
 /// Run a suite.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    fsbattery_core::interrupt::install().context("installing signal handlers")?;
-    let mut plan = plan::build(&args)?;
+    let (mut plan, no_default_why) = plan::build(&args)?;
     let out_dir = out_dir(&args)?;
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
@@ -32,7 +31,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             )
         })?;
         eprintln!(
-            "fsbattery: no --target given: using a fresh directory {}",
+            "fsbattery: no --target given and {}: using a fresh directory {}",
+            no_default_why.as_deref().unwrap_or("no default filesystem"),
             t.root().display()
         );
         plan.targets.push(Box::new(t));

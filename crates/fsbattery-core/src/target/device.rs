@@ -1,0 +1,241 @@
+//! `dev:/dev/NAME[,fs=FSTYPE]...` — a filesystem made on a block device the user names.
+//!
+//! Invariants: parsing only reads (stat, sysfs, /proc, `blkid -p`, an O_EXCL open that is
+//! closed at once). A device in use — mounted (itself or a partition), swap, held by another
+//! driver, or busy — is always refused. A partition, a partition table or any filesystem
+//! signature is refused unless `destroy_data` is set. The signatures our mkfs writes are
+//! wiped on teardown, so a device given blank is handed back blank.
+
+use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
+use super::guards::Session;
+use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
+use super::release::Handle;
+use super::spec::DevSpec;
+use super::state::Resource;
+use super::{Target, TargetError, TargetOptions};
+use crate::error::UsageError;
+use std::collections::HashSet;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::{Path, PathBuf};
+
+pub(super) fn parse(
+    spec: &str,
+    rest: &str,
+    opts: &TargetOptions,
+) -> Result<Box<dyn Target>, UsageError> {
+    let bad = |m: String| UsageError::Target {
+        spec: spec.into(),
+        message: m,
+    };
+    let d = DevSpec::parse(rest).map_err(bad)?;
+    require_root().map_err(bad)?;
+    d.fs.check_available()
+        .map_err(|e| bad(format!("{e} (or drop {} from the targets)", d.fs.name())))?;
+    check_device(&d.device, opts.destroy_data).map_err(bad)?;
+    check_size(&d.device, &d.fs).map_err(bad)?;
+    Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))
+}
+
+/// (major, minor) as sysfs writes it.
+fn sys_dir(rdev: u64) -> PathBuf {
+    PathBuf::from(format!(
+        "/sys/dev/block/{}:{}",
+        libc::major(rdev),
+        libc::minor(rdev)
+    ))
+}
+
+fn read_dev(p: &Path) -> Option<String> {
+    std::fs::read_to_string(p)
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+/// "maj:min" of the device and of each of its partitions.
+fn family(sys: &Path) -> HashSet<String> {
+    let mut ids: HashSet<String> = read_dev(&sys.join("dev")).into_iter().collect();
+    if let Ok(rd) = std::fs::read_dir(sys) {
+        for e in rd.flatten() {
+            if e.path().join("partition").exists() {
+                ids.extend(read_dev(&e.path().join("dev")));
+            }
+        }
+    }
+    ids
+}
+
+/// "maj:min" of a path when it is a block device.
+fn dev_id(path: &str) -> Option<String> {
+    let m = std::fs::metadata(path).ok()?;
+    m.file_type()
+        .is_block_device()
+        .then(|| format!("{}:{}", libc::major(m.rdev()), libc::minor(m.rdev())))
+}
+
+/// Refuse a device that is in use, and (unless `destroy`) one that holds anything.
+pub(crate) fn check_device(dev: &Path, destroy: bool) -> Result<(), String> {
+    let shown = dev.display();
+    let meta = std::fs::metadata(dev).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.file_type().is_block_device() {
+        return Err(format!("{shown} is not a block device"));
+    }
+    let sys = sys_dir(meta.rdev());
+    check_in_use(dev, &sys)?;
+    if read_dev(&sys.join("size")).is_none_or(|s| s == "0") {
+        return Err(format!("{shown} has no medium (size 0)"));
+    }
+    if read_dev(&sys.join("ro")).as_deref() == Some("1") {
+        return Err(format!("{shown} is read-only"));
+    }
+    if destroy {
+        return Ok(());
+    }
+    let keep = "fsbattery would destroy it; pass --destroy-data to allow that";
+    if sys.join("partition").exists() {
+        return Err(format!(
+            "{shown} is a partition, not a whole device: {keep}"
+        ));
+    }
+    if family(&sys).len() > 1 {
+        return Err(format!("{shown} has partitions: {keep}"));
+    }
+    match probe_signature(dev)? {
+        Some(what) => Err(format!("{shown} holds {what}: {keep}")),
+        None => Ok(()),
+    }
+}
+
+/// Refuse a device smaller than the filesystem's minimum (mkfs would fail later anyway).
+fn check_size(dev: &Path, fs: &FsKind) -> Result<(), String> {
+    let meta = std::fs::metadata(dev).map_err(|e| format!("{}: {e}", dev.display()))?;
+    let sectors: u64 = read_dev(&sys_dir(meta.rdev()).join("size"))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let bytes = sectors * 512;
+    if bytes < fs.min_size() {
+        return Err(format!(
+            "{} holds {} but {} needs at least {}",
+            dev.display(),
+            crate::params::format_bytes(bytes),
+            fs.name(),
+            crate::params::format_bytes(fs.min_size())
+        ));
+    }
+    Ok(())
+}
+
+/// Mounted (itself or a partition), swap, held by dm/md, or busy: never usable.
+fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
+    let shown = dev.display();
+    let ids = family(sys);
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+    for m in super::fsinfo::parse_mounts(&mounts) {
+        if m.device.starts_with('/') && dev_id(&m.device).is_some_and(|id| ids.contains(&id)) {
+            return Err(format!(
+                "{shown} is in use: {} is mounted on {}",
+                m.device, m.mount_point
+            ));
+        }
+    }
+    let swaps = std::fs::read_to_string("/proc/swaps").unwrap_or_default();
+    for l in swaps.lines().skip(1) {
+        let path = l.split_whitespace().next().unwrap_or("");
+        if dev_id(path).is_some_and(|id| ids.contains(&id)) {
+            return Err(format!("{shown} is in use as swap ({path})"));
+        }
+    }
+    let held = std::fs::read_dir(sys.join("holders"))
+        .map(|mut r| r.next().is_some())
+        .unwrap_or(false);
+    if held {
+        return Err(format!(
+            "{shown} is in use: held by another driver (see {}/holders)",
+            sys.display()
+        ));
+    }
+    exclusive_open(dev)
+}
+
+/// O_EXCL on a block device fails while anything has it claimed (mount, md, dm, mkfs).
+fn exclusive_open(dev: &Path) -> Result<(), String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(dev)
+        .map(drop)
+        .map_err(|e| format!("{} is in use ({e})", dev.display()))
+}
+
+/// What `blkid -p` finds on the device ("ext4 filesystem", "gpt partition table"), if any.
+fn probe_signature(dev: &Path) -> Result<Option<String>, String> {
+    let argv: Vec<String> = vec![
+        "blkid".into(),
+        "-p".into(),
+        "-o".into(),
+        "export".into(),
+        dev.display().to_string(),
+    ];
+    let (ran, code) = super::exec::run_status(&argv).map_err(|e| {
+        format!(
+            "cannot probe {} for data: {e} (apt-get install util-linux)",
+            dev.display()
+        )
+    })?;
+    match code {
+        Some(2) => Ok(None),
+        Some(0) => {
+            let field = |k: &str| {
+                ran.output
+                    .lines()
+                    .find_map(|l| l.strip_prefix(k).map(str::to_string))
+            };
+            let what = match (field("TYPE="), field("PTTYPE=")) {
+                (_, Some(pt)) => format!("a {pt} partition table"),
+                (Some(t), None) => format!("a {t} signature"),
+                (None, None) => "a signature blkid recognises".into(),
+            };
+            Ok(Some(what))
+        }
+        _ => Err(format!(
+            "{} could not probe {}: {}",
+            ran.command,
+            dev.display(),
+            ran.output.trim()
+        )),
+    }
+}
+
+/// Make and mount the filesystem on the user's device.
+pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
+    let shown = d.device.display();
+    exclusive_open(&d.device).map_err(TargetError)?;
+    let mount_point = s.make_dir("mnt")?;
+    let sig = Resource::Signature {
+        device: d.device.clone(),
+    };
+    let id = s.record(&sig)?;
+    s.created(id, sig, Handle::None);
+    if d.fs == FsKind::Zfs {
+        let vdevs = [d.device.clone()];
+        return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
+    }
+    let devs = Devices {
+        data: vec![d.device.clone()],
+        journal: None,
+    };
+    let o = MkfsOptions {
+        extra: d.mkfs.clone(),
+        profile: None,
+    };
+    let mkfs = run_all(&mkfs_commands(&d.fs, &devs, &o))
+        .map_err(|e| TargetError(format!("making {} on {shown}: {e}", d.fs.name())))?;
+    let (argv, source) = mount_command(&d.fs, &devs, d.mount.as_deref(), &mount_point);
+    let fuse = d.fs.is_fuse().then(|| d.fs.mount_tool());
+    let mount = s.mount(&argv, &source, &mount_point, fuse)?;
+    Ok(Made {
+        mount_point,
+        mkfs: Some(mkfs),
+        mount,
+    })
+}

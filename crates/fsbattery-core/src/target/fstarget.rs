@@ -1,0 +1,234 @@
+//! The one `Target` implementation behind `tmpfs:`, `loop:` and `dev:`: each setup opens a
+//! guard session, lets the kind's recipe make and mount a filesystem in it, then measures
+//! what every kind records (mount options in effect, space after formatting, O_DIRECT).
+//!
+//! Invariant: between `setup` and `teardown` exactly one session is open; dropping the target
+//! (or a failed setup) releases it through the guards.
+
+use super::exec::Ran;
+use super::guards::Session;
+use super::mkfs::FsKind;
+use super::spec::{DevSpec, LoopSpec, TmpfsSpec};
+use super::{probe_direct_io, Target, TargetError, TargetOptions};
+use crate::model::{Capabilities, Lifecycle};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a target kind makes.
+#[derive(Debug, Clone)]
+pub(crate) enum Recipe {
+    /// A tmpfs mount.
+    Tmpfs(TmpfsSpec),
+    /// Filesystems on sparse images (loop devices, or zfs vdev files).
+    Loop(LoopSpec),
+    /// A filesystem on the user's block device.
+    Dev(DevSpec),
+}
+
+/// What a recipe made: the mount point and the commands that made and mounted it.
+pub(crate) struct Made {
+    /// Where the filesystem is mounted.
+    pub mount_point: PathBuf,
+    /// mkfs (none for tmpfs); several commands are joined with " && ".
+    pub mkfs: Option<Ran>,
+    /// The mount command.
+    pub mount: Ran,
+}
+
+/// A target that makes and mounts a fresh filesystem on every setup.
+pub(crate) struct FsTarget {
+    spec: String,
+    label: String,
+    workdir: PathBuf,
+    recipe: Recipe,
+    session: Option<Session>,
+    root: PathBuf,
+    direct_io: Option<bool>,
+    versions: Option<BTreeMap<String, String>>,
+}
+
+/// `opts.workdir` as an absolute path (the CLI's default when empty).
+pub(crate) fn workdir_of(opts: &TargetOptions) -> PathBuf {
+    let w = if opts.workdir.as_os_str().is_empty() {
+        PathBuf::from("fsbattery-work")
+    } else {
+        opts.workdir.clone()
+    };
+    if w.is_absolute() {
+        w
+    } else {
+        std::env::current_dir().map(|c| c.join(&w)).unwrap_or(w)
+    }
+}
+
+/// Refuse early when this process cannot mount anything.
+pub(crate) fn require_root() -> Result<(), String> {
+    if nix::unistd::geteuid().is_root() {
+        Ok(())
+    } else {
+        Err("making and mounting filesystems needs root: run as root, or use dir:PATH".into())
+    }
+}
+
+impl FsTarget {
+    /// A target for `recipe`; parsing already validated it.
+    pub(crate) fn new(spec: &str, recipe: Recipe, opts: &TargetOptions) -> FsTarget {
+        let label = match &recipe {
+            Recipe::Tmpfs(t) => t.label.clone(),
+            Recipe::Loop(l) => l.label.clone(),
+            Recipe::Dev(d) => d.label.clone(),
+        };
+        FsTarget {
+            spec: spec.into(),
+            label,
+            workdir: workdir_of(opts),
+            recipe,
+            session: None,
+            root: PathBuf::new(),
+            direct_io: None,
+            versions: None,
+        }
+    }
+
+    fn fs(&self) -> Option<&FsKind> {
+        match &self.recipe {
+            Recipe::Tmpfs(_) => None,
+            Recipe::Loop(l) => Some(&l.fs),
+            Recipe::Dev(d) => Some(&d.fs),
+        }
+    }
+
+    /// O_DIRECT support before anything is mounted: every kernel filesystem and the FUSE
+    /// daemons we drive accept it; tmpfs only since Linux 6.6. Replaced by a probe on setup.
+    fn predicted_direct_io(&self) -> bool {
+        match self.recipe {
+            Recipe::Tmpfs(_) => kernel_at_least(6, 6),
+            _ => true,
+        }
+    }
+
+    fn tool_versions(&mut self) -> BTreeMap<String, String> {
+        if self.versions.is_none() {
+            let mut v = BTreeMap::new();
+            if let Some(fs) = self.fs() {
+                for (tool, ver) in fs.tool_versions() {
+                    v.insert(tool, ver.unwrap_or_else(|| "unknown".into()));
+                }
+            }
+            if let Ok(u) = nix::sys::utsname::uname() {
+                v.insert("kernel".into(), u.release().to_string_lossy().into_owned());
+            }
+            self.versions = Some(v);
+        }
+        self.versions.clone().unwrap_or_default()
+    }
+
+    fn make(&self, s: &mut Session) -> Result<Made, TargetError> {
+        match &self.recipe {
+            Recipe::Tmpfs(t) => super::tmpfs::make(s, t),
+            Recipe::Loop(l) => {
+                super::loopfs::check_space(&self.workdir, l.image_bytes()).map_err(TargetError)?;
+                super::loopfs::make(s, l)
+            }
+            Recipe::Dev(d) => super::device::make(s, d),
+        }
+    }
+}
+
+fn kernel_at_least(major: u32, minor: u32) -> bool {
+    let Ok(u) = nix::sys::utsname::uname() else {
+        return false;
+    };
+    let rel = u.release().to_string_lossy().into_owned();
+    let mut it = rel
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<u32>().ok());
+    (it.next().unwrap_or(0), it.next().unwrap_or(0)) >= (major, minor)
+}
+
+/// Bytes in total and available to unprivileged users on the filesystem at `path`.
+fn space(path: &Path) -> (u64, u64) {
+    match nix::sys::statvfs::statvfs(path) {
+        Ok(s) => {
+            let f = s.fragment_size();
+            (s.blocks() * f, s.blocks_available() * f)
+        }
+        Err(_) => (0, 0),
+    }
+}
+
+impl Target for FsTarget {
+    fn label(&self) -> &str {
+        &self.label
+    }
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+    fn capabilities(&self) -> Capabilities {
+        let direct = self.direct_io.unwrap_or_else(|| self.predicted_direct_io());
+        Capabilities {
+            needs_root: true,
+            drop_caches: crate::cache::can_drop_caches(),
+            direct_io: direct,
+            direct_io_bypasses_cache: direct && !matches!(self.recipe, Recipe::Tmpfs(_)),
+        }
+    }
+
+    fn setup(&mut self, repeat: u32) -> Result<Option<Lifecycle>, TargetError> {
+        if self.session.is_some() {
+            return Err(TargetError(format!(
+                "{}: setup called twice without teardown",
+                self.spec
+            )));
+        }
+        let mut session = Session::begin(&self.workdir, &self.label)?;
+        // On any error below, `session` drops and the guards remove what was made.
+        let made = self.make(&mut session)?;
+        let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();
+        let (total_bytes, avail_bytes) = space(&made.mount_point);
+        self.direct_io = Some(probe_direct_io(&made.mount_point));
+        let mkfs = made.mkfs.unwrap_or_default();
+        let lifecycle = Lifecycle {
+            repeat,
+            mkfs_command: mkfs.command,
+            mkfs_output: mkfs.output,
+            mkfs_secs: mkfs.secs,
+            mount_command: made.mount.command,
+            mount_secs: made.mount.secs,
+            mount_options: entry.options,
+            umount_secs: None,
+            total_bytes,
+            avail_bytes,
+            tool_versions: self.tool_versions(),
+        };
+        self.root = made.mount_point;
+        self.session = Some(session);
+        Ok(Some(lifecycle))
+    }
+
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn teardown(&mut self) -> Result<Option<f64>, TargetError> {
+        match self.session.take() {
+            Some(s) => s.close(),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Run mkfs command lines in order; one record joins them with " && ".
+pub(crate) fn run_all(cmds: &[Vec<String>]) -> Result<Ran, TargetError> {
+    let mut all = Ran::default();
+    for argv in cmds {
+        let ran = super::exec::run(argv)?;
+        if !all.command.is_empty() {
+            all.command.push_str(" && ");
+        }
+        all.command.push_str(&ran.command);
+        all.output.push_str(&ran.output);
+        all.secs += ran.secs;
+    }
+    Ok(all)
+}

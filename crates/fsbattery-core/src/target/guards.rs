@@ -1,0 +1,406 @@
+//! A setup session: every resource one setup creates, held as a guard stack.
+//!
+//! Invariants: a resource is written to the state file (see `state`) before it is created and
+//! pushed on the stack right after; the stack is released in reverse order — by `close` on
+//! teardown, or by `Drop` on any error path (a failed mkfs or mount leaves nothing behind).
+//! Drop never swallows a failure: it is printed to stderr, and the resource stays in the state
+//! file so `fsbattery cleanup` can finish the job. The state file is deleted once every entry
+//! is released.
+
+use super::exec::{self, Ran};
+use super::release::{self, Handle};
+use super::state::{Resource, StateFile, STATE_EXT};
+use super::{loopdev, TargetError};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+
+struct Held {
+    id: u64,
+    res: Resource,
+    handle: Handle,
+}
+
+/// The resources of one setup, released in reverse order.
+pub(crate) struct Session {
+    state: StateFile,
+    held: Vec<Held>,
+    dir: PathBuf,
+    /// Some release failed: the state file must stay for `fsbattery cleanup`.
+    failed: bool,
+}
+
+fn io_err(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> TargetError {
+    move |e| TargetError(format!("{what}: {e}"))
+}
+
+/// `label` made safe for a file name.
+fn file_safe(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Session {
+    /// Start a session: state file `WORKDIR/fsb-LABEL-PID-SEQ.state` and its directory.
+    pub(crate) fn begin(workdir: &Path, label: &str) -> Result<Session, TargetError> {
+        std::fs::create_dir_all(workdir).map_err(io_err(format!("mkdir {}", workdir.display())))?;
+        let workdir = workdir
+            .canonicalize()
+            .map_err(io_err(format!("resolve {}", workdir.display())))?;
+        for _ in 0..1000 {
+            let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+            let name = format!("fsb-{}-{}-{seq}", file_safe(label), std::process::id());
+            let dir = workdir.join(&name);
+            let state_path = workdir.join(format!("{name}.{STATE_EXT}"));
+            if dir.exists() {
+                continue;
+            }
+            let state = match StateFile::create(&state_path, &dir) {
+                Ok(s) => s,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(io_err(format!("create {}", state_path.display()))(e)),
+            };
+            let mut s = Session {
+                state,
+                held: Vec::new(),
+                dir: dir.clone(),
+                failed: false,
+            };
+            match s.make_dir_at(&dir) {
+                Ok(()) => return Ok(s),
+                Err(_) if dir.exists() => continue, // raced with a stale name: drop and retry
+                Err(e) => return Err(e),
+            }
+        }
+        Err(TargetError(format!(
+            "no free session name under {}",
+            workdir.display()
+        )))
+    }
+
+    /// The session directory (images, mount point, logs).
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Durably record `res` before creating it.
+    pub(crate) fn record(&mut self, res: &Resource) -> Result<u64, TargetError> {
+        self.state.intent(res).map_err(io_err(format!(
+            "write state file {}",
+            self.state.path().display()
+        )))
+    }
+
+    /// `res` (recorded as `id`) exists now; `res` may carry details learnt on creation.
+    pub(crate) fn created(&mut self, id: u64, res: Resource, handle: Handle) {
+        if let Err(e) = self.state.update(id, &res) {
+            eprintln!(
+                "fsbattery: warning: cannot update {}: {e}",
+                self.state.path().display()
+            );
+        }
+        self.held.push(Held { id, res, handle });
+    }
+
+    /// Creation of `id` failed before anything existed: close its record.
+    pub(crate) fn abandon(&mut self, id: u64) {
+        if let Err(e) = self.state.released(id) {
+            eprintln!(
+                "fsbattery: warning: cannot update {}: {e}",
+                self.state.path().display()
+            );
+        }
+    }
+
+    fn make_dir_at(&mut self, path: &Path) -> Result<(), TargetError> {
+        let res = Resource::Dir {
+            path: path.to_path_buf(),
+        };
+        let id = self.record(&res)?;
+        match std::fs::create_dir(path) {
+            Ok(()) => {
+                self.created(id, res, Handle::None);
+                Ok(())
+            }
+            Err(e) => {
+                self.abandon(id);
+                Err(io_err(format!("mkdir {}", path.display()))(e))
+            }
+        }
+    }
+
+    /// A directory inside the session directory (mount points).
+    pub(crate) fn make_dir(&mut self, name: &str) -> Result<PathBuf, TargetError> {
+        let path = self.dir.join(name);
+        self.make_dir_at(&path)?;
+        Ok(path)
+    }
+
+    /// An empty file inside the session directory, created with O_EXCL; returns its path and
+    /// (st_dev, st_ino). `size` > 0 makes it a sparse image of that size.
+    pub(crate) fn make_file(
+        &mut self,
+        name: &str,
+        size: u64,
+    ) -> Result<(PathBuf, (u64, u64)), TargetError> {
+        use std::os::unix::fs::MetadataExt;
+        let path = self.dir.join(name);
+        let id = self.record(&Resource::File {
+            path: path.clone(),
+            id: None,
+        })?;
+        let file = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => f,
+            Err(e) => {
+                self.abandon(id);
+                return Err(io_err(format!("create {}", path.display()))(e));
+            }
+        };
+        let meta = file.metadata();
+        let ino = meta.as_ref().ok().map(|m| (m.dev(), m.ino()));
+        self.created(
+            id,
+            Resource::File {
+                path: path.clone(),
+                id: ino,
+            },
+            Handle::None,
+        );
+        let ino = match (ino, meta) {
+            (Some(ino), _) => ino,
+            (None, Err(e)) => return Err(io_err(format!("stat {}", path.display()))(e)),
+            (None, Ok(_)) => unreachable!("metadata is Ok whenever ino is Some"),
+        };
+        file.set_len(size).map_err(io_err(format!(
+            "truncate {} to {size} bytes",
+            path.display()
+        )))?;
+        Ok((path, ino))
+    }
+
+    /// Bind `image` to a free loop device; returns /dev/loopN.
+    pub(crate) fn attach_loop(
+        &mut self,
+        image: &Path,
+        image_id: (u64, u64),
+        btrfs: bool,
+        direct_io: bool,
+    ) -> Result<PathBuf, TargetError> {
+        let mut res = Resource::Loop {
+            image: image.into(),
+            image_id,
+            device: None,
+            btrfs,
+        };
+        let id = self.record(&res)?;
+        match loopdev::attach(image, direct_io) {
+            Ok(bound) => {
+                if let Resource::Loop { device, .. } = &mut res {
+                    *device = Some(bound.device.clone());
+                }
+                let dev = bound.device.clone();
+                self.created(id, res, Handle::Loop(bound.fd));
+                Ok(dev)
+            }
+            Err(e) => {
+                self.abandon(id);
+                Err(TargetError(format!(
+                    "cannot bind {} to a loop device: {e}",
+                    image.display()
+                )))
+            }
+        }
+    }
+
+    /// Run a mount command for `mount_point`; for FUSE, also track the daemon it leaves.
+    pub(crate) fn mount(
+        &mut self,
+        argv: &[String],
+        source: &str,
+        mount_point: &Path,
+        fuse_program: Option<&str>,
+    ) -> Result<Ran, TargetError> {
+        let daemon = match fuse_program {
+            Some(program) => {
+                let res = Resource::FuseDaemon {
+                    mount_point: mount_point.into(),
+                    program: program.into(),
+                    pid: None,
+                };
+                let id = self.record(&res)?;
+                // Pushed at once: release is a no-op until a daemon exists.
+                self.held.push(Held {
+                    id,
+                    res,
+                    handle: Handle::None,
+                });
+                Some((id, program))
+            }
+            None => None,
+        };
+        let res = Resource::Mount {
+            mount_point: mount_point.into(),
+            source: source.into(),
+        };
+        let id = self.record(&res)?;
+        // Pushed before running: a failed mount command may still have mounted something.
+        self.held.push(Held {
+            id,
+            res,
+            handle: Handle::None,
+        });
+        let kmsg = kernel_log_from_now();
+        let ran = exec::run(argv).map_err(|e| with_kernel_log(e, kmsg))?;
+        let entry = release::mounted_at(mount_point).ok_or_else(|| {
+            TargetError(format!(
+                "{} succeeded but nothing is mounted on {}",
+                ran.command,
+                mount_point.display()
+            ))
+        })?;
+        // Whatever is mounted on our private mount point now is ours: record its exact source.
+        let actual = Resource::Mount {
+            mount_point: mount_point.into(),
+            source: entry.device,
+        };
+        self.replace(id, actual);
+        if let Some((id, program)) = daemon {
+            if let Some(pid) = release::find_fuse_daemons(mount_point, program).first() {
+                let res = Resource::FuseDaemon {
+                    mount_point: mount_point.into(),
+                    program: program.into(),
+                    pid: Some(*pid),
+                };
+                self.replace(id, res);
+            }
+        }
+        Ok(ran)
+    }
+
+    /// Update the record of a held resource.
+    fn replace(&mut self, id: u64, res: Resource) {
+        if let Err(e) = self.state.update(id, &res) {
+            eprintln!(
+                "fsbattery: warning: cannot update {}: {e}",
+                self.state.path().display()
+            );
+        }
+        if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
+            h.res = res;
+        }
+    }
+
+    /// Release everything in reverse order; returns the unmount seconds and every failure.
+    fn release_all(&mut self) -> (Option<f64>, Vec<String>) {
+        let mut umount: Option<f64> = None;
+        let mut errors = Vec::new();
+        while let Some(h) = self.held.pop() {
+            match release::release(&h.res, h.handle) {
+                Ok(out) => {
+                    if let Some(s) = out.umount_secs {
+                        *umount.get_or_insert(0.0) += s;
+                    }
+                    if let Err(e) = self.state.released(h.id) {
+                        errors.push(format!(
+                            "cannot update {}: {e}",
+                            self.state.path().display()
+                        ));
+                    }
+                }
+                Err(e) => errors.push(format!("{}: {e}", h.res.describe())),
+            }
+        }
+        self.failed |= !errors.is_empty();
+        if !self.failed {
+            match std::fs::remove_file(self.state.path()) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    errors.push(format!("rm {}: {e}", self.state.path().display()))
+                }
+                _ => {}
+            }
+        }
+        (umount, errors)
+    }
+
+    /// Tear down in reverse order; returns the unmount seconds (if anything was unmounted).
+    pub(crate) fn close(mut self) -> Result<Option<f64>, TargetError> {
+        let (secs, errors) = self.release_all();
+        if errors.is_empty() {
+            return Ok(secs);
+        }
+        Err(TargetError(format!(
+            "teardown left resources behind ({}); run `fsbattery cleanup` after fixing the cause:\n{}",
+            self.state.path().display(),
+            errors.join("\n")
+        )))
+    }
+}
+
+/// The kernel log from now on: mount(8) only says "wrong fs type, bad option, ...", while the
+/// kernel names the cause ("ext4: Unknown parameter 'x'"). `None` unless root can read it.
+fn kernel_log_from_now() -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let kmsg = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open("/dev/kmsg")
+        .ok()?;
+    // SAFETY: lseek on an fd we own; SEEK_END on /dev/kmsg skips to the next new record.
+    unsafe { libc::lseek(kmsg.as_raw_fd(), 0, libc::SEEK_END) };
+    Some(kmsg)
+}
+
+/// Append what the kernel logged since `kmsg` was opened (at most the last 5 records).
+fn with_kernel_log(mut e: TargetError, kmsg: Option<std::fs::File>) -> TargetError {
+    use std::io::Read;
+    let Some(mut kmsg) = kmsg else { return e };
+    // Each read returns one record "prio,seq,usec,flags;text"; EAGAIN ends the buffer.
+    let mut lines = Vec::new();
+    let mut buf = vec![0u8; 8192];
+    for _ in 0..10_000 {
+        match kmsg.read(&mut buf) {
+            Ok(n) if n > 0 => {
+                let rec = String::from_utf8_lossy(&buf[..n]);
+                let text = rec.split_once(';').map_or("", |(_, t)| t);
+                lines.push(text.lines().next().unwrap_or("").trim().to_string());
+            }
+            Err(err) if err.raw_os_error() == Some(libc::EPIPE) => continue,
+            _ => break,
+        }
+    }
+    for l in &lines[lines.len().saturating_sub(5)..] {
+        e.0.push_str(&format!("\nkernel: {l}"));
+    }
+    e
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Also runs with nothing held, to remove the state file of a session that never
+        // got its directory.
+        let (_, errors) = self.release_all();
+        for e in &errors {
+            eprintln!("fsbattery: cleanup failed: {e}");
+        }
+        if !errors.is_empty() {
+            eprintln!(
+                "fsbattery: resources remain, recorded in {}: run `fsbattery cleanup`",
+                self.state.path().display()
+            );
+        }
+    }
+}

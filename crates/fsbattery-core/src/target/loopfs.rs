@@ -1,0 +1,151 @@
+//! `loop:FSTYPE,...` — filesystems made on sparse image files in the work directory.
+//!
+//! Each setup: session directory, mount point, image(s) created with O_EXCL, each bound to a
+//! loop device (ioctls, autoclear), mkfs with default options, mount. zfs skips the loop
+//! devices: zfs-fuse takes the image files as vdevs directly. Space is checked at parse time
+//! and again before each setup: images may not leave under 10% free on the host filesystem,
+//! and a work directory in RAM (tmpfs) must hold them in available memory.
+
+use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
+use super::guards::Session;
+use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
+use super::spec::LoopSpec;
+use super::{Target, TargetError, TargetOptions};
+use crate::error::UsageError;
+use crate::params::format_bytes;
+use std::path::{Path, PathBuf};
+
+pub(super) fn parse(
+    spec: &str,
+    rest: &str,
+    opts: &TargetOptions,
+) -> Result<Box<dyn Target>, UsageError> {
+    let bad = |m: String| UsageError::Target {
+        spec: spec.into(),
+        message: m,
+    };
+    let l = LoopSpec::parse(rest).map_err(bad)?;
+    require_root().map_err(bad)?;
+    if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {
+        return Err(bad(
+            "/dev/loop-control is missing: this kernel or container has no loop devices".into(),
+        ));
+    }
+    l.fs.check_available()
+        .map_err(|e| bad(format!("{e} (or drop {} from the targets)", l.fs.name())))?;
+    let workdir = super::fstarget::workdir_of(opts);
+    check_space(&workdir, l.image_bytes()).map_err(bad)?;
+    Ok(Box::new(FsTarget::new(spec, Recipe::Loop(l), opts)))
+}
+
+/// Refuse images of `bytes` in `workdir` when they would leave < 10% of its filesystem free,
+/// or when `workdir` is in RAM and they would not fit in available memory.
+pub(crate) fn check_space(workdir: &Path, bytes: u64) -> Result<(), String> {
+    let Some(existing) = workdir.ancestors().find(|p| p.exists()) else {
+        return Ok(());
+    };
+    let st = nix::sys::statvfs::statvfs(existing)
+        .map_err(|e| format!("statvfs {}: {e}", existing.display()))?;
+    let frag = st.fragment_size();
+    let (total, avail) = (st.blocks() * frag, st.blocks_available() * frag);
+    if avail < bytes || avail - bytes < total / 10 {
+        return Err(format!(
+            "images of {} in {} would leave under 10% free on its filesystem ({} available of {}): \
+             use a smaller size= or another --workdir",
+            format_bytes(bytes),
+            workdir.display(),
+            format_bytes(avail),
+            format_bytes(total)
+        ));
+    }
+    if in_ram(existing) {
+        let mem = mem_available();
+        if bytes > mem {
+            return Err(format!(
+                "{} is on tmpfs (RAM) and images of {} would not fit in available memory ({}): \
+                 use a --workdir on a disk",
+                workdir.display(),
+                format_bytes(bytes),
+                format_bytes(mem)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn in_ram(path: &Path) -> bool {
+    use nix::sys::statfs::{statfs, TMPFS_MAGIC};
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    statfs(path).is_ok_and(|s| {
+        let t = s.filesystem_type();
+        t == TMPFS_MAGIC || t.0 == RAMFS_MAGIC
+    })
+}
+
+/// MemAvailable from /proc/meminfo, in bytes (0 when unreadable, which refuses RAM workdirs).
+fn mem_available() -> u64 {
+    let text = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    text.lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Make and mount the filesystem `l` describes inside the session.
+pub(super) fn make(s: &mut Session, l: &LoopSpec) -> Result<Made, TargetError> {
+    let mount_point = s.make_dir("mnt")?;
+    let mut images = Vec::new();
+    for i in 0..l.devices {
+        images.push(s.make_file(&format!("disk{i}.img"), l.size)?);
+    }
+    if l.fs == FsKind::Zfs {
+        let vdevs: Vec<PathBuf> = images.into_iter().map(|(p, _)| p).collect();
+        return super::zfs::make(
+            s,
+            &vdevs,
+            l.layout.as_deref(),
+            &l.mkfs,
+            l.mount.as_deref(),
+            mount_point,
+        );
+    }
+    let btrfs = l.fs == FsKind::Btrfs;
+    let mut data = Vec::new();
+    for (image, id) in &images {
+        data.push(s.attach_loop(image, *id, btrfs, l.dio)?);
+    }
+    let journal = match l.journal {
+        Some(size) => {
+            let (image, id) = s.make_file("journal.img", size)?;
+            Some(s.attach_loop(&image, id, false, l.dio)?)
+        }
+        None => None,
+    };
+    let devs = Devices { data, journal };
+    let o = MkfsOptions {
+        extra: l.mkfs.clone(),
+        profile: l.profile.clone(),
+    };
+    let mkfs = run_all(&mkfs_commands(&l.fs, &devs, &o))?;
+    let (argv, source) = mount_command(&l.fs, &devs, l.mount.as_deref(), &mount_point);
+    let fuse = l.fs.is_fuse().then(|| l.fs.mount_tool());
+    let mount = s.mount(&argv, &source, &mount_point, fuse)?;
+    Ok(Made {
+        mount_point,
+        mkfs: Some(mkfs),
+        mount,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn space_check_refuses_what_cannot_fit() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_space(dir.path(), 1 << 20).is_ok());
+        let e = check_space(&dir.path().join("not/yet"), u64::MAX / 2).unwrap_err();
+        assert!(e.contains("under 10% free"), "{e}");
+    }
+}

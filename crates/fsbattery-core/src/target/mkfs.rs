@@ -1,0 +1,459 @@
+//! What fsbattery knows about each filesystem: which tool makes it, which package holds the
+//! tool, whether the kernel (or FUSE) can mount it, and the exact mkfs and mount command lines.
+//!
+//! Invariant: filesystems are made with the tool's default options, as the seed studies did;
+//! the only flags added are those needed to run without a prompt (`-F`, `-f`, `-Q`, `-q`) and
+//! those that wire extra devices in (external journal/log, multi-device). Everything else
+//! comes from the user's `mkfs=` and `mount=` options.
+
+use super::exec::which;
+use std::path::{Path, PathBuf};
+
+/// A filesystem fsbattery can make on a block device or image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FsKind {
+    /// ext2 (kernel).
+    Ext2,
+    /// ext3 (kernel).
+    Ext3,
+    /// ext4 (kernel).
+    Ext4,
+    /// XFS (kernel).
+    Xfs,
+    /// Btrfs (kernel).
+    Btrfs,
+    /// NTFS through ntfs-3g (FUSE).
+    Ntfs,
+    /// exFAT through exfat-fuse (FUSE).
+    Exfat,
+    /// ext4 served by fuse2fs (FUSE).
+    Fuse2fs,
+    /// ZFS through zfs-fuse (FUSE; pools are made on image files, not loop devices).
+    Zfs,
+    /// Any other kernel filesystem with a `mkfs.NAME` tool (f2fs, jfs, nilfs2, ...).
+    Other(String),
+}
+
+/// Filesystems `availability()` reports on, in listing order.
+pub(crate) const KNOWN: [&str; 14] = [
+    "ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "f2fs", "jfs", "nilfs2", "reiserfs", "ntfs",
+    "exfat", "fuse2fs", "zfs",
+];
+
+const MIB: u64 = 1 << 20;
+
+impl FsKind {
+    /// Parse a filesystem name as written in a spec.
+    pub(crate) fn from_name(name: &str) -> Result<FsKind, String> {
+        Ok(match name {
+            "ext2" => FsKind::Ext2,
+            "ext3" => FsKind::Ext3,
+            "ext4" => FsKind::Ext4,
+            "xfs" => FsKind::Xfs,
+            "btrfs" => FsKind::Btrfs,
+            "ntfs" | "ntfs-3g" => FsKind::Ntfs,
+            "exfat" => FsKind::Exfat,
+            "fuse2fs" => FsKind::Fuse2fs,
+            "zfs" | "zfs-fuse" => FsKind::Zfs,
+            "tmpfs" => return Err("tmpfs is not made on an image: use the target tmpfs".into()),
+            "" => return Err("no filesystem type given".into()),
+            n if n
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
+            {
+                FsKind::Other(n.into())
+            }
+            n => return Err(format!("'{n}' is not a filesystem name")),
+        })
+    }
+
+    /// The name as written in specs and labels.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            FsKind::Ext2 => "ext2",
+            FsKind::Ext3 => "ext3",
+            FsKind::Ext4 => "ext4",
+            FsKind::Xfs => "xfs",
+            FsKind::Btrfs => "btrfs",
+            FsKind::Ntfs => "ntfs",
+            FsKind::Exfat => "exfat",
+            FsKind::Fuse2fs => "fuse2fs",
+            FsKind::Zfs => "zfs",
+            FsKind::Other(n) => n,
+        }
+    }
+
+    /// Served by a FUSE daemon rather than the kernel.
+    pub(crate) fn is_fuse(&self) -> bool {
+        matches!(
+            self,
+            FsKind::Ntfs | FsKind::Exfat | FsKind::Fuse2fs | FsKind::Zfs
+        )
+    }
+
+    /// The ext family (journal=external applies to ext3 and ext4).
+    pub(crate) fn is_ext(&self) -> bool {
+        matches!(self, FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4)
+    }
+
+    /// Smallest image the mkfs tool accepts (per device), with margin.
+    pub(crate) fn min_size(&self) -> u64 {
+        match self {
+            FsKind::Xfs => 300 * MIB,
+            FsKind::Btrfs => 128 * MIB,
+            FsKind::Zfs => 64 * MIB,
+            _ => 16 * MIB,
+        }
+    }
+
+    /// The tool that makes it.
+    pub(crate) fn mkfs_tool(&self) -> String {
+        match self {
+            FsKind::Ntfs => "mkfs.ntfs".into(),
+            FsKind::Fuse2fs => "mke2fs".into(),
+            FsKind::Zfs => "zpool".into(),
+            other => format!("mkfs.{}", other.name()),
+        }
+    }
+
+    /// The program that mounts it (FUSE helpers are also the daemon's argv[0]).
+    pub(crate) fn mount_tool(&self) -> &'static str {
+        match self {
+            FsKind::Ntfs => "ntfs-3g",
+            FsKind::Exfat => "mount.exfat-fuse",
+            FsKind::Fuse2fs => "fuse2fs",
+            FsKind::Zfs => "zfs-fuse",
+            _ => "mount",
+        }
+    }
+
+    /// Debian package(s) that provide the tools.
+    pub(crate) fn package(&self) -> String {
+        match self {
+            FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 => "e2fsprogs".into(),
+            FsKind::Xfs => "xfsprogs".into(),
+            FsKind::Btrfs => "btrfs-progs".into(),
+            FsKind::Ntfs => "ntfs-3g".into(),
+            FsKind::Exfat => "exfat-fuse exfatprogs".into(),
+            FsKind::Fuse2fs => "fuse2fs".into(),
+            FsKind::Zfs => "zfs-fuse".into(),
+            FsKind::Other(n) => match n.as_str() {
+                "f2fs" => "f2fs-tools".into(),
+                "jfs" => "jfsutils".into(),
+                "nilfs2" => "nilfs-tools".into(),
+                "reiserfs" => "reiserfsprogs".into(),
+                "vfat" | "msdos" => "dosfstools".into(),
+                n => format!("the package that provides mkfs.{n}"),
+            },
+        }
+    }
+
+    /// Flags that keep mkfs from asking questions (and nothing else).
+    fn force_flags(&self) -> &'static [&'static str] {
+        match self {
+            FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 | FsKind::Fuse2fs => &["-F"],
+            FsKind::Xfs | FsKind::Btrfs => &["-f"],
+            FsKind::Ntfs => &["-Q", "-F"],
+            FsKind::Other(n) => match n.as_str() {
+                "f2fs" | "nilfs2" => &["-f"],
+                "jfs" | "reiserfs" => &["-q"],
+                _ => &[],
+            },
+            FsKind::Exfat | FsKind::Zfs => &[],
+        }
+    }
+
+    /// Why this machine cannot make and mount it, or Ok.
+    pub(crate) fn check_available(&self) -> Result<(), String> {
+        let install = || format!("apt-get install {}", self.package());
+        let tool = self.mkfs_tool();
+        if which(&tool).is_none() {
+            return Err(format!("{tool} missing: {}", install()));
+        }
+        if self.is_fuse() {
+            if which(self.mount_tool()).is_none() {
+                return Err(format!("{} missing: {}", self.mount_tool(), install()));
+            }
+            return fuse_available();
+        }
+        kernel_supports(self.name())
+    }
+
+    /// Version strings of the tools involved, for the record.
+    pub(crate) fn tool_versions(&self) -> Vec<(String, Option<String>)> {
+        use super::exec::version;
+        let e2 = || ("mke2fs".to_string(), version(&["mke2fs", "-V"]));
+        let mut v = match self {
+            FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 => vec![e2()],
+            FsKind::Xfs => vec![("mkfs.xfs".into(), version(&["mkfs.xfs", "-V"]))],
+            FsKind::Btrfs => vec![("mkfs.btrfs".into(), version(&["mkfs.btrfs", "--version"]))],
+            FsKind::Ntfs => vec![
+                ("mkfs.ntfs".into(), version(&["mkfs.ntfs", "--version"])),
+                ("ntfs-3g".into(), version(&["ntfs-3g", "--version"])),
+            ],
+            FsKind::Exfat => vec![
+                ("mkfs.exfat".into(), version(&["mkfs.exfat", "-V"])),
+                ("exfat-fuse".into(), version(&["mount.exfat-fuse", "-V"])),
+            ],
+            FsKind::Fuse2fs => vec![e2(), ("fuse2fs".into(), version(&["fuse2fs", "--version"]))],
+            FsKind::Zfs => vec![(
+                "zfs-fuse".into(),
+                version(&[
+                    "dpkg-query",
+                    "-W",
+                    "-f",
+                    "zfs-fuse ${Version}\n",
+                    "zfs-fuse",
+                ]),
+            )],
+            FsKind::Other(n) => vec![(format!("mkfs.{n}"), version(&[&format!("mkfs.{n}"), "-V"]))],
+        };
+        if !self.is_fuse() {
+            v.push(("mount".into(), version(&["mount", "--version"])));
+        }
+        v
+    }
+}
+
+/// Whether the running kernel can mount `fs` (listed, or present as a loadable module).
+pub(crate) fn kernel_supports(fs: &str) -> Result<(), String> {
+    let listed = std::fs::read_to_string("/proc/filesystems")
+        .map(|t| t.lines().any(|l| l.split_whitespace().last() == Some(fs)))
+        .unwrap_or(false);
+    if listed || module_present(fs) {
+        Ok(())
+    } else {
+        Err(format!(
+            "kernel lacks {fs} (not in /proc/filesystems, no module to load)"
+        ))
+    }
+}
+
+fn module_present(fs: &str) -> bool {
+    let Ok(uts) = nix::sys::utsname::uname() else {
+        return false;
+    };
+    let dir = Path::new("/lib/modules")
+        .join(uts.release())
+        .join("kernel/fs")
+        .join(fs);
+    dir.is_dir()
+}
+
+/// FUSE needs the kernel module and /dev/fuse.
+pub(crate) fn fuse_available() -> Result<(), String> {
+    kernel_supports("fuse").map_err(|_| "kernel lacks FUSE".to_string())?;
+    if !Path::new("/dev/fuse").exists() {
+        return Err("/dev/fuse is missing".into());
+    }
+    Ok(())
+}
+
+/// Devices a filesystem is made on: data devices plus an optional external journal/log.
+#[derive(Debug, Clone)]
+pub(crate) struct Devices {
+    /// Data devices (one unless multi-device).
+    pub data: Vec<PathBuf>,
+    /// External journal (ext3/4) or log (xfs) device.
+    pub journal: Option<PathBuf>,
+}
+
+/// How a filesystem is made: options beyond the defaults.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MkfsOptions {
+    /// User's extra mkfs words.
+    pub extra: Vec<String>,
+    /// btrfs data and metadata profile.
+    pub profile: Option<String>,
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Command lines to run in order (the ext journal device comes first).
+pub(crate) fn mkfs_commands(fs: &FsKind, dev: &Devices, o: &MkfsOptions) -> Vec<Vec<String>> {
+    let mut argv: Vec<String> = vec![fs.mkfs_tool()];
+    if *fs == FsKind::Fuse2fs {
+        argv.extend(["-t".into(), "ext4".into()]);
+    }
+    argv.extend(fs.force_flags().iter().map(|f| f.to_string()));
+    let mut cmds = Vec::new();
+    match (fs, &dev.journal) {
+        (f, Some(j)) if f.is_ext() => {
+            // The journal's block size must equal the filesystem's, and mke2fs takes the
+            // filesystem's from the journal device: give both the user's -b or 4096 (mke2fs
+            // would pick 1024 for a small journal image).
+            let bs = block_size_arg(&o.extra).unwrap_or_else(|| "4096".into());
+            cmds.push(vec![
+                "mke2fs".into(),
+                "-F".into(),
+                "-O".into(),
+                "journal_dev".into(),
+                "-b".into(),
+                bs,
+                s(j),
+            ]);
+            argv.extend(["-J".into(), format!("device={}", s(j))]);
+        }
+        (FsKind::Xfs, Some(j)) => argv.extend(["-l".into(), format!("logdev={}", s(j))]),
+        _ => {}
+    }
+    if let Some(p) = &o.profile {
+        argv.extend(["-d".into(), p.clone(), "-m".into(), p.clone()]);
+    }
+    argv.extend(o.extra.iter().cloned());
+    argv.extend(dev.data.iter().map(|d| s(d)));
+    cmds.push(argv);
+    cmds
+}
+
+fn block_size_arg(extra: &[String]) -> Option<String> {
+    let i = extra.iter().position(|w| w == "-b")?;
+    extra.get(i + 1).cloned()
+}
+
+/// The mount command line and the source /proc/mounts will show.
+pub(crate) fn mount_command(
+    fs: &FsKind,
+    dev: &Devices,
+    user_opts: Option<&str>,
+    mount_point: &Path,
+) -> (Vec<String>, String) {
+    let mut opts: Vec<String> = Vec::new();
+    match (fs, &dev.journal) {
+        (FsKind::Xfs, Some(j)) => opts.push(format!("logdev={}", s(j))),
+        // The kernel needs every member of a multi-device btrfs; naming them avoids relying
+        // on a device scan (and on udev, which containers often lack).
+        (FsKind::Btrfs, _) if dev.data.len() > 1 => {
+            opts.extend(dev.data.iter().map(|d| format!("device={}", s(d))))
+        }
+        _ => {}
+    }
+    opts.extend(user_opts.filter(|o| !o.is_empty()).map(str::to_string));
+    let source = s(&dev.data[0]);
+    let mut argv: Vec<String> = if fs.is_fuse() {
+        vec![fs.mount_tool().into(), source.clone(), s(mount_point)]
+    } else {
+        vec![
+            "mount".into(),
+            "-t".into(),
+            fs.name().into(),
+            source.clone(),
+            s(mount_point),
+        ]
+    };
+    if !opts.is_empty() {
+        argv.extend(["-o".into(), opts.join(",")]);
+    }
+    (argv, source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn devs(n: usize, j: bool) -> Devices {
+        Devices {
+            data: (0..n)
+                .map(|i| PathBuf::from(format!("/dev/loop{i}")))
+                .collect(),
+            journal: j.then(|| PathBuf::from("/dev/loop9")),
+        }
+    }
+
+    #[test]
+    fn default_mkfs_adds_only_force_flags() {
+        let o = MkfsOptions::default();
+        let c = mkfs_commands(&FsKind::Xfs, &devs(1, false), &o);
+        assert_eq!(c, vec![vec!["mkfs.xfs", "-f", "/dev/loop0"]]);
+        let c = mkfs_commands(&FsKind::Ntfs, &devs(1, false), &o);
+        assert_eq!(c[0], ["mkfs.ntfs", "-Q", "-F", "/dev/loop0"]);
+        let c = mkfs_commands(&FsKind::Fuse2fs, &devs(1, false), &o);
+        assert_eq!(c[0], ["mke2fs", "-t", "ext4", "-F", "/dev/loop0"]);
+    }
+
+    #[test]
+    fn ext4_external_journal_is_made_first_with_matching_block_size() {
+        let o = MkfsOptions {
+            extra: vec!["-b".into(), "2048".into()],
+            profile: None,
+        };
+        let c = mkfs_commands(&FsKind::Ext4, &devs(1, true), &o);
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            c[0],
+            [
+                "mke2fs",
+                "-F",
+                "-O",
+                "journal_dev",
+                "-b",
+                "2048",
+                "/dev/loop9"
+            ]
+        );
+        assert_eq!(
+            c[1],
+            [
+                "mkfs.ext4",
+                "-F",
+                "-J",
+                "device=/dev/loop9",
+                "-b",
+                "2048",
+                "/dev/loop0"
+            ]
+        );
+    }
+
+    #[test]
+    fn btrfs_raid_and_xfs_log_wire_devices_into_mount() {
+        let o = MkfsOptions {
+            extra: vec![],
+            profile: Some("raid10".into()),
+        };
+        let c = mkfs_commands(&FsKind::Btrfs, &devs(4, false), &o);
+        assert_eq!(
+            c[0][..6],
+            ["mkfs.btrfs", "-f", "-d", "raid10", "-m", "raid10"]
+        );
+        let (m, src) = mount_command(
+            &FsKind::Btrfs,
+            &devs(2, false),
+            Some("noatime"),
+            "/m".as_ref(),
+        );
+        assert_eq!(src, "/dev/loop0");
+        assert_eq!(
+            m.last().unwrap(),
+            "device=/dev/loop0,device=/dev/loop1,noatime"
+        );
+        let (m, _) = mount_command(&FsKind::Xfs, &devs(1, true), None, "/m".as_ref());
+        assert_eq!(
+            m,
+            [
+                "mount",
+                "-t",
+                "xfs",
+                "/dev/loop0",
+                "/m",
+                "-o",
+                "logdev=/dev/loop9"
+            ]
+        );
+        let (m, _) = mount_command(&FsKind::Ntfs, &devs(1, false), None, "/m".as_ref());
+        assert_eq!(m, ["ntfs-3g", "/dev/loop0", "/m"]);
+    }
+
+    #[test]
+    fn names_round_trip_and_reject_paths() {
+        for n in [
+            "ext2", "ext3", "ext4", "xfs", "btrfs", "ntfs", "exfat", "fuse2fs", "zfs", "f2fs",
+        ] {
+            assert_eq!(FsKind::from_name(n).unwrap().name(), n);
+        }
+        assert!(FsKind::from_name("../x").is_err());
+        assert!(FsKind::from_name("tmpfs").is_err());
+    }
+}

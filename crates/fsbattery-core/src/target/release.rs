@@ -1,0 +1,364 @@
+//! Removing one resource, after checking it is still the one fsbattery created.
+//!
+//! Shared by the guards (normal teardown and error paths, where we still hold descriptors and
+//! child handles) and by `cleanup` (after a kill -9, from the state file alone). Every
+//! function is idempotent: a resource that is already gone is success, and one that no longer
+//! matches what was recorded is left alone and reported, never touched.
+
+use super::exec;
+use super::loopdev;
+use super::state::{self, Resource};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What we still hold for a resource in this process.
+#[derive(Debug)]
+pub(crate) enum Handle {
+    /// Nothing beyond the record.
+    None,
+    /// Our descriptor on a bound loop device.
+    Loop(std::fs::File),
+    /// A daemon we spawned and must reap.
+    Child(std::process::Child),
+}
+
+/// How a release went.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    /// Seconds the unmount took, when this release unmounted something.
+    pub umount_secs: Option<f64>,
+    /// Something worth telling (already gone, not ours, lazy unmount).
+    pub note: Option<String>,
+}
+
+impl Outcome {
+    fn note(s: impl Into<String>) -> Outcome {
+        Outcome {
+            umount_secs: None,
+            note: Some(s.into()),
+        }
+    }
+}
+
+/// Remove `res`; `Err` means it may still exist and stays in the state file.
+pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String> {
+    match res {
+        Resource::Dir { path } => release_dir(path),
+        Resource::File { path, id } => release_file(path, *id),
+        Resource::Loop {
+            image,
+            image_id,
+            device,
+            btrfs,
+        } => release_loop(image, *image_id, device.as_deref(), *btrfs, handle),
+        Resource::Mount {
+            mount_point,
+            source,
+        } => unmount(mount_point, source),
+        Resource::FuseDaemon {
+            mount_point,
+            program,
+            pid,
+        } => stop_fuse_daemon(mount_point, program, *pid),
+        Resource::ZfsDaemon { tag, pid } => stop_zfs_daemon(tag, *pid, handle),
+        Resource::ZfsRuntime { dirs } => release_zfs_runtime(dirs),
+        Resource::Pool { name, vdevs } => super::zfs::destroy_pool(name, vdevs),
+        Resource::Signature { device } => wipe(device),
+    }
+}
+
+fn release_dir(path: &Path) -> Result<Outcome, String> {
+    match std::fs::remove_dir(path) {
+        Ok(()) => Ok(Outcome::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Outcome::note("already gone")),
+        Err(e) => Err(format!("rmdir {}: {e}", path.display())),
+    }
+}
+
+fn release_file(path: &Path, id: Option<(u64, u64)>) -> Result<Outcome, String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Outcome::note("already gone"))
+        }
+        Err(e) => return Err(format!("stat {}: {e}", path.display())),
+    };
+    let ours = match id {
+        Some(id) => (meta.dev(), meta.ino()) == id,
+        // Created with O_EXCL under our session directory but crashed before the inode was
+        // recorded: the name is unique to us, so a regular file there is ours.
+        None => meta.file_type().is_file(),
+    };
+    if !ours {
+        return Ok(Outcome::note(format!(
+            "{} is not the file we created: left alone",
+            path.display()
+        )));
+    }
+    std::fs::remove_file(path).map_err(|e| format!("rm {}: {e}", path.display()))?;
+    Ok(Outcome::default())
+}
+
+fn release_loop(
+    image: &Path,
+    image_id: (u64, u64),
+    device: Option<&Path>,
+    btrfs: bool,
+    handle: Handle,
+) -> Result<Outcome, String> {
+    let held: Vec<(PathBuf, std::fs::File)> = match (handle, device) {
+        (Handle::Loop(fd), Some(d)) => vec![(d.to_path_buf(), fd)],
+        (_, Some(d)) => match loopdev::open(d) {
+            Ok(fd) => vec![(d.to_path_buf(), fd)],
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => vec![],
+            Err(e) => return Err(format!("open {}: {e}", d.display())),
+        },
+        // Crashed between binding and recording the device: find it by its backing inode.
+        (_, None) => loopdev::devices_bound_to(image_id)
+            .into_iter()
+            .filter_map(|d| loopdev::open(&d).ok().map(|fd| (d, fd)))
+            .collect(),
+    };
+    let mut detached = 0;
+    for (dev, fd) in held {
+        if loopdev::backing_id(&fd) != Some(image_id) {
+            continue;
+        }
+        if btrfs {
+            forget_btrfs(&dev);
+        }
+        if loopdev::detach(fd, &dev, image_id)? {
+            detached += 1;
+        }
+    }
+    if detached == 0 {
+        return Ok(Outcome::note(format!(
+            "no loop device bound to {} any more",
+            image.display()
+        )));
+    }
+    Ok(Outcome::default())
+}
+
+/// The btrfs module remembers every device it has seen; forget ours so no stale entry
+/// outlives the loop device. A failure only costs a stale entry, so it is logged, not fatal.
+fn forget_btrfs(dev: &Path) {
+    if exec::which("btrfs").is_none() {
+        return;
+    }
+    let argv = vec![
+        "btrfs".into(),
+        "device".into(),
+        "scan".into(),
+        "--forget".into(),
+        dev.display().to_string(),
+    ];
+    if let Err(e) = exec::run(&argv) {
+        eprintln!("fsbattery: warning: {e}");
+    }
+}
+
+/// The /proc/self/mounts entry at `mount_point`, if any (the last one: it is on top).
+pub(crate) fn mounted_at(mount_point: &Path) -> Option<super::fsinfo::MountEntry> {
+    let text = std::fs::read_to_string("/proc/self/mounts").ok()?;
+    let want = mount_point.to_string_lossy();
+    super::fsinfo::parse_mounts(&text)
+        .into_iter()
+        .rev()
+        .find(|m| m.mount_point == want)
+}
+
+/// Unmount our mount, retrying while busy; a lazy unmount only as the logged last resort.
+fn unmount(mount_point: &Path, source: &str) -> Result<Outcome, String> {
+    use nix::mount::{umount2, MntFlags};
+    let Some(entry) = mounted_at(mount_point) else {
+        return Ok(Outcome::note("not mounted"));
+    };
+    if entry.device != source {
+        return Err(format!(
+            "{} has {} mounted, not our {source}: left alone",
+            mount_point.display(),
+            entry.device
+        ));
+    }
+    let mut delay = Duration::from_millis(50);
+    for _ in 0..8 {
+        let start = Instant::now();
+        match umount2(mount_point, MntFlags::UMOUNT_NOFOLLOW) {
+            Ok(()) => {
+                let secs = start.elapsed().as_secs_f64();
+                return Ok(Outcome {
+                    umount_secs: Some(secs),
+                    note: None,
+                });
+            }
+            Err(nix::errno::Errno::EBUSY) => {
+                nix::unistd::sync();
+                std::thread::sleep(delay);
+                delay *= 2;
+            }
+            Err(nix::errno::Errno::EINVAL) if mounted_at(mount_point).is_none() => {
+                return Ok(Outcome::note("not mounted"))
+            }
+            Err(e) => return Err(format!("umount {}: {e}", mount_point.display())),
+        }
+    }
+    let msg = format!(
+        "{} stayed busy for ~13 s (a process still uses it?): detached lazily with umount -l",
+        mount_point.display()
+    );
+    eprintln!("fsbattery: warning: {msg}");
+    umount2(
+        mount_point,
+        MntFlags::UMOUNT_NOFOLLOW | MntFlags::MNT_DETACH,
+    )
+    .map_err(|e| format!("umount -l {}: {e}", mount_point.display()))?;
+    Ok(Outcome::note(msg))
+}
+
+/// FUSE daemons whose argv[0] is `program` and whose arguments name `mount_point`.
+pub(crate) fn find_fuse_daemons(mount_point: &Path, program: &str) -> Vec<(i32, u64)> {
+    let want = mount_point.to_string_lossy();
+    state::pids()
+        .into_iter()
+        .filter(|&pid| {
+            state::cmdline(pid).is_some_and(|argv| {
+                state::program(&argv) == program && argv.iter().skip(1).any(|a| *a == want)
+            })
+        })
+        .filter_map(|pid| Some((pid, state::start_time(pid)?)))
+        .collect()
+}
+
+/// After the unmount a FUSE daemon flushes and exits by itself; wait for that (it may hold
+/// the loop device), and only stop it with signals when it hangs.
+fn stop_fuse_daemon(
+    mount_point: &Path,
+    program: &str,
+    pid: Option<(i32, u64)>,
+) -> Result<Outcome, String> {
+    if mounted_at(mount_point).is_some() {
+        return Err(format!(
+            "{} is still mounted: its daemon is left running",
+            mount_point.display()
+        ));
+    }
+    let mut found = find_fuse_daemons(mount_point, program);
+    if let Some(p) = pid {
+        if state::alive(p.0, p.1) && !found.contains(&p) {
+            found.push(p);
+        }
+    }
+    for (pid, start) in found {
+        let is_ours = || {
+            state::alive(pid, start)
+                && state::cmdline(pid).is_some_and(|a| state::program(&a) == program)
+        };
+        stop_process(pid, is_ours, Duration::from_secs(60))?;
+    }
+    Ok(Outcome::default())
+}
+
+/// Wait up to `grace` for a process to exit on its own, then SIGTERM, then SIGKILL; signals
+/// are only sent while `is_ours` still holds (the pid may be reused meanwhile).
+fn stop_process(pid: i32, is_ours: impl Fn() -> bool, grace: Duration) -> Result<(), String> {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let wait = |d: Duration| {
+        let deadline = Instant::now() + d;
+        while is_ours() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        !is_ours()
+    };
+    if wait(grace) {
+        return Ok(());
+    }
+    eprintln!("fsbattery: warning: pid {pid} did not exit within {grace:?}: sending SIGTERM");
+    for sig in [Signal::SIGTERM, Signal::SIGKILL] {
+        if is_ours() {
+            let _ = kill(Pid::from_raw(pid), sig);
+        }
+        if wait(Duration::from_secs(10)) {
+            return Ok(());
+        }
+    }
+    Err(format!("pid {pid} survived SIGKILL"))
+}
+
+fn stop_zfs_daemon(tag: &Path, pid: Option<(i32, u64)>, handle: Handle) -> Result<Outcome, String> {
+    use nix::sys::signal::{kill, Signal};
+    let tag = tag.to_string_lossy().into_owned();
+    let matches = |p: i32| {
+        state::cmdline(p).is_some_and(|a| state::program(&a) == "zfs-fuse" && a.contains(&tag))
+    };
+    let targets: Vec<(i32, u64)> = match pid {
+        Some(p) => vec![p],
+        // Crashed between spawning and recording the pid: our tag in its argv identifies it.
+        None => state::pids()
+            .into_iter()
+            .filter(|&p| matches(p))
+            .filter_map(|p| Some((p, state::start_time(p)?)))
+            .collect(),
+    };
+    for (p, start) in targets {
+        if state::alive(p, start) && matches(p) {
+            let _ = kill(nix::unistd::Pid::from_raw(p), Signal::SIGTERM);
+        }
+        stop_process(
+            p,
+            || state::alive(p, start) && matches(p),
+            Duration::from_secs(30),
+        )?;
+    }
+    if let Handle::Child(mut child) = handle {
+        // Reap our child so no zombie is left behind.
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    Ok(Outcome::default())
+}
+
+fn release_zfs_runtime(dirs: &[PathBuf]) -> Result<Outcome, String> {
+    if state::pids()
+        .into_iter()
+        .any(|p| state::cmdline(p).is_some_and(|a| state::program(&a) == "zfs-fuse"))
+    {
+        return Ok(Outcome::note(
+            "a zfs-fuse daemon is running: its runtime directories stay",
+        ));
+    }
+    for dir in dirs.iter().rev() {
+        // zfs-fuse leaves an empty lock file behind; only that is removed, never a non-empty file.
+        let lock = dir.join("zfs_lock");
+        if std::fs::metadata(&lock).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            std::fs::remove_file(&lock).map_err(|e| format!("rm {}: {e}", lock.display()))?;
+        }
+        match std::fs::remove_dir(dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("rmdir {}: {e}", dir.display())),
+        }
+    }
+    Ok(Outcome::default())
+}
+
+/// Erase the signatures our mkfs wrote on a user's device, once nothing holds it.
+fn wipe(device: &Path) -> Result<Outcome, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_EXCL on a block device fails while it is mounted or claimed: never wipe a device in use.
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(device)
+        .map_err(|e| {
+            format!(
+                "{} is in use ({e}): its signatures were not wiped",
+                device.display()
+            )
+        })?;
+    let argv = vec!["wipefs".into(), "-a".into(), device.display().to_string()];
+    exec::run(&argv).map_err(|e| e.0)?;
+    Ok(Outcome::default())
+}

@@ -1,0 +1,363 @@
+//! The state file: a write-ahead record of every resource a target setup creates.
+//!
+//! One file per setup (a "session"), `WORKDIR/fsb-LABEL-PID-SEQ.state`, append-only JSON
+//! lines, fsync'd after every line. Invariant: a resource's `intent` line is durable *before*
+//! the resource exists, an `update` line adds what is learnt once it exists (an inode, a loop
+//! device, a pid), and a `released` line follows its removal. So after a kill -9 the
+//! unreleased entries name a superset of what is left, each with enough detail to check it is
+//! still ours before `cleanup` touches it. The first line names the owning process (pid and
+//! start time), so cleanup never takes resources from a run that is still alive.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Extension of state files in the work directory.
+pub(crate) const STATE_EXT: &str = "state";
+
+/// Something fsbattery creates and must remove.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum Resource {
+    /// A directory created with mkdir (fails if it exists); removed only when empty.
+    Dir {
+        /// The directory.
+        path: PathBuf,
+    },
+    /// A regular file created with O_EXCL (image, log); its inode is added once it exists.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// st_dev and st_ino after creation.
+        id: Option<(u64, u64)>,
+    },
+    /// A loop device bound to one of our image files.
+    Loop {
+        /// The image.
+        image: PathBuf,
+        /// st_dev and st_ino of the image: what the kernel reports as the backing file.
+        image_id: (u64, u64),
+        /// /dev/loopN once bound.
+        device: Option<PathBuf>,
+        /// Unregister from the btrfs module before detaching (btrfs registers devices).
+        btrfs: bool,
+    },
+    /// A filesystem mounted on our mount point.
+    Mount {
+        /// The mount point.
+        mount_point: PathBuf,
+        /// Source as /proc/mounts shows it (device, pool name, tmpfs source tag).
+        source: String,
+    },
+    /// The FUSE daemon serving a mount point (found after the mount).
+    FuseDaemon {
+        /// Its mount point, which its command line names.
+        mount_point: PathBuf,
+        /// Helper program name (argv[0] basename).
+        program: String,
+        /// Pid and start time (clock ticks since boot) once found.
+        pid: Option<(i32, u64)>,
+    },
+    /// A zfs-fuse daemon fsbattery started.
+    ZfsDaemon {
+        /// The `--pidfile` argument we gave it: a path inside our session directory, so it
+        /// identifies our daemon by its command line even before the pid is recorded.
+        tag: PathBuf,
+        /// Pid and start time once spawned.
+        pid: Option<(i32, u64)>,
+    },
+    /// zfs-fuse runtime directories that did not exist before our daemon made them.
+    ZfsRuntime {
+        /// Directories to remove when empty.
+        dirs: Vec<PathBuf>,
+    },
+    /// A zpool created on our image files.
+    Pool {
+        /// Pool name (unique: contains our pid and a sequence number).
+        name: String,
+        /// Its vdev files.
+        vdevs: Vec<PathBuf>,
+    },
+    /// Filesystem signatures we wrote on a user's device (dev: targets): wiped on release.
+    Signature {
+        /// The device.
+        device: PathBuf,
+    },
+}
+
+impl Resource {
+    /// One-line description for logs and reports.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Resource::Dir { path } => format!("directory {}", path.display()),
+            Resource::File { path, .. } => format!("file {}", path.display()),
+            Resource::Loop { image, device, .. } => match device {
+                Some(d) => format!("loop device {} ({})", d.display(), image.display()),
+                None => format!("loop device for {}", image.display()),
+            },
+            Resource::Mount {
+                mount_point,
+                source,
+            } => {
+                format!("mount of {source} on {}", mount_point.display())
+            }
+            Resource::FuseDaemon { program, pid, .. } => match pid {
+                Some((p, _)) => format!("{program} daemon (pid {p})"),
+                None => format!("{program} daemon"),
+            },
+            Resource::ZfsDaemon { pid, .. } => match pid {
+                Some((p, _)) => format!("zfs-fuse daemon (pid {p})"),
+                None => "zfs-fuse daemon".into(),
+            },
+            Resource::ZfsRuntime { .. } => "zfs-fuse runtime directories".into(),
+            Resource::Pool { name, .. } => format!("zpool {name}"),
+            Resource::Signature { device } => format!("signatures on {}", device.display()),
+        }
+    }
+}
+
+/// One line of a state file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Line {
+    Header {
+        pid: i32,
+        start_time: u64,
+        created: String,
+        session: PathBuf,
+    },
+    Intent {
+        id: u64,
+        res: Resource,
+    },
+    Update {
+        id: u64,
+        res: Resource,
+    },
+    Released {
+        id: u64,
+    },
+}
+
+/// An open state file being appended to.
+#[derive(Debug)]
+pub(crate) struct StateFile {
+    path: PathBuf,
+    file: File,
+    next_id: u64,
+}
+
+impl StateFile {
+    /// Create `path` (must not exist) and write the header naming this process.
+    pub(crate) fn create(path: &Path, session: &Path) -> std::io::Result<StateFile> {
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(path)?;
+        let mut s = StateFile {
+            path: path.to_path_buf(),
+            file,
+            next_id: 0,
+        };
+        let me = std::process::id() as i32;
+        let start_time = start_time(me).unwrap_or(0);
+        let created = chrono::Local::now().to_rfc3339();
+        s.write(&Line::Header {
+            pid: me,
+            start_time,
+            created,
+            session: session.into(),
+        })?;
+        Ok(s)
+    }
+
+    /// Reopen an existing state file to append `released` lines (cleanup).
+    pub(crate) fn reopen(path: &Path) -> std::io::Result<StateFile> {
+        let file = std::fs::OpenOptions::new().append(true).open(path)?;
+        Ok(StateFile {
+            path: path.to_path_buf(),
+            file,
+            next_id: u64::MAX,
+        })
+    }
+
+    /// The file's path.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn write(&mut self, line: &Line) -> std::io::Result<()> {
+        let mut text = serde_json::to_string(line).map_err(std::io::Error::other)?;
+        text.push('\n');
+        self.file.write_all(text.as_bytes())?;
+        self.file.sync_data()
+    }
+
+    /// Durably note that `res` is about to be created; returns its id.
+    pub(crate) fn intent(&mut self, res: &Resource) -> std::io::Result<u64> {
+        let id = self.next_id;
+        self.write(&Line::Intent {
+            id,
+            res: res.clone(),
+        })?;
+        self.next_id += 1;
+        Ok(id)
+    }
+
+    /// Record what was learnt about resource `id` once it exists.
+    pub(crate) fn update(&mut self, id: u64, res: &Resource) -> std::io::Result<()> {
+        self.write(&Line::Update {
+            id,
+            res: res.clone(),
+        })
+    }
+
+    /// Record that resource `id` is gone (or was never created).
+    pub(crate) fn released(&mut self, id: u64) -> std::io::Result<()> {
+        self.write(&Line::Released { id })
+    }
+}
+
+/// What a state file says is still held, read back (by cleanup).
+#[derive(Debug, Clone)]
+pub(crate) struct Snapshot {
+    /// Owning process id and start time.
+    pub owner: (i32, u64),
+    /// Unreleased resources in creation order, with their ids.
+    pub held: Vec<(u64, Resource)>,
+}
+
+/// Parse a state file; a torn last line (crash mid-write) is ignored.
+pub(crate) fn read(path: &Path) -> Result<Snapshot, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut owner = None;
+    let mut held: BTreeMap<u64, Resource> = BTreeMap::new();
+    let count = text.lines().count();
+    for (i, l) in text.lines().enumerate() {
+        let line: Line = match serde_json::from_str(l) {
+            Ok(line) => line,
+            Err(_) if i + 1 == count => break,
+            Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 1)),
+        };
+        match line {
+            Line::Header {
+                pid, start_time, ..
+            } => owner = Some((pid, start_time)),
+            Line::Intent { id, res } | Line::Update { id, res } => {
+                held.insert(id, res);
+            }
+            Line::Released { id } => {
+                held.remove(&id);
+            }
+        }
+    }
+    let owner = owner.ok_or_else(|| format!("{}: no header line", path.display()))?;
+    Ok(Snapshot {
+        owner,
+        held: held.into_iter().collect(),
+    })
+}
+
+/// Start time of `pid` in clock ticks since boot (field 22 of /proc/PID/stat).
+pub(crate) fn start_time(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may contain spaces and parentheses: skip past the last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the process `(pid, start_time)` is still the one that was recorded.
+pub(crate) fn alive(pid: i32, start: u64) -> bool {
+    pid > 0 && start_time(pid) == Some(start)
+}
+
+/// A process's argv, or `None` once it is gone.
+pub(crate) fn cmdline(pid: i32) -> Option<Vec<String>> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    Some(
+        raw.split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect(),
+    )
+}
+
+/// Every live pid.
+pub(crate) fn pids() -> Vec<i32> {
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    rd.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
+/// Basename of argv[0].
+pub(crate) fn program(argv: &[String]) -> &str {
+    argv.first()
+        .map(|a| a.rsplit('/').next().unwrap_or(a))
+        .unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn released_entries_drop_out_and_updates_win() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.state");
+        let mut s = StateFile::create(&path, dir.path()).unwrap();
+        let a = s.intent(&Resource::Dir { path: "/a".into() }).unwrap();
+        let f = Resource::File {
+            path: "/a/f".into(),
+            id: None,
+        };
+        let b = s.intent(&f).unwrap();
+        s.update(
+            b,
+            &Resource::File {
+                path: "/a/f".into(),
+                id: Some((1, 2)),
+            },
+        )
+        .unwrap();
+        let c = s
+            .intent(&Resource::Pool {
+                name: "p".into(),
+                vdevs: vec![],
+            })
+            .unwrap();
+        s.released(c).unwrap();
+        drop(s);
+        // A torn last line, as a crash mid-write leaves it, is ignored.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"op\":\"rel")
+            .unwrap();
+        let snap = read(&path).unwrap();
+        assert_eq!(snap.owner.0, std::process::id() as i32);
+        assert_eq!(snap.held.len(), 2);
+        assert_eq!(snap.held[0].0, a);
+        assert_eq!(
+            snap.held[1].1,
+            Resource::File {
+                path: "/a/f".into(),
+                id: Some((1, 2))
+            }
+        );
+    }
+
+    #[test]
+    fn this_process_is_alive() {
+        let me = std::process::id() as i32;
+        let st = start_time(me).unwrap();
+        assert!(alive(me, st));
+        assert!(!alive(me, st + 1));
+        assert!(!program(&cmdline(me).unwrap()).is_empty());
+    }
+}

@@ -1,0 +1,260 @@
+//! Root-only end-to-end tests of made filesystems: the default comparison on loop images,
+//! SIGINT at several moments, and kill -9 followed by `fsbattery cleanup`. Each test checks
+//! that nothing of its work directory is left in `losetup -a`, /proc/mounts or the process
+//! table. They skip without root, loop devices or mkfs tools, unless
+//! FSBATTERY_REQUIRE_PRIVILEGED=1 (CI), where a missing prerequisite fails them.
+
+mod common;
+use common::*;
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Whether the privileged tests can run; panics instead of skipping when CI requires them.
+fn privileged() -> bool {
+    let mut missing = Vec::new();
+    if !nix::unistd::geteuid().is_root() {
+        missing.push("root".to_string());
+    }
+    if !Path::new("/dev/loop-control").exists() {
+        missing.push("/dev/loop-control".to_string());
+    }
+    for tool in ["mkfs.ext4", "mkfs.xfs", "mkfs.btrfs"] {
+        let found = ["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
+            .iter()
+            .any(|d| Path::new(d).join(tool).exists());
+        if !found {
+            missing.push(tool.to_string());
+        }
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("privileged test needs {}", missing.join(", "));
+    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+        panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+    }
+    eprintln!("skipped: {msg}");
+    false
+}
+
+/// Everything of `workdir` still on the machine: loop devices backed by files in it, mounts
+/// under it, processes whose command line names it.
+fn leftovers(workdir: &Path) -> Vec<String> {
+    let w = workdir.to_string_lossy().to_string();
+    let mut out = Vec::new();
+    let loops = std::process::Command::new("losetup")
+        .arg("-a")
+        .output()
+        .unwrap();
+    for l in String::from_utf8_lossy(&loops.stdout).lines() {
+        if l.contains(&w) {
+            out.push(format!("loop: {l}"));
+        }
+    }
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    for l in mounts.lines().filter(|l| l.contains(&w)) {
+        out.push(format!("mount: {l}"));
+    }
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&w) && !cmd.contains("cargo") {
+                out.push(format!(
+                    "process {}: {cmd}",
+                    e.file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Wait until no leftovers remain (FUSE daemons exit asynchronously), up to a few seconds.
+fn assert_clean(workdir: &Path) {
+    let start = Instant::now();
+    loop {
+        let left = leftovers(workdir);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "left behind: {left:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+const SMALL: &[&str] = &["--set", "metadata.files=200", "--repeat", "1", "--quiet"];
+
+#[test]
+fn default_run_compares_every_default_filesystem_and_leaves_nothing() {
+    if !privileged() {
+        return;
+    }
+    let work = tempfile::tempdir_in("/var/tmp").unwrap();
+    let mut args = vec!["run", "--workload", "metadata", "--out", "r"];
+    args.extend_from_slice(SMALL);
+    let o = run_in(work.path(), &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&work.path().join("r"));
+    let labels: Vec<&str> = rec["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs"]);
+    for t in rec["targets"].as_array().unwrap() {
+        let lc = &t["lifecycles"][0];
+        assert!(lc["mount_secs"].as_f64().unwrap() > 0.0, "{t}");
+        assert!(lc["avail_bytes"].as_u64().unwrap() > 0, "{t}");
+        assert!(lc["umount_secs"].as_f64().is_some(), "{t}");
+        assert!(!t["mount_options"].as_str().unwrap().is_empty(), "{t}");
+    }
+    let table = stdout(&o);
+    for row in [
+        "Creation time to make the actual filesystem",
+        "Time it takes to mount",
+        "space available",
+    ] {
+        assert!(table.contains(row), "row '{row}' missing:\n{table}");
+    }
+    assert!(
+        !work.path().join("fsbattery-work").exists(),
+        "work directory removed"
+    );
+    assert_clean(work.path());
+}
+
+#[test]
+fn sigint_at_several_moments_leaks_nothing_and_keeps_the_journal() {
+    if !privileged() {
+        return;
+    }
+    // From "during the first mkfs" to "during a later workload or teardown".
+    for delay_ms in [5u64, 60, 250, 900, 1800] {
+        let work = tempfile::tempdir_in("/var/tmp").unwrap();
+        let child = bin()
+            .current_dir(work.path())
+            .args([
+                "run",
+                "--target",
+                "loop:ext4",
+                "--target",
+                "loop:xfs",
+                "--target",
+                "loop:btrfs",
+            ])
+            .args([
+                "--workload",
+                "metadata,split",
+                "--repeat",
+                "2",
+                "--out",
+                "r",
+                "--quiet",
+            ])
+            .args(["--set", "metadata.files=300"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let journal = work.path().join("r/journal.jsonl");
+        // A signal that lands before the handlers are installed (process start-up) kills the
+        // process by default; that is only acceptable while nothing has been made yet.
+        use std::os::unix::process::ExitStatusExt;
+        if o.status.signal() == Some(Signal::SIGINT as i32) {
+            assert!(
+                !journal.exists(),
+                "delay {delay_ms}: killed after the run had started"
+            );
+        } else {
+            let c = code(&o);
+            assert!(
+                c == 130 || c == 0,
+                "delay {delay_ms} ms: exit {c}: {}",
+                stderr(&o)
+            );
+        }
+        if let Ok(text) = std::fs::read_to_string(&journal) {
+            for line in text.lines() {
+                serde_json::from_str::<serde_json::Value>(line)
+                    .unwrap_or_else(|e| panic!("delay {delay_ms}: bad journal line {line}: {e}"));
+            }
+        }
+        assert_clean(work.path());
+        let state_files: Vec<_> = entries(&work.path().join("fsbattery-work"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "state"))
+            .collect();
+        assert!(state_files.is_empty(), "delay {delay_ms}: {state_files:?}");
+    }
+}
+
+#[test]
+fn kill9_then_cleanup_removes_exactly_what_the_run_made() {
+    if !privileged() {
+        return;
+    }
+    let work = tempfile::tempdir_in("/var/tmp").unwrap();
+    let mut child = bin()
+        .current_dir(work.path())
+        .args([
+            "run",
+            "--target",
+            "loop:ext4",
+            "--target",
+            "loop:btrfs,devices=2,profile=raid1",
+        ])
+        .args([
+            "--target",
+            "tmpfs",
+            "--workload",
+            "metadata",
+            "--repeat",
+            "5",
+            "--out",
+            "r",
+        ])
+        .args(["--set", "metadata.files=2000", "--pause", "0.2", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a filesystem is mounted, then kill without warning.
+    let start = Instant::now();
+    while leftovers(work.path())
+        .iter()
+        .all(|l| !l.starts_with("mount"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "nothing was ever mounted"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !leftovers(work.path()).is_empty(),
+        "kill -9 should have left a mount behind"
+    );
+
+    let o = run_in(work.path(), &["cleanup"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("removed"), "{}", stdout(&o));
+    assert_clean(work.path());
+    let again = run_in(work.path(), &["cleanup"]);
+    assert_eq!(code(&again), 0);
+    assert!(
+        stdout(&again).contains("nothing to clean"),
+        "{}",
+        stdout(&again)
+    );
+}
