@@ -74,19 +74,7 @@ fn unwritable_target_is_refused() {
     std::fs::create_dir(&ro).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
     let spec = format!("dir:{}", ro.display());
-    let mut cmd = if nix::unistd::geteuid().is_root() {
-        // Root writes anywhere: drop to nobody so the mode bits apply.
-        let mut c = std::process::Command::new("setpriv");
-        c.args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            env!("CARGO_BIN_EXE_fsbattery"),
-        ]);
-        c
-    } else {
-        bin()
-    };
+    let mut cmd = unprivileged();
     let o = cmd
         .current_dir(cwd.path())
         .args(["run", "--out", "out", "--target", &spec])

@@ -112,29 +112,38 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
 }
 
 #[test]
-fn default_target_is_a_fresh_directory_that_is_removed() {
+fn without_root_the_default_target_is_a_fresh_directory_that_is_removed() {
+    use std::os::unix::fs::PermissionsExt;
     let work = tempfile::tempdir().unwrap();
-    let o = run_in(
-        work.path(),
-        &[
-            "run",
-            "--workload",
-            "metadata",
-            "--repeat",
-            "1",
-            "--set",
-            "metadata.files=50",
-            "--out",
-            "r",
-        ],
-    );
+    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let args = [
+        "run",
+        "--workload",
+        "metadata",
+        "--repeat",
+        "1",
+        "--set",
+        "metadata.files=50",
+    ];
+    let o = unprivileged()
+        .current_dir(work.path())
+        .args(args)
+        .args(["--out", "r"])
+        .output()
+        .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("using a fresh directory"),
+        "{}",
+        stderr(&o)
+    );
     assert!(
         !work.path().join("fsbattery-work").exists(),
         "default workdir removed"
     );
     let rec = results(&work.path().join("r"));
     assert_eq!(rec["cells"].as_array().unwrap().len(), 6);
+    assert_eq!(rec["targets"][0]["label"], "dir");
 }
 
 #[test]

@@ -10,6 +10,23 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fsbattery"))
 }
 
+/// The binary run as an unprivileged user: as root, dropped to nobody with setpriv, so tests
+/// of the non-root paths run the same on a developer's machine and in CI.
+pub fn unprivileged() -> Command {
+    if nix::unistd::geteuid().is_root() {
+        let mut c = Command::new("setpriv");
+        c.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            env!("CARGO_BIN_EXE_fsbattery"),
+        ]);
+        c
+    } else {
+        bin()
+    }
+}
+
 /// Run fsbattery with `args` in `cwd`, capturing output.
 pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
     bin()
