@@ -24,7 +24,11 @@ pub(super) fn parse(
         spec: spec.into(),
         message: m,
     };
-    let l = LoopSpec::parse(rest).map_err(bad)?;
+    let mut l = LoopSpec::parse(rest).map_err(bad)?;
+    let size_given = rest.split(',').any(|kv| kv.trim_start().starts_with("size="));
+    if let (Some(size), false) = (opts.image_size, size_given) {
+        l.size = l.size.max(size);
+    }
     require_root().map_err(bad)?;
     if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {
         return Err(bad(

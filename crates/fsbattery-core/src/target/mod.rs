@@ -67,6 +67,9 @@ pub struct TargetOptions {
     /// Allow `dev:` targets on devices that hold a partition table, a filesystem or any other
     /// signature (their data is destroyed). Devices in use are refused regardless.
     pub destroy_data: bool,
+    /// Size of each loop image when a `loop:` spec gives no `size=`; chosen from the scale so
+    /// that standard-scale files fit (images are sparse: only written blocks use disk).
+    pub image_size: Option<u64>,
 }
 
 /// Parses the part of a spec after `prefix:` into a target, without side effects.

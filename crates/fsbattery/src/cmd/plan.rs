@@ -4,7 +4,7 @@
 use crate::cli::RunArgs;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RowInfo;
-use fsbattery_core::params::{Params, Scale};
+use fsbattery_core::params::{ParamKind, Params, Scale};
 use fsbattery_core::runner::{Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
@@ -58,7 +58,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         }
     }
     let rows = rows(&suite, &workloads);
-    let (targets, no_default_why) = targets(args)?;
+    let (targets, no_default_why) = targets(args, &workloads)?;
     let pause = match args.pause {
         Some(p) if p.is_finite() && p >= 0.0 => p,
         Some(p) => {
@@ -183,13 +183,37 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 
 type Targets = Vec<Box<dyn Target>>;
 
+/// Loop image size for specs without `size=`: room for the biggest file the workloads write
+/// twice over (stream copies its file) plus the kernel trees, never under 1 GiB. Images are
+/// sparse, so only what is written uses disk.
+fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
+    let biggest = workloads
+        .iter()
+        .flat_map(|w| {
+            let bytes = w.workload.params().iter().filter(|p| p.kind == ParamKind::Bytes);
+            bytes.map(|p| w.params.get(p.name)).collect::<Vec<_>>()
+        })
+        .max()
+        .unwrap_or(0);
+    let trees: u64 = match scale {
+        Scale::Quick => 0,
+        // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
+        Scale::Standard | Scale::Full => 6 << 30,
+    };
+    (2 * biggest + trees + (512 << 20)).max(1 << 30)
+}
+
 /// Parse every `--target`. With none: every default filesystem this machine can make on loop
 /// images (root with loop devices), else an empty list and the reason, and the caller falls
 /// back to a fresh directory.
-fn targets(args: &RunArgs) -> Result<(Targets, Option<String>), UsageError> {
+fn targets(
+    args: &RunArgs,
+    workloads: &[PlannedWorkload],
+) -> Result<(Targets, Option<String>), UsageError> {
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
+        image_size: Some(image_size(args.scale.into(), workloads)),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {
