@@ -130,9 +130,20 @@ fn row_keys(rec: &RunRecord) -> Vec<(String, String, String, Option<String>)> {
         .plan
         .rows
         .iter()
-        .map(|r| (r.label.clone(), r.workload.clone(), r.metric.clone(), r.pending.clone()))
+        .map(|r| {
+            (
+                r.label.clone(),
+                r.workload.clone(),
+                r.metric.clone(),
+                r.pending.clone(),
+            )
+        })
         .collect();
-    let planned = rec.plan.workloads.iter().flat_map(|w| w.metrics.iter().map(move |m| (&w.name, &m.name)));
+    let planned = rec
+        .plan
+        .workloads
+        .iter()
+        .flat_map(|w| w.metrics.iter().map(move |m| (&w.name, &m.name)));
     let measured = rec.cells.iter().map(|c| (&c.workload, &c.metric));
     for (w, m) in planned.chain(measured) {
         if !keys.iter().any(|k| k.1 == *w && k.2 == *m) {
