@@ -188,6 +188,7 @@ mod tests {
                 method: "native".into(),
                 workloads: vec![],
                 rows: vec![],
+                datasets: vec![],
             },
             targets: vec![],
             cells: vec![Cell {

@@ -8,9 +8,12 @@
 pub mod compare;
 pub mod csv_out;
 pub mod format;
+pub mod html;
 pub mod markdown;
 pub mod matrix;
 pub mod table;
+#[cfg(feature = "xlsx")]
+pub mod xlsx;
 
 use fsbattery_core::model::RunRecord;
 use fsbattery_stats::Aggregate;

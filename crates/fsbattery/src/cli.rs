@@ -51,10 +51,12 @@ pub enum Command {
         /// What to list (all when omitted).
         what: Option<ListWhat>,
     },
-    /// Re-render a saved run (terminal table, Markdown, CSV, JSON) without re-running it.
+    /// Re-render saved runs (terminal table, Markdown, CSV, JSON, HTML, XLSX) without re-running.
     #[command(after_help = "Examples:\n  \
         fsbattery report fsbattery-results/20261122-150000\n  \
-        fsbattery report RUN_DIR --format markdown --aggregate best > table.md")]
+        fsbattery report RUN_DIR --format markdown --aggregate best > table.md\n  \
+        fsbattery report RUN_DIR --html report.html --xlsx report.xlsx\n  \
+        fsbattery report old/ new/ --label 'kernel 6.1' --label 'kernel 6.18' --html rounds.html")]
     Report(ReportArgs),
     /// Remove what a killed run left behind (mounts, loop devices, images, FUSE daemons, pools),
     /// exactly as recorded in the work directory's state files, and nothing else.
@@ -225,8 +227,19 @@ pub enum AggregateArg {
 /// Options of `report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// A run directory written by `fsbattery run` (results.json or, after a crash, journal.jsonl).
-    pub run_dir: PathBuf,
+    /// Run directories written by `fsbattery run` (results.json or, after a crash,
+    /// journal.jsonl). Several are reported together in --html and --xlsx, each labelled.
+    #[arg(required = true, value_name = "RUN_DIR")]
+    pub run_dirs: Vec<PathBuf>,
+    /// Write one self-contained HTML report (charts, matrices, environment) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write a spreadsheet (one sheet per table, numbers as numbers) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub xlsx: Option<PathBuf>,
+    /// Label of each run in --html/--xlsx, in order [default: the directory names].
+    #[arg(long = "label", value_name = "LABEL")]
+    pub labels: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,

@@ -62,7 +62,13 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
         "left behind: {:?}",
         entries(target.path())
     );
-    for f in ["journal.jsonl", "results.json", "results.csv", "results.md"] {
+    for f in [
+        "journal.jsonl",
+        "results.json",
+        "results.csv",
+        "results.md",
+        "report.html",
+    ] {
         assert!(out.join(f).exists(), "{f} missing");
     }
     let md = std::fs::read_to_string(out.join("results.md")).unwrap();
@@ -144,6 +150,53 @@ fn without_root_the_default_target_is_a_fresh_directory_that_is_removed() {
     let rec = results(&work.path().join("r"));
     assert_eq!(rec["cells"].as_array().unwrap().len(), 6);
     assert_eq!(rec["targets"][0]["label"], "dir");
+}
+
+#[test]
+fn report_writes_html_and_xlsx_for_several_labelled_runs() {
+    let target = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    for out in ["a", "b"] {
+        let args = [
+            "run",
+            "--target",
+            &spec,
+            "--workload",
+            "split",
+            "--repeat",
+            "1",
+            "--quiet",
+        ];
+        let o = run_in(work.path(), &[&args[..], &["--out", out]].concat());
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let args = [
+        "report", "a", "b", "--label", "round 1", "--label", "round 2",
+    ];
+    let o = run_in(
+        work.path(),
+        &[&args[..], &["--html", "r.html", "--xlsx", "r.xlsx"]].concat(),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let html = std::fs::read_to_string(work.path().join("r.html")).unwrap();
+    assert!(
+        html.contains("round 1") && html.contains("round 2"),
+        "labels in the page"
+    );
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "self-contained"
+    );
+    let xlsx = std::fs::read(work.path().join("r.xlsx")).unwrap();
+    assert_eq!(&xlsx[..2], b"PK", "a zip container");
+    let bad = run_in(
+        work.path(),
+        &[
+            "report", "a", "b", "--label", "only one", "--html", "x.html",
+        ],
+    );
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
 }
 
 #[test]

@@ -25,7 +25,9 @@ pub(super) fn parse(
         message: m,
     };
     let mut l = LoopSpec::parse(rest).map_err(bad)?;
-    let size_given = rest.split(',').any(|kv| kv.trim_start().starts_with("size="));
+    let size_given = rest
+        .split(',')
+        .any(|kv| kv.trim_start().starts_with("size="));
     if let (Some(size), false) = (opts.image_size, size_given) {
         l.size = l.size.max(size);
     }

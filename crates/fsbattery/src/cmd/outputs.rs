@@ -1,4 +1,4 @@
-//! Writing a finished run's files (results.md, results.csv) and the terminal table. The
+//! Writing a finished run's files (results.md, results.csv, report.html) and the terminal table. The
 //! journal and results.json are written by the runner as it goes.
 
 use anyhow::Context;
@@ -7,7 +7,7 @@ use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, R
 use fsbattery_stats::Aggregate;
 use std::path::{Path, PathBuf};
 
-/// Write results.md and results.csv next to results.json; returns the directory.
+/// Write results.md, results.csv and report.html next to results.json; returns the HTML path.
 pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
     let report = Report {
         record,
@@ -23,7 +23,10 @@ pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
         let path = dir.join(name);
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok(dir.to_path_buf())
+    let html = dir.join("report.html");
+    let label = record.host.hostname.clone();
+    super::report::write_html(&[(label, record)], record.plan.aggregate, &html)?;
+    Ok(html)
 }
 
 /// The terminal matrix.

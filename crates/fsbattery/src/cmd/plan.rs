@@ -190,7 +190,11 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
     let biggest = workloads
         .iter()
         .flat_map(|w| {
-            let bytes = w.workload.params().iter().filter(|p| p.kind == ParamKind::Bytes);
+            let bytes = w
+                .workload
+                .params()
+                .iter()
+                .filter(|p| p.kind == ParamKind::Bytes);
             bytes.map(|p| w.params.get(p.name)).collect::<Vec<_>>()
         })
         .max()

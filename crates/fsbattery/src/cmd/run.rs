@@ -62,7 +62,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         "{}",
         outputs::terminal_table(&outcome.record, None, styled)?
     );
-    println!("\nresults: {}", written.display());
+    println!("\nresults: {}", out_dir.display());
+    println!("report:  {}", written.display());
     if outcome.interrupted {
         eprintln!(
             "fsbattery: interrupted: finished cells are kept in {}",

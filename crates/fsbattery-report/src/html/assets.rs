@@ -1,0 +1,108 @@
+//! The page's inline style sheet and scripts.
+//!
+//! Role: keep the report self-contained — no CDN, no web font, no external file — and small.
+//! Invariants: nothing here names a remote address; the scripts only touch the page itself
+//! (download buttons); [`ERROR_TRAP`] runs first, so any later script error, unhandled
+//! rejection or `console.error` is written into the DOM as `<html data-js-error=...>`, where a
+//! headless browser test can see it; [`SCRIPT`] sets `data-js-ready="1"` when it has run.
+
+/// Inline CSS: system fonts, readable tables, a responsive grid of chart cards.
+pub(crate) const STYLE: &str = r#"
+:root{--ink:#1f2937;--muted:#6b7280;--line:#e5e7eb;--bg:#f8fafc;--card:#ffffff;--best:#c81e1e;--accent:#2563eb}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+.page-header{background:#111827;color:#f9fafb;padding:20px 32px 0}
+.page-header h1{margin:0 0 4px;font-size:22px;font-weight:650}
+.page-header .lede{margin:0 0 12px;color:#d1d5db;font-size:13px}
+.page-header .warn{color:#fca5a5}
+nav{display:flex;flex-wrap:wrap;gap:2px}
+nav a{color:#e5e7eb;text-decoration:none;padding:6px 12px;border-radius:6px 6px 0 0;font-size:13px}
+nav a:hover{background:#374151}
+main{max-width:1240px;margin:0 auto;padding:8px 24px 40px}
+section{margin:28px 0;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:18px 22px}
+h2{margin:0 0 10px;font-size:19px}
+h3{margin:20px 0 8px;font-size:15px}
+p{margin:6px 0 10px}
+.note{color:var(--muted);font-size:13px}
+.chart-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:16px}
+.chart-card{margin:0;border:1px solid var(--line);border-radius:8px;padding:10px 12px 8px;background:#fff;position:relative}
+.chart-card figcaption{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px;margin:0 64px 6px 0}
+.chart-title{font-weight:600}
+.chart-sub{color:var(--muted);font-size:12px}
+.chart-body{overflow-x:auto}
+.chart-body svg{display:block;max-width:100%;height:auto}
+.chart-tools{position:absolute;top:8px;right:10px;display:flex;gap:4px}
+.chart-tools button{font:inherit;font-size:11px;padding:1px 7px;border:1px solid #d1d5db;border-radius:4px;background:#f9fafb;color:var(--ink);cursor:pointer}
+.chart-tools button:hover{background:#eef2ff;border-color:var(--accent)}
+.wide{grid-column:1/-1}
+.table-wrap{overflow-x:auto;margin:6px 0 12px}
+table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
+th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+thead th{background:#f3f4f6;font-weight:600;border-bottom:2px solid #d1d5db;white-space:nowrap}
+tbody tr:hover{background:#f9fafb}
+td.num{text-align:right;white-space:nowrap}
+th.num{text-align:right}
+td.unit{color:var(--muted);white-space:nowrap}
+td.best{color:var(--best);font-weight:700}
+td.best-journaling{color:var(--best);box-shadow:inset 0 0 0 2px #fca5a5}
+td.best-journaling::after{content:" J";font-size:10px;vertical-align:super}
+td.failed{color:#b91c1c;font-style:italic}
+td.pending,tr.pending th,tr.pending td{color:var(--muted);font-style:italic}
+.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:baseline}
+.legend{display:flex;flex-wrap:wrap;gap:14px;list-style:none;padding:0;margin:6px 0}
+.legend li{display:flex;align-items:center;font-size:13px}
+.sig{color:#047857;font-weight:600}
+table.winners td{white-space:nowrap}
+.best-mark{color:var(--best);font-weight:700}
+.verdict-better{color:#047857;font-weight:600}
+.verdict-worse{color:#b91c1c;font-weight:600}
+.winner-map td{text-align:center;font-weight:600;min-width:84px;border:1px solid #fff}
+table.targets th,table.latency th,table.making th{white-space:nowrap}
+table.matrix tbody th{min-width:220px}
+table.matrix thead th.num{white-space:normal;text-align:right}
+.winner-map td.none{color:var(--muted);font-weight:400;background:#f3f4f6}
+details{margin:4px 0 10px}
+summary{cursor:pointer;color:var(--accent)}
+pre{background:#0f172a;color:#e2e8f0;padding:10px 12px;border-radius:6px;overflow-x:auto;font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f4f6;padding:1px 4px;border-radius:3px}
+dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:6px 0 12px}
+dl.kv dt{color:var(--muted)}
+dl.kv dd{margin:0}
+footer{text-align:center;color:var(--muted);font-size:12px;padding:0 0 28px}
+@media print{nav,.chart-tools{display:none}section{break-inside:avoid-page;border:none}}
+"#;
+
+/// Installed first (in `<head>`): records any script error in the DOM, because a report
+/// whose script fails looks fine until someone presses a download button.
+pub(crate) const ERROR_TRAP: &str = r#"
+(function(){var h=document.documentElement;
+function mark(m){var p=h.getAttribute('data-js-error');h.setAttribute('data-js-error',(p?p+' | ':'')+String(m));}
+window.addEventListener('error',function(e){mark(e.message||'script error');});
+window.addEventListener('unhandledrejection',function(e){var r=e.reason;mark('unhandled rejection: '+(r&&r.message?r.message:r));});
+var ce=console.error;console.error=function(){mark('console.error: '+Array.prototype.join.call(arguments,' '));return ce.apply(console,arguments);};
+})();
+"#;
+
+/// Chart downloads: SVG serialises the inline `<svg>`; PNG draws that SVG on a canvas at
+/// twice its size. `window.fsbattery` exposes both so a test can drive them.
+pub(crate) const SCRIPT: &str = r#"
+(function(){'use strict';
+function svgText(svg){return '<?xml version="1.0" encoding="UTF-8"?>\n'+new XMLSerializer().serializeToString(svg);}
+function save(blob,name){var a=document.createElement('a');a.href=URL.createObjectURL(blob);a.download=name;
+document.body.appendChild(a);a.click();setTimeout(function(){URL.revokeObjectURL(a.href);a.remove();},1000);}
+function toPng(svg,done){var box=svg.viewBox.baseVal,scale=2,img=new Image();
+img.onload=function(){var c=document.createElement('canvas');c.width=box.width*scale;c.height=box.height*scale;
+var g=c.getContext('2d');g.fillStyle='#ffffff';g.fillRect(0,0,c.width,c.height);g.drawImage(img,0,0,c.width,c.height);
+c.toBlob(function(b){done(b);},'image/png');};
+img.onerror=function(){done(null);};
+img.src='data:image/svg+xml;charset=utf-8,'+encodeURIComponent(svgText(svg));}
+window.fsbattery={svgText:svgText,toPng:toPng};
+document.addEventListener('click',function(ev){var b=ev.target.closest('button[data-dl]');if(!b){return;}
+var fig=b.closest('figure'),svg=fig&&fig.querySelector('svg.chart');if(!svg){return;}
+var name=fig.getAttribute('data-file')||'chart';
+if(b.getAttribute('data-dl')==='svg'){save(new Blob([svgText(svg)],{type:'image/svg+xml'}),name+'.svg');}
+else{toPng(svg,function(blob){if(blob){save(blob,name+'.png');}else{console.error('PNG export failed for '+name);}});}});
+document.documentElement.setAttribute('data-js-ready','1');
+})();
+"#;

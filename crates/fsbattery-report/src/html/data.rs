@@ -1,0 +1,547 @@
+//! The combined view of one or more run records that the HTML page and the spreadsheet draw.
+//!
+//! Role: merge the per-run matrices (built by [`crate::matrix::Matrix`], so every renderer
+//! ranks the same way) into one list of columns — "label: target" when several runs are
+//! reported together — and one list of lines, classify each line (an ordinary test, an iozone
+//! record-size point, a latency statistic), and choose the best cell of each line.
+//!
+//! Invariants:
+//! - every row the matrix keeps appears in exactly one line — the matrix keeps pending rows and
+//!   every recorded cell — and failed cells stay [`Entry::Failed`], never dropped;
+//! - a line has one value entry and one CPU entry per column, in column order;
+//! - a column's colour depends only on the position of its target label among all target
+//!   labels (and, for earlier runs, a lighter shade of it), so a filesystem keeps its colour
+//!   in every chart and table of the page.
+//!
+//! Metric-name conventions (documented in `docs` of [`super`]):
+//! - iozone: workload `iozone`, metric `<test>@<record bytes>`, e.g. `write@8192`;
+//! - latency: a metric ending in `_p50`, `_p90`, `_p95`, `_p99`, `_p99.9`, `_p99.99` or `_max`
+//!   whose direction is lower-is-better, or any metric in `ms`, `us`, `µs` or `ns`.
+
+use crate::matrix::{Entry, Matrix, Quantity};
+use crate::{RenderError, Report};
+use fsbattery_core::model::{Cell, RunRecord};
+use fsbattery_stats::{Aggregate, Better};
+
+/// Tableau 10: distinct, print-safe, readable on white. Keyed by target order.
+const PALETTE: [&str; 10] = [
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac",
+];
+
+/// Filesystems without a journal: when one of them wins a row, S2 also marks the best
+/// journaling filesystem, because the fair comparison is among filesystems that are crash-safe.
+pub(crate) const NON_JOURNALING: [&str; 2] = ["ext2", "tmpfs"];
+
+/// Latency suffixes that mark a metric as a latency statistic by name alone.
+const PERCENTILES: [&str; 7] = ["p50", "p90", "p95", "p99", "p99.9", "p99.99", "max"];
+/// Every statistic suffix a latency metric may carry, in the order columns are shown.
+pub(crate) const LATENCY_STATS: [&str; 11] = [
+    "min", "p50", "mean", "p90", "p95", "p99", "p99.9", "p99.99", "max", "stddev", "value",
+];
+/// Units that make a metric a latency whatever its name.
+const TIME_UNITS: [&str; 4] = ["ms", "us", "µs", "ns"];
+
+/// One labelled run.
+pub(crate) struct Run<'a> {
+    /// Label given by the caller ("previous round", "this round").
+    pub label: String,
+    /// The record.
+    pub record: &'a RunRecord,
+}
+
+/// One column of every table: a target of one run.
+#[derive(Debug, Clone)]
+pub(crate) struct Column {
+    /// Shown name: the target label, or "run label: target label" for several runs.
+    pub name: String,
+    /// Index into [`Data::runs`].
+    pub run: usize,
+    /// Target label within its run.
+    pub target: String,
+    /// Whether the filesystem keeps a journal (see [`NON_JOURNALING`]).
+    pub journaling: bool,
+    /// Fill colour, `#rrggbb`.
+    pub colour: String,
+}
+
+/// What a line measures, which decides the section that shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Kind {
+    /// An ordinary test: per-test charts, matrices, summary.
+    Test,
+    /// One point of an iozone test at one record size.
+    Iozone {
+        /// iozone test name, e.g. "write".
+        test: String,
+        /// Record size in bytes.
+        record: u64,
+    },
+    /// A latency statistic.
+    Latency {
+        /// Metric name without the statistic suffix.
+        base: String,
+        /// The statistic ("p99", "max", "mean" or "value").
+        stat: String,
+    },
+}
+
+/// One merged row: a (workload, metric) across every column.
+#[derive(Debug, Clone)]
+pub(crate) struct Line {
+    /// The suite's label, else "workload metric".
+    pub label: String,
+    /// Workload.
+    pub workload: String,
+    /// Metric.
+    pub metric: String,
+    /// Unit of the values ("" when no run measured it).
+    pub unit: String,
+    /// Direction of the value.
+    pub better: Better,
+    /// Classification.
+    pub kind: Kind,
+    /// Set when the row is pending in every run that plans it.
+    pub pending: Option<String>,
+    /// Value entry per column.
+    pub value: Vec<Entry>,
+    /// CPU % entry per column.
+    pub cpu: Vec<Entry>,
+    /// Best value column.
+    pub best: Option<usize>,
+    /// Best journaling column, set only when `best` is a non-journaling filesystem.
+    pub best_journaling: Option<usize>,
+    /// Lowest CPU % column.
+    pub cpu_best: Option<usize>,
+}
+
+/// Every run merged.
+pub(crate) struct Data<'a> {
+    /// Runs in the caller's order.
+    pub runs: Vec<Run<'a>>,
+    /// Columns: each run's targets, in run then target order.
+    pub columns: Vec<Column>,
+    /// Lines in suite order (first run first), then lines only later runs have.
+    pub lines: Vec<Line>,
+    /// Aggregate shown.
+    pub aggregate: Aggregate,
+}
+
+/// An iozone test and its points, by record size.
+pub(crate) struct IozoneTest<'d> {
+    /// iozone test name.
+    pub test: String,
+    /// Label (the suite row's, else the test name).
+    pub label: String,
+    /// Unit of the points.
+    pub unit: String,
+    /// (record bytes, line), sorted by record size.
+    pub points: Vec<(u64, &'d Line)>,
+}
+
+/// The latency statistics of one measured quantity.
+pub(crate) struct LatencyGroup<'d> {
+    /// Workload.
+    pub workload: String,
+    /// Metric name without the statistic suffix.
+    pub base: String,
+    /// (statistic, line) in [`LATENCY_STATS`] order.
+    pub stats: Vec<(String, &'d Line)>,
+}
+
+impl<'a> Data<'a> {
+    /// Merge `runs`; an empty list is an error (there is nothing to report).
+    pub fn build(
+        runs: &[(String, &'a RunRecord)],
+        aggregate: Aggregate,
+    ) -> Result<Self, RenderError> {
+        if runs.is_empty() {
+            return Err(RenderError("no run record to report".into()));
+        }
+        let runs: Vec<Run<'a>> = runs
+            .iter()
+            .map(|(label, record)| Run {
+                label: label.clone(),
+                record,
+            })
+            .collect();
+        let matrices: Vec<(Matrix, Matrix)> = runs
+            .iter()
+            .map(|r| {
+                let report = Report {
+                    record: r.record,
+                    aggregate,
+                };
+                (
+                    Matrix::build(&report, Quantity::Value),
+                    Matrix::build(&report, Quantity::CpuPct),
+                )
+            })
+            .collect();
+        let columns = columns(&runs, &matrices);
+        let mut lines: Vec<Line> = Vec::new();
+        let mut first_col = 0;
+        for (val, cpu) in &matrices {
+            merge_run(&mut lines, val, cpu, first_col, columns.len());
+            first_col += val.columns.len();
+        }
+        for line in &mut lines {
+            // Classified once merged: the unit may come from a later run.
+            line.kind = classify(&line.workload, &line.metric, &line.unit, line.better);
+            line.pending = pending_everywhere(&runs, line);
+        }
+        for line in &mut lines {
+            line.best = best_of(&line.value, line.better, aggregate, |_| true);
+            line.best_journaling = line.best.filter(|b| !columns[*b].journaling).and_then(|_| {
+                best_of(&line.value, line.better, aggregate, |i| {
+                    columns[i].journaling
+                })
+            });
+            line.cpu_best = best_of(&line.cpu, Better::Lower, aggregate, |_| true);
+        }
+        Ok(Data {
+            runs,
+            columns,
+            lines,
+            aggregate,
+        })
+    }
+
+    /// Ordinary test lines (not iozone, not latency), pending ones included.
+    pub fn tests(&self) -> impl Iterator<Item = &Line> {
+        self.lines.iter().filter(|l| l.kind == Kind::Test)
+    }
+
+    /// The aggregate of a measured entry.
+    pub fn value(&self, e: &Entry) -> Option<f64> {
+        match e {
+            Entry::Measured(s) => Some(s.aggregate(self.aggregate)),
+            _ => None,
+        }
+    }
+
+    /// Column indices of one run.
+    pub fn run_columns(&self, run: usize) -> Vec<usize> {
+        (0..self.columns.len())
+            .filter(|c| self.columns[*c].run == run)
+            .collect()
+    }
+
+    /// Columns of `cols` with a measured value, best first (ties keep column order).
+    pub fn ranked(&self, entries: &[Entry], better: Better, cols: &[usize]) -> Vec<usize> {
+        let mut m: Vec<(usize, f64)> = cols
+            .iter()
+            .filter_map(|c| self.value(&entries[*c]).map(|v| (*c, v)))
+            .collect();
+        m.sort_by(|a, b| match better {
+            Better::Lower => a.1.total_cmp(&b.1),
+            Better::Higher => b.1.total_cmp(&a.1),
+        });
+        m.into_iter().map(|x| x.0).collect()
+    }
+
+    /// The raw samples behind a line's value in one column (empty when none).
+    pub fn samples(&self, line: &Line, col: usize) -> Vec<f64> {
+        self.cell(line, col).map(Cell::values).unwrap_or_default()
+    }
+
+    /// The recorded cell behind a line in one column.
+    pub fn cell(&self, line: &Line, col: usize) -> Option<&'a Cell> {
+        let c = &self.columns[col];
+        self.runs[c.run]
+            .record
+            .cell(&c.target, &line.workload, &line.metric)
+    }
+
+    /// iozone tests in the order their first point appears.
+    pub fn iozone(&self) -> Vec<IozoneTest<'_>> {
+        let mut tests: Vec<IozoneTest<'_>> = Vec::new();
+        for line in &self.lines {
+            let Kind::Iozone { test, record } = &line.kind else {
+                continue;
+            };
+            let at = match tests.iter().position(|t| &t.test == test) {
+                Some(i) => i,
+                None => {
+                    tests.push(IozoneTest {
+                        test: test.clone(),
+                        label: self.iozone_label(test),
+                        unit: line.unit.clone(),
+                        points: Vec::new(),
+                    });
+                    tests.len() - 1
+                }
+            };
+            tests[at].points.push((*record, line));
+        }
+        for t in &mut tests {
+            t.points.sort_by_key(|p| p.0);
+        }
+        tests
+    }
+
+    /// A suite row `iozone`/`<test>` names the test ("Writer report"); its own line has no
+    /// cells (the points carry `@record`), so the label is read from the plans.
+    fn iozone_label(&self, test: &str) -> String {
+        self.runs
+            .iter()
+            .flat_map(|r| &r.record.plan.rows)
+            .find(|r| r.workload == "iozone" && r.metric == test)
+            .map(|r| r.label.clone())
+            .unwrap_or_else(|| test.replace('_', " "))
+    }
+
+    /// Latency groups in the order their first statistic appears.
+    pub fn latency(&self) -> Vec<LatencyGroup<'_>> {
+        let mut groups: Vec<LatencyGroup<'_>> = Vec::new();
+        for line in &self.lines {
+            let Kind::Latency { base, stat } = &line.kind else {
+                continue;
+            };
+            let at = groups
+                .iter()
+                .position(|g| g.workload == line.workload && &g.base == base);
+            let at = at.unwrap_or_else(|| {
+                groups.push(LatencyGroup {
+                    workload: line.workload.clone(),
+                    base: base.clone(),
+                    stats: Vec::new(),
+                });
+                groups.len() - 1
+            });
+            groups[at].stats.push((stat.clone(), line));
+        }
+        let rank = |s: &str| {
+            LATENCY_STATS
+                .iter()
+                .position(|k| *k == s)
+                .unwrap_or(usize::MAX)
+        };
+        for g in &mut groups {
+            g.stats.sort_by_key(|(s, _)| rank(s));
+        }
+        groups
+    }
+}
+
+fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)]) -> Vec<Column> {
+    let mut targets: Vec<&str> = Vec::new();
+    for (m, _) in matrices {
+        for c in &m.columns {
+            if !targets.contains(&c.as_str()) {
+                targets.push(c);
+            }
+        }
+    }
+    let many = runs.len() > 1;
+    let mut out = Vec::new();
+    for (ri, (m, _)) in matrices.iter().enumerate() {
+        for t in &m.columns {
+            let rec = runs[ri].record;
+            let fs_type = rec
+                .targets
+                .iter()
+                .find(|x| &x.label == t)
+                .map(|x| x.fs_type.as_str());
+            let non_journaling =
+                |s: &str| NON_JOURNALING.contains(&s.to_ascii_lowercase().as_str());
+            let hue = targets.iter().position(|x| x == t).unwrap_or(0);
+            // The latest run gets the full colour; earlier rounds fade towards white.
+            let fade = if many {
+                0.55 * (runs.len() - 1 - ri) as f64 / (runs.len() - 1) as f64
+            } else {
+                0.0
+            };
+            out.push(Column {
+                name: if many {
+                    format!("{}: {t}", runs[ri].label)
+                } else {
+                    t.clone()
+                },
+                run: ri,
+                target: t.clone(),
+                journaling: !(non_journaling(t) || fs_type.is_some_and(non_journaling)),
+                colour: tint(PALETTE[hue % PALETTE.len()], fade),
+            });
+        }
+    }
+    out
+}
+
+/// Mix `hex` with white by `amount` (0 = unchanged, 1 = white).
+fn tint(hex: &str, amount: f64) -> String {
+    let c = u32::from_str_radix(&hex[1..], 16).unwrap_or(0);
+    let ch = |shift: u32| {
+        let v = ((c >> shift) & 0xff) as f64;
+        (v + (255.0 - v) * amount).round() as u32
+    };
+    format!("#{:02x}{:02x}{:02x}", ch(16), ch(8), ch(0))
+}
+
+/// Rows are matched by (workload, metric), not by position: the CPU matrix may leave out rows
+/// that have no timed phase (sizes, rates), whose CPU entries then stay `Missing`.
+fn merge_run(lines: &mut Vec<Line>, val: &Matrix, cpu: &Matrix, first: usize, width: usize) {
+    for row in &val.rows {
+        let at = find_or_push(lines, &row.label, &row.workload, &row.metric, width);
+        let line = &mut lines[at];
+        if line.unit.is_empty() && !row.unit.is_empty() {
+            (line.unit, line.better) = (row.unit.clone(), row.better);
+        }
+        for (i, e) in row.entries.iter().enumerate() {
+            line.value[first + i] = e.clone();
+        }
+    }
+    for row in &cpu.rows {
+        let at = find_or_push(lines, &row.label, &row.workload, &row.metric, width);
+        for (i, e) in row.entries.iter().enumerate() {
+            lines[at].cpu[first + i] = e.clone();
+        }
+    }
+}
+
+fn find_or_push(
+    lines: &mut Vec<Line>,
+    label: &str,
+    workload: &str,
+    metric: &str,
+    width: usize,
+) -> usize {
+    if let Some(i) = lines
+        .iter()
+        .position(|l| l.workload == workload && l.metric == metric)
+    {
+        return i;
+    }
+    lines.push(Line {
+        label: label.to_string(),
+        workload: workload.to_string(),
+        metric: metric.to_string(),
+        unit: String::new(),
+        better: Better::Lower,
+        kind: Kind::Test,
+        pending: None,
+        value: vec![Entry::Missing; width],
+        cpu: vec![Entry::Missing; width],
+        best: None,
+        best_journaling: None,
+        cpu_best: None,
+    });
+    lines.len() - 1
+}
+
+/// The pending reason when every run that plans the row has it pending (a row pending in the
+/// previous round but measured now is not pending).
+fn pending_everywhere(runs: &[Run<'_>], line: &Line) -> Option<String> {
+    let mut reason = None;
+    for run in runs {
+        let row = run
+            .record
+            .plan
+            .rows
+            .iter()
+            .find(|r| r.workload == line.workload && r.metric == line.metric);
+        match row.map(|r| &r.pending) {
+            Some(Some(p)) => reason = reason.or(Some(p.clone())),
+            Some(None) => return None,
+            None => {}
+        }
+    }
+    reason
+}
+
+/// The metric-name conventions of the module header.
+pub(crate) fn classify(workload: &str, metric: &str, unit: &str, better: Better) -> Kind {
+    if workload == "iozone" {
+        if let Some((test, rec)) = metric.rsplit_once('@') {
+            if let Ok(record) = rec.parse::<u64>() {
+                return Kind::Iozone {
+                    test: test.to_string(),
+                    record,
+                };
+            }
+        }
+    }
+    let split = metric
+        .rsplit_once('_')
+        .filter(|(_, s)| LATENCY_STATS.contains(s));
+    let by_name = split.is_some_and(|(_, s)| PERCENTILES.contains(&s)) && better == Better::Lower;
+    if by_name || TIME_UNITS.contains(&unit) {
+        let (base, stat) = split.unwrap_or((metric, "value"));
+        return Kind::Latency {
+            base: base.to_string(),
+            stat: stat.to_string(),
+        };
+    }
+    Kind::Test
+}
+
+/// Best measured entry among the columns `allowed` admits; none unless two are measured,
+/// because a single column has nothing to win against.
+fn best_of(
+    entries: &[Entry],
+    better: Better,
+    agg: Aggregate,
+    allowed: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    let mut measured = 0;
+    for (i, e) in entries.iter().enumerate() {
+        if let (Entry::Measured(s), true) = (e, allowed(i)) {
+            measured += 1;
+            let v = s.aggregate(agg);
+            if best.is_none_or(|(_, b)| better.is_better(v, b)) {
+                best = Some((i, v));
+            }
+        }
+    }
+    best.filter(|_| measured > 1).map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conventions() {
+        assert_eq!(
+            classify("iozone", "write@8192", "KB/s", Better::Higher),
+            Kind::Iozone {
+                test: "write".into(),
+                record: 8192
+            }
+        );
+        assert_eq!(
+            classify("iozone", "write", "KB/s", Better::Higher),
+            Kind::Test
+        );
+        assert_eq!(
+            classify("randomio", "read_latency_p99.9", "s", Better::Lower),
+            Kind::Latency {
+                base: "read_latency".into(),
+                stat: "p99.9".into()
+            }
+        );
+        assert_eq!(
+            classify("randomio", "write_latency", "us", Better::Lower),
+            Kind::Latency {
+                base: "write_latency".into(),
+                stat: "value".into()
+            }
+        );
+        // A percentile of a throughput is not a latency.
+        assert_eq!(
+            classify("fio", "bw_p99", "MB/s", Better::Higher),
+            Kind::Test
+        );
+        assert_eq!(
+            classify("metadata", "touch_files", "s", Better::Lower),
+            Kind::Test
+        );
+    }
+
+    #[test]
+    fn tint_fades_towards_white() {
+        assert_eq!(tint("#4e79a7", 0.0), "#4e79a7");
+        assert_eq!(tint("#000000", 1.0), "#ffffff");
+    }
+}

@@ -1,0 +1,650 @@
+//! The page's result sections: summary, comparison, per-test and CPU charts, the line chart
+//! of all tests, and the raw matrices.
+//!
+//! Role: arrange [`Data`] into HTML. Invariants: only ordinary test lines (not iozone, not
+//! latency) appear here; a pending row or a failed cell is shown with its word and reason;
+//! composites (total time, score) only use tests measured on every column, because a target
+//! that failed a test would otherwise look faster.
+
+use super::charts::{bar_chart, line_chart, Bar, BarChart, BarState, LineChart, Series};
+use super::data::{Data, Line};
+use super::{esc, figure, swatch};
+use crate::format;
+use crate::matrix::Entry;
+use fsbattery_stats::{compare, Better, Verdict};
+
+const ALPHA: f64 = 0.05;
+
+/// Summary: per run, the winner of each test; then the composites across every column.
+pub(crate) fn summary(d: &Data<'_>) -> String {
+    let mut out = format!(
+        "<p>Winner of each test by the {} of its runs; the significance column asks whether the \
+         winner's samples differ from the runner-up's (Welch's t-test, α = {ALPHA}).</p>\n",
+        d.aggregate
+    );
+    for (ri, run) in d.runs.iter().enumerate() {
+        out.push_str(&format!(
+            "<div class=\"run-summary\" data-run=\"{}\">",
+            esc(&run.label)
+        ));
+        if d.runs.len() > 1 {
+            out.push_str(&format!("<h3>{}</h3>", esc(&run.label)));
+        }
+        out.push_str(&winners(d, ri));
+        out.push_str("</div>\n");
+    }
+    out.push_str("<h3>Composite</h3>\n<div class=\"chart-grid\">");
+    out.push_str(&total_time(d));
+    out.push_str(&score(d));
+    out.push_str(
+        "</div>\n<p class=\"note\">Score: each test is scaled so the best column scores \
+        1.0 (times: best ÷ yours, rates: yours ÷ best) and a column's score is the geometric mean \
+        over the tests every column measured, so 1.0 means best at everything and no single long \
+        test dominates. iozone and latency results are summarised in their own sections.</p>\n",
+    );
+    out
+}
+
+fn winners(d: &Data<'_>, run: usize) -> String {
+    let cols = d.run_columns(run);
+    let mut out = String::from(
+        "<div class=\"table-wrap\"><table class=\"winners\"><thead><tr><th>Test</th><th>Winner</th>\
+         <th>Value</th><th>Runner-up</th><th>Margin</th><th>Significance</th></tr></thead><tbody>\n",
+    );
+    for line in d.tests() {
+        out.push_str(&winner_row(d, line, &cols));
+    }
+    for t in d.iozone() {
+        let mut wins = vec![0usize; d.columns.len()];
+        for (_, l) in &t.points {
+            if let Some(b) = d.ranked(&l.value, l.better, &cols).first() {
+                wins[*b] += 1;
+            }
+        }
+        let top = cols
+            .iter()
+            .copied()
+            .max_by_key(|c| (wins[*c], usize::MAX - c));
+        let cell = match top.filter(|c| wins[*c] > 0) {
+            Some(c) => format!(
+                "{}{} <span class=\"note\">— best at {} of {} record sizes</span>",
+                swatch(&d.columns[c].colour),
+                esc(&d.columns[c].target),
+                wins[c],
+                t.points.len()
+            ),
+            None => "no measured value".into(),
+        };
+        out.push_str(&format!(
+            "<tr data-test=\"iozone/{}\"><th scope=\"row\">{} <span class=\"note\">(iozone)</span></th>\
+             <td colspan=\"5\">{cell}</td></tr>\n",
+            esc(&t.test),
+            esc(&t.label)
+        ));
+    }
+    out.push_str("</tbody></table></div>\n");
+    out
+}
+
+/// " (p=0.042)", or " (p<0.001)" where three decimals would print a misleading zero.
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        " (p&lt;0.001)".into()
+    } else {
+        format!(" (p={p:.3})")
+    }
+}
+
+fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
+    let head = format!("<th scope=\"row\">{}</th>", esc(&line.label));
+    let attrs = format!(
+        "data-test=\"{}/{}\"",
+        esc(&line.workload),
+        esc(&line.metric)
+    );
+    if let Some(reason) = &line.pending {
+        return format!(
+            "<tr class=\"pending\" {attrs}>{head}<td colspan=\"5\">pending: {}</td></tr>\n",
+            esc(reason)
+        );
+    }
+    let order = d.ranked(&line.value, line.better, cols);
+    let (Some(&w), Some(&r)) = (order.first(), order.get(1)) else {
+        let why = if order.len() == 1 {
+            "only one target measured"
+        } else {
+            "no measured value"
+        };
+        return format!("<tr class=\"nodata\" {attrs}>{head}<td colspan=\"5\">{why}</td></tr>\n");
+    };
+    let name = |c: usize| {
+        format!(
+            "{}{}",
+            swatch(&d.columns[c].colour),
+            esc(&d.columns[c].target)
+        )
+    };
+    let (wv, rv) = (
+        d.value(&line.value[w]).unwrap_or(0.0),
+        d.value(&line.value[r]).unwrap_or(0.0),
+    );
+    let unit = esc(&line.unit);
+    let mut winner = name(w);
+    if !d.columns[w].journaling {
+        if let Some(j) = order.iter().find(|c| d.columns[**c].journaling) {
+            winner.push_str(&format!(
+                "<br><span class=\"note\">best journaling: {} ({} {unit})</span>",
+                name(*j),
+                format::num(d.value(&line.value[*j]).unwrap_or(0.0))
+            ));
+        }
+    }
+    let margin = if rv != 0.0 {
+        let dir = if wv < rv { "lower" } else { "higher" };
+        format!("{:.1}% {dir}", ((wv - rv) / rv * 100.0).abs())
+    } else {
+        "-".into()
+    };
+    let c = compare(&d.samples(line, r), &d.samples(line, w), line.better, ALPHA);
+    let p = c.p_value.map(p_text).unwrap_or_default();
+    let sig = match c.verdict {
+        Verdict::Better => format!("<span class=\"sig\">significant</span>{p}"),
+        Verdict::NotEnoughSamples => "not enough samples (n &lt; 3)".into(),
+        _ => format!("within noise{p}"),
+    };
+    format!(
+        "<tr {attrs}>{head}<td>{winner}</td><td class=\"num\">{} {unit}</td><td>{} <span class=\"note\">{} {unit}</span></td>\
+         <td class=\"num\">{margin}</td><td>{sig}</td></tr>\n",
+        format::num(wv),
+        name(r),
+        format::num(rv)
+    )
+}
+
+/// Test lines every column measured, for the composites.
+fn complete<'d>(d: &'d Data<'_>, only_time: bool) -> Vec<&'d Line> {
+    d.tests()
+        .filter(|l| l.pending.is_none() && (!only_time || l.unit == "s"))
+        .filter(|l| l.value.iter().all(|e| matches!(e, Entry::Measured(_))))
+        .collect()
+}
+
+fn plain_bars(d: &Data<'_>, values: &[f64], best: Option<usize>) -> Vec<Bar> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Bar {
+            label: d.columns[i].name.clone(),
+            colour: d.columns[i].colour.clone(),
+            state: BarState::Value {
+                v: *v,
+                ci: None,
+                n: None,
+                note: None,
+            },
+            best: best == Some(i),
+        })
+        .collect()
+}
+
+fn pick(values: &[f64], better: Better) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, v) in values.iter().enumerate() {
+        if best.is_none_or(|b| better.is_better(*v, values[b])) {
+            best = Some(i);
+        }
+    }
+    best.filter(|_| values.len() > 1)
+}
+
+/// S1's composite: the sum of every time test, per column.
+fn total_time(d: &Data<'_>) -> String {
+    let lines = complete(d, true);
+    if lines.is_empty() {
+        return "<p class=\"note\">Total time: no time test was measured on every target.</p>"
+            .into();
+    }
+    let totals: Vec<f64> = (0..d.columns.len())
+        .map(|c| lines.iter().filter_map(|l| d.value(&l.value[c])).sum())
+        .collect();
+    let chart = BarChart {
+        kind: "total",
+        test: "total-time".into(),
+        title: format!(
+            "Total time of {} tests, seconds, lower is better",
+            lines.len()
+        ),
+        axis: "seconds, summed over the tests — lower is better".into(),
+        bars: plain_bars(d, &totals, pick(&totals, Better::Lower)),
+    };
+    let sub = format!(
+        "sum of the {} of {} time tests measured on every target",
+        d.aggregate,
+        lines.len()
+    );
+    figure("total-time", "Total time", &sub, &bar_chart(&chart))
+}
+
+/// Geometric mean of per-test scores normalised to the best column.
+fn score(d: &Data<'_>) -> String {
+    let lines: Vec<&Line> = complete(d, false)
+        .into_iter()
+        .filter(|l| l.value.iter().all(|e| d.value(e).is_some_and(|v| v > 0.0)))
+        .collect();
+    if lines.is_empty() {
+        return "<p class=\"note\">Score: no test was measured on every target.</p>".into();
+    }
+    let mut logs = vec![0.0; d.columns.len()];
+    for l in &lines {
+        let vals: Vec<f64> = l.value.iter().filter_map(|e| d.value(e)).collect();
+        let best = match l.better {
+            Better::Lower => vals.iter().copied().fold(f64::INFINITY, f64::min),
+            Better::Higher => vals.iter().copied().fold(0.0, f64::max),
+        };
+        for (c, v) in vals.iter().enumerate() {
+            let s = if l.better == Better::Lower {
+                best / v
+            } else {
+                v / best
+            };
+            logs[c] += s.ln();
+        }
+    }
+    let scores: Vec<f64> = logs
+        .iter()
+        .map(|s| (s / lines.len() as f64).exp())
+        .collect();
+    let chart = BarChart {
+        kind: "score",
+        test: "score".into(),
+        title: format!(
+            "Geometric-mean score over {} tests, 1.0 = best at every test",
+            lines.len()
+        ),
+        axis: "score (1.0 = best at every test) — higher is better".into(),
+        bars: plain_bars(d, &scores, pick(&scores, Better::Higher)),
+    };
+    let sub = format!("geometric mean over {} tests", lines.len());
+    figure("score", "Score", &sub, &bar_chart(&chart))
+}
+
+/// One bar per column from matrix entries.
+pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], best: Option<usize>) -> Vec<Bar> {
+    let value = |s: &fsbattery_stats::Summary, note: Option<String>| BarState::Value {
+        v: s.aggregate(d.aggregate),
+        ci: s.ci95_half_width.map(|h| (s.mean, h)),
+        n: Some(s.n),
+        note,
+    };
+    let empty = |w: &str, r: &str| BarState::Empty {
+        word: w.into(),
+        reason: r.into(),
+    };
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Bar {
+            label: d.columns[i].name.clone(),
+            colour: d.columns[i].colour.clone(),
+            state: match e {
+                Entry::Measured(s) => value(s, None),
+                Entry::Incomplete(Some(s)) => value(s, Some("incomplete".into())),
+                Entry::Incomplete(None) => {
+                    empty("incomplete", "interrupted before any repeat finished")
+                }
+                Entry::Failed(r) => empty("failed", r),
+                Entry::Pending(r) => empty("pending", r),
+                Entry::Missing => empty("not run", "no cell recorded for this target"),
+            },
+            best: best == Some(i),
+        })
+        .collect()
+}
+
+/// A bar chart per test (S1's first set) or the CPU % chart per test (S1's third set).
+pub(crate) fn per_test(d: &Data<'_>, cpu: bool) -> String {
+    let lines: Vec<&Line> = d
+        .tests()
+        .filter(|l| l.pending.is_none() && (!cpu || has_cpu(l)))
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = if cpu {
+        "<p>CPU utilisation of the measured phase, (user + sys) ÷ elapsed × 100, as S1 reports it; \
+         rows without a timed phase of their own (sizes, rates) have none. \
+         Whiskers: 95% confidence interval of the mean; n: samples.</p>\n"
+            .to_string()
+    } else {
+        format!(
+            "<p>Bars: the {} of each target's runs. Whiskers: 95% confidence interval of the mean \
+             (Student t); n: samples. The best value is printed in bold.</p>\n",
+            d.aggregate
+        )
+    };
+    out.push_str("<div class=\"chart-grid\">\n");
+    for l in lines {
+        let key = format!("{}/{}", l.workload, l.metric);
+        let dir = if l.better == Better::Lower || cpu {
+            "lower is better"
+        } else {
+            "higher is better"
+        };
+        let unit = if cpu { "CPU %" } else { l.unit.as_str() };
+        let chart = BarChart {
+            kind: if cpu { "cpu" } else { "bar" },
+            test: key.clone(),
+            title: format!("{}: {unit} per target, {dir}", l.label),
+            axis: format!("{unit} — {dir}"),
+            bars: if cpu {
+                bars(d, &l.cpu, l.cpu_best)
+            } else {
+                bars(d, &l.value, l.best)
+            },
+        };
+        let file = format!("{}-{key}", if cpu { "cpu" } else { "bar" });
+        out.push_str(&figure(
+            &file,
+            &l.label,
+            &format!("{unit}, {dir}"),
+            &bar_chart(&chart),
+        ));
+    }
+    out.push_str("</div>\n");
+    if !cpu {
+        out.push_str(&pending_note(d));
+    }
+    out
+}
+
+/// Whether any column has a CPU entry: rows of sizes and rates have none.
+fn has_cpu(l: &Line) -> bool {
+    l.cpu.iter().any(|e| !matches!(e, Entry::Missing))
+}
+
+fn pending_note(d: &Data<'_>) -> String {
+    let pending: Vec<String> = d
+        .tests()
+        .filter_map(|l| {
+            l.pending
+                .as_ref()
+                .map(|r| format!("{} ({})", esc(&l.label), esc(r)))
+        })
+        .collect();
+    if pending.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"note pending-list\">Pending, no chart yet: {}.</p>\n",
+        pending.join("; ")
+    )
+}
+
+/// S1's line chart: x = time tests, one line per column.
+pub(crate) fn all_tests(d: &Data<'_>) -> String {
+    let lines: Vec<&Line> = d
+        .tests()
+        .filter(|l| l.pending.is_none() && l.unit == "s")
+        .filter(|l| l.value.iter().any(|e| d.value(e).is_some()))
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let vals: Vec<f64> = lines
+        .iter()
+        .flat_map(|l| l.value.iter().filter_map(|e| d.value(e)))
+        .filter(|v| *v > 0.0)
+        .collect();
+    let (lo, hi) = vals
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(*v), b.max(*v)));
+    // Seconds across tests can span milliseconds to minutes; linear would flatten the short ones.
+    let log = lo > 0.0 && hi / lo > 50.0;
+    let n = lines.len();
+    let series = time_series(d, &lines);
+    let chart = LineChart {
+        kind: "line",
+        id: Some("line-chart".into()),
+        test: "all-tests".into(),
+        title: format!(
+            "All {n} time tests, seconds per target{}",
+            if log { " (log scale)" } else { "" }
+        ),
+        x_labels: lines.iter().map(|l| l.label.clone()).collect(),
+        x_pos: (0..n)
+            .map(|i| {
+                if n > 1 {
+                    i as f64 / (n - 1) as f64
+                } else {
+                    0.5
+                }
+            })
+            .collect(),
+        rotate: true,
+        x_axis: "test".into(),
+        y_axis: format!(
+            "seconds{} — lower is better",
+            if log { ", log scale" } else { "" }
+        ),
+        log,
+        series,
+        width: 1160.0,
+    };
+    let scale = if log {
+        format!(
+            "The y axis is logarithmic because the times span {:.0}× (from {} s to {} s).",
+            hi / lo,
+            format::num(lo),
+            format::num(hi)
+        )
+    } else {
+        "The y axis is linear.".to_string()
+    };
+    format!(
+        "<p>Every time test on one chart, one line per target ({} of the runs); a gap is a test that \
+         failed or was not run. {scale}</p>\n<div class=\"chart-grid\"><div class=\"wide\">{}</div></div>\n",
+        d.aggregate,
+        figure("all-tests", "All tests", "seconds, lower is better", &line_chart(&chart))
+    )
+}
+
+/// One line per column over `lines`, a gap where a column has no value.
+fn time_series(d: &Data<'_>, lines: &[&Line]) -> Vec<Series> {
+    let point = |l: &Line, c: usize| {
+        let name = &d.columns[c].name;
+        d.value(&l.value[c])
+            .map(|v| (v, format!("{} — {name}: {} s", l.label, format::num(v))))
+    };
+    (0..d.columns.len())
+        .map(|c| Series {
+            name: d.columns[c].name.clone(),
+            colour: d.columns[c].colour.clone(),
+            points: lines.iter().map(|l| point(l, c)).collect(),
+        })
+        .collect()
+}
+
+/// The comparison of every later run against the first, metric by metric.
+pub(crate) fn comparison(d: &Data<'_>) -> String {
+    if d.runs.len() < 2 {
+        return String::new();
+    }
+    let base = &d.runs[0];
+    let mut out = format!(
+        "<p>Each metric of a later run against <strong>{}</strong>: ratio of means, change, and \
+         Welch's t-test at α = {ALPHA}. “No significant difference” means the runs' spread cannot \
+         tell them apart.</p>\n",
+        esc(&base.label)
+    );
+    for new in &d.runs[1..] {
+        out.push_str(&format!(
+            "<h3>{} vs {}</h3>\n",
+            esc(&new.label),
+            esc(&base.label)
+        ));
+        out.push_str("<div class=\"table-wrap\"><table class=\"comparison\"><thead><tr><th>Test</th>\
+            <th>Target</th><th>Base mean</th><th>New mean</th><th>Ratio</th><th>Change</th><th>Verdict</th></tr></thead><tbody>\n");
+        for r in crate::compare::build(base.record, new.record, ALPHA) {
+            let opt = |v: Option<f64>| v.map(format::num).unwrap_or_else(|| "-".into());
+            let c = r.comparison.as_ref();
+            let (verdict, class) = match (c, &r.note) {
+                (_, Some(note)) => (esc(note), ""),
+                (Some(c), None) => {
+                    let p = c.p_value.map(p_text).unwrap_or_default();
+                    let class = match c.verdict {
+                        Verdict::Better => "verdict-better",
+                        Verdict::Worse => "verdict-worse",
+                        _ => "",
+                    };
+                    (format!("{}{p}", esc(&c.verdict.to_string())), class)
+                }
+                (None, None) => ("-".into(), ""),
+            };
+            out.push_str(&format!(
+                "<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"num\">{} {u}</td><td class=\"num\">{} {u}</td>\
+                 <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"{class}\">{}</td></tr>\n",
+                esc(&r.label),
+                esc(&r.target),
+                opt(r.base_mean),
+                opt(r.new_mean),
+                c.and_then(|c| c.ratio).map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into()),
+                c.and_then(|c| c.change_pct).map(|x| format!("{x:+.1}%")).unwrap_or_else(|| "-".into()),
+                verdict,
+                u = esc(&r.unit)
+            ));
+        }
+        out.push_str("</tbody></table></div>\n");
+    }
+    out
+}
+
+/// The raw matrices: lower-is-better values, rates, CPU %; failures and pending rows listed.
+pub(crate) fn matrices(d: &Data<'_>) -> String {
+    let tests: Vec<&Line> = d.tests().collect();
+    let (rates, values): (Vec<&Line>, Vec<&Line>) = tests
+        .iter()
+        .partition(|l| l.pending.is_none() && l.better == Better::Higher);
+    let mut out = format!(
+        "<p>The {} of each target's runs ± the CI95 half width (hover a cell for n and range). \
+         <span class=\"best-mark\">Red</span>: best of the row. Where a filesystem without a journal \
+         (ext2, tmpfs) wins, the best journaling filesystem is marked too (outlined, “J”), as S2 did.</p>\n",
+        d.aggregate
+    );
+    out.push_str("<h3>Times and other lower-is-better values</h3>\n");
+    out.push_str(&matrix_table(d, &values, "value", false));
+    if !rates.is_empty() {
+        out.push_str("<h3>Throughput and rates (higher is better)</h3>\n");
+        out.push_str(&matrix_table(d, &rates, "throughput", false));
+    }
+    out.push_str("<h3>CPU % ((user + sys) ÷ elapsed)</h3>\n");
+    let timed: Vec<&Line> = tests.iter().copied().filter(|l| has_cpu(l)).collect();
+    out.push_str(&matrix_table(d, &timed, "cpu", true));
+    out.push_str(&problems(d));
+    out
+}
+
+fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> String {
+    let mut out = format!(
+        "<div class=\"table-wrap\"><table class=\"matrix\" data-quantity=\"{quantity}\"><thead><tr><th>Test</th>{}",
+        if cpu { "" } else { "<th>Unit</th>" }
+    );
+    for c in &d.columns {
+        out.push_str(&format!(
+            "<th class=\"num\">{}{}</th>",
+            swatch(&c.colour),
+            esc(&c.name)
+        ));
+    }
+    out.push_str("</tr></thead><tbody>\n");
+    for l in lines {
+        let pending = if l.pending.is_some() {
+            " class=\"pending\""
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "<tr{pending} data-test=\"{}/{}\"><th scope=\"row\">{}</th>",
+            esc(&l.workload),
+            esc(&l.metric),
+            esc(&l.label)
+        ));
+        if !cpu {
+            out.push_str(&format!("<td class=\"unit\">{}</td>", esc(&l.unit)));
+        }
+        let (entries, best, journaling) = if cpu {
+            (&l.cpu, l.cpu_best, None)
+        } else {
+            (&l.value, l.best, l.best_journaling)
+        };
+        for (i, e) in entries.iter().enumerate() {
+            out.push_str(&matrix_cell(d, e, best == Some(i), journaling == Some(i)));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody></table></div>\n");
+    out
+}
+
+/// One table cell with its state as class and its detail as tooltip.
+pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, best: bool, journaling: bool) -> String {
+    let mut class = vec!["num"];
+    let title = match e {
+        Entry::Measured(s) | Entry::Incomplete(Some(s)) => format!(
+            "n={}, mean {}, median {}, min {}, max {}",
+            s.n,
+            format::num(s.mean),
+            format::num(s.median),
+            format::num(s.min),
+            format::num(s.max)
+        ),
+        Entry::Failed(r) => {
+            class.push("failed");
+            r.clone()
+        }
+        Entry::Pending(r) => {
+            class.push("pending");
+            r.clone()
+        }
+        Entry::Incomplete(None) => "interrupted before any repeat finished".into(),
+        Entry::Missing => "no cell recorded for this target".into(),
+    };
+    if best {
+        class.push("best");
+    }
+    if journaling {
+        class.push("best-journaling");
+    }
+    format!(
+        "<td class=\"{}\" title=\"{}\">{}</td>",
+        class.join(" "),
+        esc(&title),
+        esc(&format::entry(e, d.aggregate))
+    )
+}
+
+fn problems(d: &Data<'_>) -> String {
+    let mut items = Vec::new();
+    for l in d.tests() {
+        if let Some(r) = &l.pending {
+            items.push(format!("<li>pending: {}: {}</li>", esc(&l.label), esc(r)));
+            continue;
+        }
+        for (i, e) in l.value.iter().enumerate() {
+            if let Entry::Failed(r) = e {
+                items.push(format!(
+                    "<li>failed: {} on {}: {}</li>",
+                    esc(&l.label),
+                    esc(&d.columns[i].name),
+                    esc(r)
+                ));
+            }
+        }
+    }
+    if items.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<h3>Failed and pending</h3>\n<ul class=\"problems\">{}</ul>\n",
+        items.join("\n")
+    )
+}

@@ -1,0 +1,206 @@
+//! The HTML report in a real browser: headless Chromium loads the page from a file (no
+//! network), runs its script, and the dumped DOM must hold every chart, no script error, and
+//! a working PNG export. A planted script error proves the error check itself works. A
+//! screenshot is kept in the target directory for a person to look at.
+//!
+//! Needs chromium (apt-get install chromium): skipped with a reason when missing, a failure
+//! when FSBATTERY_REQUIRE_PRIVILEGED=1.
+
+mod common;
+
+use fsbattery_report::html::Html;
+use fsbattery_report::{Renderer, Report};
+use fsbattery_stats::Aggregate;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Flags that keep Chromium off the network and quiet; the page itself forbids loads too.
+const FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--enable-logging=stderr",
+    "--v=0",
+];
+
+/// Probe run after the page's own script: exercises SVG and PNG export and records the
+/// result in the DOM (virtual time lets the asynchronous image decode finish before the dump).
+const PROBE: &str = r#"<script>
+(function(){var svg=document.querySelector('svg.chart'),h=document.documentElement;
+h.setAttribute('data-svg-bytes',String(window.fsbattery.svgText(svg).length));
+window.fsbattery.toPng(svg,function(b){h.setAttribute('data-png-bytes',String(b?b.size:0));});})();
+</script>"#;
+
+fn chromium() -> Option<PathBuf> {
+    let names = [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ];
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("browser")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Run Chromium with `args` on `page`, killing it after a minute; (stdout, stderr).
+fn run(browser: &Path, dir: &Path, page: &Path, args: &[&str]) -> (String, String) {
+    let profile = dir.join(format!("profile-{}", args.len()));
+    let mut child = Command::new(browser)
+        .args(FLAGS)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start chromium");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("chromium did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+    (read("stdout"), read("stderr"))
+}
+
+/// Script errors seen by the page's trap or by Chromium's console log.
+fn script_errors(dom: &str, stderr: &str) -> Vec<String> {
+    let mut errors: Vec<String> = stderr
+        .lines()
+        .filter(|l| l.contains("Uncaught") || l.contains(":CONSOLE"))
+        .map(String::from)
+        .collect();
+    if let Some(at) = dom.find("data-js-error=\"") {
+        let rest = &dom[at + 15..];
+        errors.push(format!(
+            "page trap: {}",
+            &rest[..rest.find('"').unwrap_or(rest.len())]
+        ));
+    }
+    errors
+}
+
+fn count(s: &str, needle: &str) -> usize {
+    s.matches(needle).count()
+}
+
+fn page(dir: &Path, extra: &str) -> (PathBuf, String) {
+    let rec = common::run();
+    let html = Html
+        .render(&Report {
+            record: &rec,
+            aggregate: Aggregate::Mean,
+        })
+        .unwrap();
+    let html = String::from_utf8(html)
+        .unwrap()
+        .replace("</body>", &format!("{extra}</body>"));
+    let path = dir.join("report.html");
+    std::fs::write(&path, &html).unwrap();
+    (path, html)
+}
+
+#[test]
+fn page_runs_cleanly_in_chromium_with_every_chart() {
+    let Some(browser) = chromium() else {
+        common::gate(false, "chromium (apt-get install chromium)");
+        return;
+    };
+    let dir = workdir("clean");
+    let (path, source) = page(&dir, PROBE);
+    let (dom, stderr) = run(
+        &browser,
+        &dir,
+        &path,
+        &["--virtual-time-budget=5000", "--dump-dom"],
+    );
+    assert!(
+        dom.contains("data-js-ready=\"1\""),
+        "the page script did not run; stderr:\n{stderr}"
+    );
+    let errors = script_errors(&dom, &stderr);
+    assert!(errors.is_empty(), "script errors: {errors:#?}");
+    for kind in ["bar", "cpu", "total", "score", "line", "recsize"] {
+        let needle = format!("class=\"chart {kind}\"");
+        assert!(count(&dom, &needle) > 0, "no svg.chart.{kind} in the DOM");
+        assert_eq!(
+            count(&dom, &needle),
+            count(&source, &needle),
+            "svg.chart.{kind}"
+        );
+    }
+    assert_eq!(count(&dom, "id=\"line-chart\""), 1);
+    assert_eq!(count(&dom, "class=\"winner-map\""), 1);
+    let png = dom
+        .split("data-png-bytes=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next());
+    let png: usize = png
+        .and_then(|s| s.parse().ok())
+        .expect("PNG export reported");
+    assert!(png > 1000, "PNG export produced {png} bytes");
+}
+
+#[test]
+fn a_planted_script_error_is_caught() {
+    let Some(browser) = chromium() else {
+        common::gate(false, "chromium (apt-get install chromium)");
+        return;
+    };
+    let dir = workdir("planted");
+    let (path, _) = page(&dir, "<script>window.noSuchFunction();</script>");
+    let (dom, stderr) = run(&browser, &dir, &path, &["--dump-dom"]);
+    let errors = script_errors(&dom, &stderr);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("page trap:") && e.contains("noSuchFunction")),
+        "{errors:#?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("Uncaught")),
+        "chromium's log: {errors:#?}"
+    );
+}
+
+#[test]
+fn screenshot_for_a_person_to_look_at() {
+    let Some(browser) = chromium() else {
+        common::gate(false, "chromium (apt-get install chromium)");
+        return;
+    };
+    let dir = workdir("screenshot");
+    let (path, _) = page(&dir, "");
+    let shot = dir.join("report.png");
+    let arg = format!("--screenshot={}", shot.display());
+    run(&browser, &dir, &path, &[&arg, "--window-size=1280,4000"]);
+    let png = std::fs::read(&shot).expect("screenshot written");
+    assert_eq!(&png[1..4], b"PNG");
+    assert!(
+        png.len() > 50_000,
+        "a 1280×4000 page of charts is not blank"
+    );
+    eprintln!("screenshot: {}", shot.display());
+}
