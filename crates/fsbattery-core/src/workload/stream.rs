@@ -89,7 +89,7 @@ impl Workload for Stream {
     }
 }
 
-/// The seed's commands: `dd if=/dev/zero`, `cp`, `cat > /dev/null`; "durable" adds a
+/// The seed's commands: `dd if=/dev/zero`, `cp --reflink=never`, `cat > /dev/null`; "durable" adds a
 /// `sync FILE` (fsync through coreutils) after the command returned.
 fn run_commands(
     ctx: &mut WorkloadCtx<'_>,
@@ -112,7 +112,9 @@ fn run_commands(
         (
             "copy",
             "cp",
-            vec!["bigfile", "bigfile.copy"],
+            // coreutils 9 would clone the file on xfs/btrfs (a metadata-only "copy"); the
+            // seeds' cp copied bytes.
+            vec!["--reflink=never", "bigfile", "bigfile.copy"],
             "bigfile.copy",
         ),
     ];
