@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod dataset;
+pub mod engine;
 pub mod error;
 pub mod host;
 pub mod interrupt;

@@ -56,6 +56,8 @@ pub enum ParamKind {
     Count,
     /// A size in bytes, accepting suffixes.
     Bytes,
+    /// One of a fixed list of names; the value is the index into the list.
+    Choice(&'static [&'static str]),
 }
 
 /// One documented workload parameter.
@@ -91,6 +93,10 @@ impl ParamSpec {
         match self.kind {
             ParamKind::Count => v.to_string(),
             ParamKind::Bytes => format_bytes(v),
+            ParamKind::Choice(names) => names
+                .get(v as usize)
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| v.to_string()),
         }
     }
 }
@@ -125,15 +131,16 @@ impl Params {
             let parsed = match spec.kind {
                 ParamKind::Count => v.replace(['_', ','], "").parse::<u64>().ok(),
                 ParamKind::Bytes => parse_bytes(v),
+                ParamKind::Choice(names) => names.iter().position(|n| n == v).map(|i| i as u64),
             };
             let parsed = parsed.ok_or_else(|| {
+                let expected = match spec.kind {
+                    ParamKind::Bytes => "size (e.g. 64MiB)".to_string(),
+                    ParamKind::Count => "count".to_string(),
+                    ParamKind::Choice(names) => format!("choice ({})", names.join(", ")),
+                };
                 UsageError::Invalid(format!(
-                    "parameter {workload}.{k}: '{v}' is not a valid {}",
-                    if spec.kind == ParamKind::Bytes {
-                        "size (e.g. 64MiB)"
-                    } else {
-                        "count"
-                    }
+                    "parameter {workload}.{k}: '{v}' is not a valid {expected}"
                 ))
             })?;
             map.insert(k.clone(), parsed);
@@ -219,6 +226,27 @@ pub fn format_bytes(v: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn choices_parse_by_name_and_show_by_name() {
+        const ENGINES: &[&str] = &["sync", "io_uring"];
+        let specs = [ParamSpec {
+            name: "engine",
+            help: "",
+            kind: ParamKind::Choice(ENGINES),
+            quick: 0,
+            standard: 0,
+            full_twice_ram: false,
+        }];
+        let mut o = BTreeMap::new();
+        o.insert("engine".to_string(), "io_uring".to_string());
+        let p = Params::resolve("randomio", &specs, Scale::Quick, 0, &o).unwrap();
+        assert_eq!(p.get("engine"), 1);
+        assert_eq!(specs[0].show(1), "io_uring");
+        o.insert("engine".to_string(), "aio".to_string());
+        let e = Params::resolve("randomio", &specs, Scale::Quick, 0, &o).unwrap_err();
+        assert!(e.to_string().contains("sync, io_uring"), "{e}");
+    }
 
     #[test]
     fn sizes_parse_with_binary_suffixes() {
