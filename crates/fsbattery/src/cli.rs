@@ -133,6 +133,10 @@ pub struct RunArgs {
     /// Output directory [default: ./fsbattery-results/<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Threads for the multithreaded workloads (every workload with a `threads` parameter:
+    /// ffsb, randomio, the personalities) [default: each workload's own].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
     /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable).
     #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
     pub set: Vec<String>,

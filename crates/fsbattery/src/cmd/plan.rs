@@ -29,6 +29,9 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             .find(|(n, _)| n == name)
             .map(|(_, p)| p.clone())
             .unwrap_or_default();
+        if let (Some(n), true) = (args.jobs, w.params().iter().any(|p| p.name == "threads")) {
+            given.insert("threads".into(), n.to_string());
+        }
         if let Some(o) = overrides.get(name.as_str()) {
             given.extend(o.clone());
         }
