@@ -143,37 +143,46 @@ measure_writes() {
     rm -f "$out"
 }
 
+# Median over rounds of the per-round ratio $1/$2 (both measured minutes apart at most, so
+# drift on a shared machine cancels better than in a ratio of medians).
+paired() {
+    paste -d' ' <(echo "${R[$1]}" | tr ' ' '\n' | grep .) <(echo "${R[$2]}" | tr ' ' '\n' | grep .) \
+        | awk '$2 > 0 {print $1 / $2}' | median | xargs printf '%.2f'
+}
+
+row() { # label fsb-key baseline-label baseline-key target
+    local f b
+    f=$(med "$2") b=$(med "$4")
+    printf '| %s | %.0f | %s | %.0f | %s | %s | %s |\n' "$1" "$f" "$3" "$b" \
+        "$(ratio "$f" "$b")" "$(paired "$2" "$4")" "$5"
+}
+
 report() {
-    local a_fsb a_fio a_c b_fsb b_fio c_fsb c_dd
-    a_fsb=$(med a_fsb) a_fio=$(med a_fio) a_c=$(med a_c)
-    b_fsb=$(med b_fsb) b_fio=$(med b_fio) c_fsb=$(med c_fsb) c_dd=$(med c_dd)
     echo
-    echo "fsbattery IO engine bench: $(date -u +%F), $(uname -r), $(nproc) cores," \
-        "median of $RUNS runs, ${SECS}s each"
+    echo "fsbattery IO engine bench: $(date -u +%F), kernel $(uname -r), $(nproc) cores," \
+        "median of $RUNS runs of ${SECS}s"
     echo
-    echo "| test | fsbattery | baseline | baseline value | ratio | target |"
-    echo "|---|---|---|---|---|---|"
-    echo "| (a) 4k randread sync, IOPS | $a_fsb | fio psync | $a_fio | $(ratio "$a_fsb" "$a_fio") | >= 1.30 |"
-    echo "| (a) 4k randread sync, IOPS | $a_fsb | C pread loop | $a_c | $(ratio "$a_fsb" "$a_c") | >= 0.85 |"
-    echo "| (b) 4k randread io_uring qd32, IOPS | $b_fsb | fio io_uring qd32 | $b_fio | $(ratio "$b_fsb" "$b_fio") | >= 1.10 |"
-    echo "| (c) 1M seq write zeros, MiB/s | $c_fsb | dd bs=1M | $c_dd | $(ratio "$c_fsb" "$c_dd") | >= 0.95 |"
-    local b1 b8
-    b1=$(med b_fsb8) b8=$(med b_fio8)
-    echo "| (b'') io_uring qd32, both batch 8, IOPS | $b1 | fio ... --iodepth_batch_complete_min=8 | $b8 | $(ratio "$b1" "$b8") | info |"
-    local d_fsb d_fio
-    d_fsb=$(med d_fsb) d_fio=$(med d_fio)
-    echo "| (d) io_uring qd32 on cached $DISK_FS file, IOPS | $d_fsb | fio io_uring qd32 | $d_fio | $(ratio "$d_fsb" "$d_fio") | info |"
+    echo "| test | fsbattery | baseline | baseline value | ratio of medians | median of per-round ratios | target |"
+    echo "|---|---|---|---|---|---|---|"
+    row "(a) 4k randread sync, IOPS" a_fsb "fio psync" a_fio ">= 1.30"
+    row "(a) 4k randread sync, IOPS" a_fsb "C pread loop" a_c ">= 0.85"
+    row "(b) 4k randread io_uring qd32, IOPS" b_fsb "fio io_uring qd32" b_fio ">= 1.10"
+    row "(c) 1M seq write zeros, MiB/s" c_fsb "dd bs=1M" c_dd ">= 0.95"
+    row "(b'') io_uring qd32 batch 8, IOPS" b_fsb8 "fio --iodepth_batch_complete_min=8" b_fio8 "info"
+    row "(d) io_uring qd32, cached $DISK_FS file, IOPS" d_fsb "fio io_uring qd32" d_fio "info"
     echo
-    echo "fsbattery latency (median run values): sync p50 $(med a_p50) ns, p99 $(med a_p99) ns;" \
+    echo "fsbattery latency (medians over runs): sync p50 $(med a_p50) ns, p99 $(med a_p99) ns;" \
         "io_uring qd32 p50 $(med b_p50) ns, p99 $(med b_p99) ns"
     echo "raw runs:"
-    for k in a_fsb a_fio a_c b_fsb b_fio b_fsb8 b_fio8 c_fsb c_dd d_fsb d_fio; do echo "  $k:${R[$k]}"; done
+    for k in a_fsb a_fio a_c b_fsb b_fio b_fsb8 b_fio8 c_fsb c_dd d_fsb d_fio; do
+        echo "  $k:${R[$k]}"
+    done
 }
 
 # (d): the same io_uring comparison where the kernel completes cached reads inline.
 measure_disk() {
     local f="$WORK/disk.dat"
-    DISK_FS=$(stat -f -c %T "$WORK")
+    DISK_FS=$(findmnt -n -o FSTYPE -T "$WORK" 2>/dev/null || stat -f -c %T "$WORK")
     "$BENCH" --file "$f" --size 1G --bs 1M --write 1 --mode truncate --fill random >/dev/null
     cat "$f" >/dev/null
     for run in $(seq "$RUNS"); do

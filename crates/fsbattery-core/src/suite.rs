@@ -47,6 +47,11 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/zfs2007.toml"),
         },
+        Preset {
+            name: "postmark",
+            aliases: &[],
+            text: include_str!("../../../suites/postmark.toml"),
+        },
     ]
 }
 
@@ -229,7 +234,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
             }
             let wl = workload::find(&wname).expect("validated above");
             let known = wl.metrics(&Params::default_for(wl.params()));
-            if !known.iter().any(|m| m.name == metric) {
+            // A row may name a family of metrics: iozone's `write` stands for `write@8192`,
+            // `write@16384`, ... (one table per test, as iozone's Excel report).
+            let family = |m: &str| m.split_once('@').is_some_and(|(t, _)| t == metric);
+            if !known.iter().any(|m| m.name == metric || family(&m.name)) {
                 let names: Vec<_> = known.iter().map(|m| m.name.as_str()).collect();
                 return Err(err(
                     r.metric.span().start,

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod csv_out;
 pub mod format;
 pub mod html;
+pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
 pub mod table;

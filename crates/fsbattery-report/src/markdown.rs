@@ -16,24 +16,28 @@ impl Renderer for Markdown {
             "{} of {} run(s) ± CI95 half width; scale {}, method {}; best of each row in **bold**.\n\n",
             report.aggregate, rec.plan.repeat, rec.plan.scale, rec.plan.method
         ));
-        out.push_str("## Results\n\n");
-        out.push_str(&table(
-            &Matrix::build(report, Quantity::Value),
-            report,
-            true,
-        ));
-        out.push_str("\n## CPU utilisation (%)\n\n");
-        out.push_str(&table(
-            &Matrix::build(report, Quantity::CpuPct),
-            report,
-            false,
-        ));
-        let failed = crate::table::failures(&Matrix::build(report, Quantity::Value));
+        let main = Matrix::build_main(report, Quantity::Value);
+        let iozone = crate::iozone_tables::markdown(report);
+        // An iozone-only run has no other rows: its tables are the whole report.
+        if !main.rows.is_empty() || iozone.is_none() {
+            out.push_str("## Results\n\n");
+            out.push_str(&table(&main, report, true));
+            out.push_str("\n## CPU utilisation (%)\n\n");
+            let cpu = Matrix::build_main(report, Quantity::CpuPct);
+            out.push_str(&table(&cpu, report, false));
+        }
+        let failed = crate::table::failures(&main);
         if !failed.is_empty() {
             out.push_str("\n## Failed and pending\n\n");
             for l in failed.lines() {
                 out.push_str(&format!("- {}\n", escape(l)));
             }
+        }
+        if let Some(t) = iozone {
+            if !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+            out.push_str(&t);
         }
         out.push_str("\n## Environment\n\n");
         let h = &rec.host;

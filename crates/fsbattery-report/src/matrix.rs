@@ -111,6 +111,20 @@ impl Matrix {
             quantity,
         }
     }
+
+    /// The matrix of the terminal table and the Markdown: [`Matrix::build`] without the rows
+    /// of workload `iozone` once any iozone cell was recorded (its `<test>@<record>` points and
+    /// the suite's per-test label rows), because [`crate::iozone_tables`] shows them as
+    /// iozone's own tables; without iozone cells the suite's pending iozone rows stay listed.
+    /// [`Matrix::build`] itself keeps every row: the HTML report reads the points from it.
+    pub fn build_main(report: &Report<'_>, quantity: Quantity) -> Matrix {
+        let mut m = Matrix::build(report, quantity);
+        if crate::iozone_tables::has_cells(report.record) {
+            m.rows
+                .retain(|r| r.workload != crate::iozone_tables::WORKLOAD);
+        }
+        m
+    }
 }
 
 fn column_labels(rec: &RunRecord) -> Vec<String> {
@@ -153,7 +167,8 @@ fn row_keys(rec: &RunRecord) -> Vec<(String, String, String, Option<String>)> {
     keys
 }
 
-fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
+/// The entry of one cell (or of none) for `quantity`.
+pub(crate) fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
     let Some(cell) = cell else {
         return Entry::Missing;
     };

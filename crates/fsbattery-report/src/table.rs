@@ -21,10 +21,20 @@ impl Renderer for TerminalTable {
             "{} — {} of {n} run(s) ± CI95, best of each row marked *\n",
             rec.plan.suite, agg
         ));
-        out.push_str(&self.table(&Matrix::build(report, Quantity::Value), report, true));
-        out.push_str("\nCPU % ((user+sys)/elapsed)\n");
-        out.push_str(&self.table(&Matrix::build(report, Quantity::CpuPct), report, false));
-        out.push_str(&failures(&Matrix::build(report, Quantity::Value)));
+        let main = Matrix::build_main(report, Quantity::Value);
+        let iozone = crate::iozone_tables::render(report);
+        // An iozone-only run has no other rows: its tables are the whole report.
+        if !main.rows.is_empty() || iozone.is_none() {
+            out.push_str(&self.table(&main, report, true));
+            out.push_str("\nCPU % ((user+sys)/elapsed)\n");
+            let cpu = Matrix::build_main(report, Quantity::CpuPct);
+            out.push_str(&self.table(&cpu, report, false));
+        }
+        out.push_str(&failures(&main));
+        if let Some(t) = iozone {
+            out.push('\n');
+            out.push_str(&t);
+        }
         Ok(out.into_bytes())
     }
 }

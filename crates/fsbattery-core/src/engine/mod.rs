@@ -40,7 +40,7 @@ pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
 pub use pattern::{OffsetGen, Pattern, XorShift};
 pub use sync::SyncEngine;
-pub use uring::{probe_uring, UringEngine, UringOptions};
+pub use uring::{probe_uring, UringEngine, UringOptions, MAX_REGISTERED_FILES};
 
 use serde::{Deserialize, Serialize};
 use std::fs::File;

@@ -6,10 +6,21 @@
 //! never decide how results are stored; they poll the interruption flag and clean up their
 //! files on every exit path (the scratch directory is a guard).
 
+mod blockio;
+mod bonnie;
+mod bonnie_files;
 pub mod command;
 mod ctx;
+mod dd;
+mod ffsb;
+mod fileset;
 mod fsops;
+mod iozone;
+mod iozone_stdio;
 mod metadata;
+mod personality;
+mod postmark;
+mod randomio;
 mod scratch;
 mod split;
 mod stream;
@@ -50,6 +61,18 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &stream::Stream,
         &split::Split,
         &tree::Tree4,
+        &dd::Dd,
+        &randomio::RandomIo,
+        &bonnie::Bonnie,
+        &iozone::Iozone,
+        &ffsb::Ffsb,
+        &postmark::POSTMARK,
+        &postmark::POSTMARK_1,
+        &postmark::POSTMARK_10,
+        &postmark::POSTMARK_100,
+        &personality::FILESERVER,
+        &personality::VARMAIL,
+        &personality::WEBSERVER,
     ]
 }
 

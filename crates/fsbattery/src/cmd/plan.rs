@@ -187,27 +187,31 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 type Targets = Vec<Box<dyn Target>>;
 
 /// Loop image size for specs without `size=`: room for the biggest file the workloads write
-/// twice over (stream copies its file) plus the kernel trees, never under 1 GiB. Images are
+/// twice over (stream copies its file), for file pools (`files` × `file_size`/`mean_size`,
+/// with a quarter for appends) and for the kernel trees, never under 1 GiB. Images are
 /// sparse, so only what is written uses disk.
 fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
-    let biggest = workloads
-        .iter()
-        .flat_map(|w| {
-            let bytes = w
-                .workload
-                .params()
-                .iter()
-                .filter(|p| p.kind == ParamKind::Bytes);
-            bytes.map(|p| w.params.get(p.name)).collect::<Vec<_>>()
-        })
-        .max()
-        .unwrap_or(0);
+    let need = |w: &PlannedWorkload| {
+        let has = |n: &str| w.workload.params().iter().any(|p| p.name == n);
+        let get = |n: &str| if has(n) { w.params.get(n) } else { 0 };
+        let biggest = w
+            .workload
+            .params()
+            .iter()
+            .filter(|p| p.kind == ParamKind::Bytes && p.name.ends_with("size"))
+            .map(|p| w.params.get(p.name))
+            .max()
+            .unwrap_or(0);
+        let pool = get("files").saturating_mul(get("file_size").max(get("mean_size")));
+        (2 * biggest).max(pool + pool / 4)
+    };
+    let biggest = workloads.iter().map(need).max().unwrap_or(0);
     let trees: u64 = match scale {
         Scale::Quick => 0,
         // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
         Scale::Standard | Scale::Full => 6 << 30,
     };
-    (2 * biggest + trees + (512 << 20)).max(1 << 30)
+    (biggest + trees + (512 << 20)).max(1 << 30)
 }
 
 /// Parse every `--target`. With none: every default filesystem this machine can make on loop

@@ -1,0 +1,693 @@
+//! Block IO shared by `dd`, `randomio` and `bonnie`: their common parameters (engine, queue
+//! depth, fill, O_DIRECT and its fallback), one file driven through an [`Engine`] in chunks
+//! (sequential passes with the queue kept full, single operations for rewrite and seeks), and
+//! the "target full" failure.
+//!
+//! Invariants:
+//! - O_DIRECT is never dropped silently: when the directory refuses it the cell fails with the
+//!   probe's reason, unless `buffered_fallback=1`, and then the `direct_used` metric says 0.
+//! - Every chunk completes in full or the pass fails: a negative result is the kernel's errno,
+//!   a short or ENOSPC write is "target full after N bytes", a short read names the offset.
+//! - The interruption flag is read before every operation (an atomic load), so Ctrl-C ends a
+//!   pass within one chunk; operations still in flight are reaped before an error returns.
+//! - Sizes are whole chunks: callers round down (and fail when not even one chunk fits).
+
+use crate::engine::{
+    check_direct, dio_alignment, BufferPool, Completion, DirectIo, Engine, EngineError, EngineSpec,
+    Fill, Op, OpKind, Submit,
+};
+use crate::error::{IoContext, WorkloadError};
+use crate::measure::Timing;
+use crate::model::MetricSpec;
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use fsbattery_stats::Better;
+use std::fs::OpenOptions;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use super::WorkloadCtx;
+
+/// Names of the `engine` parameter's choices, in [`EngineSpec`] order.
+pub(super) const ENGINES: &[&str] = &["sync", "io_uring"];
+/// Names of the `fill` parameter's choices.
+pub(super) const FILLS: &[&str] = &["zeros", "random", "compressible"];
+/// Index of "zeros" in [`FILLS`].
+pub(super) const FILL_ZEROS: u64 = 0;
+/// Index of "random" in [`FILLS`].
+pub(super) const FILL_RANDOM: u64 = 1;
+
+/// A plain count parameter.
+pub(super) const fn count(
+    name: &'static str,
+    help: &'static str,
+    quick: u64,
+    standard: u64,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        help,
+        kind: ParamKind::Count,
+        quick,
+        standard,
+        full_twice_ram: false,
+    }
+}
+
+/// A size parameter; `twice_ram` makes it at least 2 × RAM at full scale.
+pub(super) const fn bytes(
+    name: &'static str,
+    help: &'static str,
+    quick: u64,
+    standard: u64,
+    twice_ram: bool,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        help,
+        kind: ParamKind::Bytes,
+        quick,
+        standard,
+        full_twice_ram: twice_ram,
+    }
+}
+
+/// `direct`: 1 opens the data file with O_DIRECT.
+pub(super) const fn direct(quick: u64, standard: u64) -> ParamSpec {
+    count(
+        "direct",
+        "1: open the data file with O_DIRECT (bypass the page cache); 0: buffered",
+        quick,
+        standard,
+    )
+}
+
+/// `fill` with the given default index into [`FILLS`].
+pub(super) const fn fill(default: u64) -> ParamSpec {
+    ParamSpec {
+        name: "fill",
+        help: "content of written blocks: zeros, random (incompressible, each block stamped \
+               with its offset) or compressible (see compress_pct)",
+        kind: ParamKind::Choice(FILLS),
+        quick: default,
+        standard: default,
+        full_twice_ram: false,
+    }
+}
+
+/// `buffered_fallback`: run buffered where O_DIRECT is refused instead of failing.
+pub(super) const BUFFERED_FALLBACK: ParamSpec = count(
+    "buffered_fallback",
+    "1: where O_DIRECT is refused, run buffered and record direct_used=0; 0: fail the cell",
+    0,
+    0,
+);
+/// `engine`: sync or io_uring.
+pub(super) const ENGINE: ParamSpec = ParamSpec {
+    name: "engine",
+    help: "IO engine: sync (pread/pwrite, one operation at a time) or io_uring",
+    kind: ParamKind::Choice(ENGINES),
+    quick: 0,
+    standard: 0,
+    full_twice_ram: false,
+};
+/// `depth`: io_uring queue depth.
+pub(super) const DEPTH: ParamSpec = count(
+    "depth",
+    "io_uring operations in flight per thread (1..=4096; the sync engine always has 1)",
+    8,
+    8,
+);
+/// `compress_pct`: the random share of compressible blocks.
+pub(super) const COMPRESS_PCT: ParamSpec = count(
+    "compress_pct",
+    "fill=compressible: percent of every 4 KiB that is random, the rest zeros (about the \
+     compressed size in percent)",
+    50,
+    50,
+);
+
+/// How a workload moves its bytes, resolved from its parameters and its directory.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct IoSettings {
+    /// Engine and queue depth.
+    pub engine: EngineSpec,
+    /// Content of written blocks.
+    pub fill: Fill,
+    /// O_DIRECT in effect.
+    pub direct: bool,
+    /// O_DIRECT was asked for, refused, and the workload runs buffered instead.
+    pub fell_back: bool,
+}
+
+impl IoSettings {
+    /// Resolve `engine`, `depth`, `fill`, `compress_pct`, `direct` and `buffered_fallback`,
+    /// probing O_DIRECT in `dir` when it is asked for.
+    pub fn resolve(workload: &str, p: &Params, dir: &Path) -> Result<IoSettings, WorkloadError> {
+        let depth = p.get("depth");
+        if !(1..=4096).contains(&depth) {
+            return Err(WorkloadError::Failed(format!(
+                "{workload}.depth={depth}: use 1..=4096"
+            )));
+        }
+        let engine = match p.get("engine") {
+            0 => EngineSpec::Sync,
+            _ => EngineSpec::uring(depth as u32),
+        };
+        let pct = p.get("compress_pct");
+        if pct > 100 {
+            return Err(WorkloadError::Failed(format!(
+                "{workload}.compress_pct={pct}: use 0..=100"
+            )));
+        }
+        let fill = match p.get("fill") {
+            FILL_ZEROS => Fill::Zeros,
+            FILL_RANDOM => Fill::Random,
+            _ => Fill::Compressible(pct as f64 / 100.0),
+        };
+        let mut io = IoSettings {
+            engine,
+            fill,
+            direct: p.get("direct") != 0,
+            fell_back: false,
+        };
+        if io.direct {
+            if let DirectIo::Unsupported(reason) = check_direct(dir) {
+                if p.get("buffered_fallback") == 0 {
+                    return Err(WorkloadError::Failed(format!(
+                        "{workload}: O_DIRECT is not supported in {}: {reason}; set \
+                         {workload}.direct=0, or {workload}.buffered_fallback=1 to run buffered \
+                         (recorded as direct_used=0)",
+                        dir.display()
+                    )));
+                }
+                io.direct = false;
+                io.fell_back = true;
+            }
+        }
+        Ok(io)
+    }
+
+    /// The same settings without O_DIRECT (phases that lay files out through the cache).
+    pub fn buffered(&self) -> IoSettings {
+        IoSettings {
+            direct: false,
+            ..self.clone()
+        }
+    }
+}
+
+/// The `direct_used` metric, declared when a fallback to buffered IO is allowed (the only case
+/// in which it can be 0).
+pub(super) fn direct_metric(p: &Params) -> Option<MetricSpec> {
+    (p.get("direct") != 0 && p.get("buffered_fallback") != 0).then(|| {
+        MetricSpec::rate(
+            "direct_used",
+            "flag",
+            "1 if O_DIRECT was in effect, 0 if the target refused it and the workload ran \
+             buffered (buffered_fallback=1)",
+        )
+    })
+}
+
+/// Record `direct_used` if [`direct_metric`] declared it.
+pub(super) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettings) {
+    if direct_metric(p).is_some() {
+        let none = Timing {
+            elapsed_s: 0.0,
+            user_s: 0.0,
+            sys_s: 0.0,
+        };
+        ctx.record("direct_used", &none, if io.fell_back { 0.0 } else { 1.0 });
+    }
+}
+
+/// A latency metric in milliseconds (lower is better).
+pub(super) fn ms(name: &str, help: &str) -> MetricSpec {
+    MetricSpec {
+        name: name.into(),
+        unit: "ms".into(),
+        better: Better::Lower,
+        help: help.into(),
+    }
+}
+
+/// `bytes` over `secs` in MB/s (10^6 bytes per second, as fio's MB/s).
+pub(super) fn mb_per_s(bytes: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        bytes as f64 / secs / 1e6
+    } else {
+        0.0
+    }
+}
+
+/// `n` events over `secs`, per second.
+pub(super) fn per_s(n: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        n as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// True for "no space left on device".
+pub(super) fn is_full(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ENOSPC)
+}
+
+/// The failure of a workload that filled its target after writing `written` bytes.
+pub(super) fn target_full(path: &Path, written: u64, cause: &str) -> WorkloadError {
+    WorkloadError::Failed(format!(
+        "target full after {written} bytes ({}) written to {}: {cause}; free space on the \
+         target or lower the workload's size",
+        format_bytes(written),
+        path.display()
+    ))
+}
+
+/// Map an engine job's error, turning ENOSPC and short writes into [`target_full`] with the
+/// bytes the file holds (the job itself does not count them).
+pub(super) fn job_error(e: EngineError, path: &Path) -> WorkloadError {
+    let held = || {
+        std::fs::metadata(path)
+            .map(|m| m.blocks() * 512)
+            .unwrap_or(0)
+    };
+    match &e {
+        EngineError::Io { source, .. } if is_full(source) => {
+            target_full(path, held(), &e.to_string())
+        }
+        EngineError::Short { kind: "write", .. } => target_full(path, held(), &e.to_string()),
+        _ => e.into(),
+    }
+}
+
+/// How [`BlockFile::open`] opens its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Open {
+    /// Create or truncate to zero (a new file written from the start).
+    Truncate,
+    /// The file exists; read it, or overwrite its blocks in place.
+    Existing,
+}
+
+/// One file driven through an engine in chunks of one size.
+pub(super) struct BlockFile {
+    engine: Box<dyn Engine>,
+    file: u32,
+    path: PathBuf,
+    chunk: u32,
+    stamps: bool,
+    done: Vec<Completion>,
+}
+
+impl BlockFile {
+    /// Open `path` read-write as `how` says, with `io`'s engine, O_DIRECT and fill. Fails with
+    /// the fix when O_DIRECT needs a larger alignment than `chunk`.
+    pub fn open(
+        path: &Path,
+        how: Open,
+        io: &IoSettings,
+        chunk: u32,
+        seed: u64,
+    ) -> Result<BlockFile, WorkloadError> {
+        let mut o = OpenOptions::new();
+        o.read(true).write(true);
+        if how == Open::Truncate {
+            o.create(true).truncate(true);
+        }
+        if io.direct {
+            o.custom_flags(libc::O_DIRECT);
+        }
+        let how_s = if io.direct { " with O_DIRECT" } else { "" };
+        let file = o
+            .open(path)
+            .ctx(|| format!("open{how_s} {}", path.display()))?;
+        let mem_align = if io.direct {
+            require_dio_multiple(path, u64::from(chunk), "chunk")?
+        } else {
+            4096
+        };
+        let depth = io.engine.depth() as usize;
+        let mut pool = BufferPool::new(depth, chunk as usize, mem_align);
+        let mut base = vec![0u8; chunk as usize];
+        io.fill.generate(seed, &mut base);
+        pool.fill_all(&base);
+        let mut engine = io.engine.build(pool)?;
+        let id = engine.add_file(file)?;
+        Ok(BlockFile {
+            engine,
+            file: id,
+            path: path.to_path_buf(),
+            chunk,
+            stamps: io.fill.stamps(),
+            done: Vec::with_capacity(depth),
+        })
+    }
+
+    /// Bytes per operation.
+    pub fn chunk(&self) -> u32 {
+        self.chunk
+    }
+
+    /// One sequential pass of `kind` (read or write) over `bytes` from offset 0, keeping the
+    /// engine's queue full. Returns the bytes moved (= `bytes`, a multiple of the chunk).
+    pub fn stream(&mut self, kind: OpKind, bytes: u64) -> Result<u64, WorkloadError> {
+        let res = self.stream_inner(kind, bytes);
+        if res.is_err() {
+            self.drain();
+        }
+        res
+    }
+
+    fn stream_inner(&mut self, kind: OpKind, bytes: u64) -> Result<u64, WorkloadError> {
+        let chunk = u64::from(self.chunk);
+        let depth = self.engine.depth().min(self.engine.buffers().slots());
+        let mut free: Vec<u16> = (0..depth as u16).rev().collect();
+        let (mut next, mut moved) = (0u64, 0u64);
+        loop {
+            while next < bytes {
+                if crate::interrupt::requested() {
+                    return Err(WorkloadError::Interrupted);
+                }
+                let Some(slot) = free.pop() else { break };
+                let op = self.op(kind, next, slot);
+                match self.engine.submit(op)? {
+                    Submit::Completed(c) => {
+                        moved += self.check(c, moved)?;
+                        free.push(c.op.slot);
+                    }
+                    Submit::Queued => {}
+                    Submit::Busy => {
+                        free.push(slot);
+                        break;
+                    }
+                }
+                next += chunk;
+            }
+            if self.engine.in_flight() == 0 {
+                if next >= bytes {
+                    return Ok(moved);
+                }
+                if free.len() == depth {
+                    return Err(WorkloadError::Failed(format!(
+                        "engine {} busy with nothing in flight on {}",
+                        self.engine.name(),
+                        self.path.display()
+                    )));
+                }
+            }
+            let mut done = std::mem::take(&mut self.done);
+            self.engine.reap(1, &mut done)?;
+            for c in done.drain(..) {
+                moved += self.check(c, moved)?;
+                free.push(c.op.slot);
+            }
+            self.done = done;
+        }
+    }
+
+    /// bonnie's rewrite: for every chunk, read it, dirty one word, write it back in place.
+    /// Returns the bytes of file covered.
+    pub fn rewrite(&mut self, bytes: u64) -> Result<u64, WorkloadError> {
+        let chunk = u64::from(self.chunk);
+        let mut off = 0;
+        while off < bytes {
+            if crate::interrupt::requested() {
+                return Err(WorkloadError::Interrupted);
+            }
+            self.read_at(off)?;
+            self.dirty();
+            self.write_at(off, off)?;
+            off += chunk;
+        }
+        Ok(off)
+    }
+
+    /// Read one chunk at `offset` into slot 0 and wait for it.
+    pub fn read_at(&mut self, offset: u64) -> Result<(), WorkloadError> {
+        let op = self.op(OpKind::Read, offset, 0);
+        self.one(op, 0).map(|_| ())
+    }
+
+    /// Write slot 0 as one chunk at `offset` and wait for it; `written` (bytes written so far)
+    /// only feeds the "target full" message.
+    pub fn write_at(&mut self, offset: u64, written: u64) -> Result<(), WorkloadError> {
+        let op = Op {
+            kind: OpKind::Write,
+            offset,
+            len: self.chunk,
+            slot: 0,
+            file: self.file,
+            issued_ns: 0,
+        };
+        self.one(op, written).map(|_| ())
+    }
+
+    /// Change one word of slot 0, as bonnie's `dirty_buffer` does before writing a block back.
+    pub fn dirty(&mut self) {
+        let b = self.engine.buffers_mut().slot_mut(0);
+        if b.len() >= 4 {
+            let w = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).wrapping_add(1);
+            b[..4].copy_from_slice(&w.to_ne_bytes());
+        }
+    }
+
+    /// fsync the file and wait for it.
+    pub fn fsync(&mut self) -> Result<(), WorkloadError> {
+        let op = Op {
+            kind: OpKind::Fsync,
+            offset: 0,
+            len: 0,
+            slot: 0,
+            file: self.file,
+            issued_ns: 0,
+        };
+        self.one(op, 0).map(|_| ())
+    }
+
+    /// The operation `kind` on `slot` at `offset`; writes get the fill's offset stamp so no two
+    /// blocks are equal (deduplicating filesystems cannot shortcut them).
+    fn op(&mut self, kind: OpKind, offset: u64, slot: u16) -> Op {
+        if kind == OpKind::Write && self.stamps {
+            let b = self.engine.buffers_mut().slot_mut(usize::from(slot));
+            if b.len() >= 16 {
+                b[..8].copy_from_slice(&offset.to_le_bytes());
+                b[8..16].copy_from_slice(&(!offset).to_le_bytes());
+            }
+        }
+        Op {
+            kind,
+            offset,
+            len: if kind == OpKind::Fsync { 0 } else { self.chunk },
+            slot,
+            file: self.file,
+            issued_ns: 0,
+        }
+    }
+
+    /// Submit `op` alone (nothing else in flight) and wait for its completion.
+    fn one(&mut self, op: Op, written: u64) -> Result<u64, WorkloadError> {
+        let c = match self.engine.submit(op)? {
+            Submit::Completed(c) => c,
+            Submit::Queued => {
+                let mut done = std::mem::take(&mut self.done);
+                self.engine.reap(1, &mut done)?;
+                let c = done.pop();
+                self.done = done;
+                c.ok_or_else(|| self.engine_fault("returned no completion for", op))?
+            }
+            // With nothing else in flight, waiting cannot make room.
+            Submit::Busy => return Err(self.engine_fault("refused", op)),
+        };
+        self.check(c, written)
+    }
+
+    #[cold]
+    fn engine_fault(&self, what: &str, op: Op) -> WorkloadError {
+        WorkloadError::Failed(format!(
+            "engine {} {what} a single {} on {}",
+            self.engine.name(),
+            op.kind.name(),
+            self.path.display()
+        ))
+    }
+
+    /// Bytes moved by `c`, or the failure it reports; `written` feeds "target full".
+    fn check(&self, c: Completion, written: u64) -> Result<u64, WorkloadError> {
+        let op = c.op;
+        let want = if op.kind == OpKind::Fsync { 0 } else { op.len };
+        if c.result >= 0 && c.result as u32 == want {
+            return Ok(u64::from(want));
+        }
+        let what = format!(
+            "{} of {} bytes at offset {} of {}",
+            op.kind.name(),
+            op.len,
+            op.offset,
+            self.path.display()
+        );
+        if c.result < 0 {
+            let err = std::io::Error::from_raw_os_error(-c.result);
+            if is_full(&err) {
+                return Err(target_full(&self.path, written, &format!("{what}: {err}")));
+            }
+            return Err(WorkloadError::io(what, err));
+        }
+        if op.kind == OpKind::Write {
+            let cause = format!("{what}: only {} bytes written", c.result);
+            return Err(target_full(&self.path, written + c.result as u64, &cause));
+        }
+        Err(WorkloadError::Failed(format!(
+            "short {what}: got {} bytes; the file is shorter than the workload expects",
+            c.result
+        )))
+    }
+
+    /// Wait for everything still in flight, ignoring results (an error path is leaving).
+    fn drain(&mut self) {
+        let mut sink = Vec::new();
+        while self.engine.in_flight() > 0 {
+            if self.engine.reap(1, &mut sink).is_err() {
+                break;
+            }
+            sink.clear();
+        }
+    }
+}
+
+/// Check that `len` (the parameter `what`) is a multiple of O_DIRECT's offset alignment on
+/// `path`; returns the memory alignment buffers need.
+pub(super) fn require_dio_multiple(
+    path: &Path,
+    len: u64,
+    what: &str,
+) -> Result<usize, WorkloadError> {
+    let a = dio_alignment(path);
+    if len == 0 || !len.is_multiple_of(a.offset as u64) {
+        return Err(WorkloadError::Failed(format!(
+            "O_DIRECT on {} needs transfers that are multiples of {} B (the device's logical \
+             block size{}), but {what} is {len} B: choose a multiple of {} B, or direct=0",
+            path.display(),
+            a.offset,
+            if a.reported {
+                ", reported by statx"
+            } else {
+                ", assumed"
+            },
+            a.offset
+        )));
+    }
+    Ok(a.mem)
+}
+
+/// Round `size` down to whole `chunk`s; fails when not even one fits.
+pub(super) fn whole_chunks(
+    workload: &str,
+    size: u64,
+    chunk: u64,
+    chunk_name: &str,
+) -> Result<u64, WorkloadError> {
+    if chunk == 0 || size < chunk {
+        return Err(WorkloadError::Failed(format!(
+            "{workload}: size {size} B is smaller than one {chunk_name} of {chunk} B: raise \
+             {workload}.size or lower {workload}.{chunk_name}"
+        )));
+    }
+    if chunk > u64::from(u32::MAX) {
+        return Err(WorkloadError::Failed(format!(
+            "{workload}.{chunk_name}={chunk} B: use less than 4 GiB"
+        )));
+    }
+    Ok(size - size % chunk)
+}
+
+/// Helpers for the tests of the workloads built on this module.
+#[cfg(test)]
+pub(super) mod testutil {
+    use super::super::{Method, Workload, WorkloadCtx};
+    use crate::model::Sample;
+    use crate::params::Params;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// `defaults` with `over` replacing or adding values.
+    pub fn params(defaults: &[(&str, u64)], over: &[(&str, u64)]) -> Params {
+        let mut v: Vec<(&str, u64)> = defaults.to_vec();
+        for &(k, x) in over {
+            match v.iter_mut().find(|(n, _)| *n == k) {
+                Some(e) => e.1 = x,
+                None => v.push((k, x)),
+            }
+        }
+        Params::from_pairs(&v)
+    }
+
+    /// Run `w` natively once in a fresh tempdir; the error is the workload's message.
+    pub fn run_native(
+        w: &dyn Workload,
+        p: &Params,
+    ) -> Result<(Vec<(String, Sample)>, tempfile::TempDir), String> {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut samples = Vec::new();
+        let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
+        let mut ctx = WorkloadCtx::new(
+            tmp.path(),
+            0,
+            Method::Native,
+            std::time::Duration::ZERO,
+            &mut on,
+        );
+        let res = w.run(&mut ctx, p);
+        drop(ctx);
+        assert_clean(tmp.path());
+        res.map_err(|e| e.to_string())?;
+        let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
+        let want: Vec<String> = w.metrics(p).into_iter().map(|m| m.name).collect();
+        assert_eq!(names, want, "every declared metric once, in order");
+        Ok((samples, tmp))
+    }
+
+    /// Metric → value.
+    pub fn values(samples: &[(String, Sample)]) -> BTreeMap<String, f64> {
+        samples.iter().map(|(m, s)| (m.clone(), s.value)).collect()
+    }
+
+    /// Nothing is left in `dir` (the scratch directory is gone).
+    pub fn assert_clean(dir: &Path) {
+        let left: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+
+    /// Whether io_uring works here; otherwise skip (or fail in CI).
+    pub fn uring_ok() -> bool {
+        match crate::engine::probe_uring() {
+            Ok(()) => true,
+            Err(e) => {
+                if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+                    panic!("io_uring is required (FSBATTERY_REQUIRE_PRIVILEGED=1): {e}");
+                }
+                eprintln!("skipping io_uring case: {e}");
+                false
+            }
+        }
+    }
+
+    /// Whether O_DIRECT works in the temp directory; otherwise skip (or fail in CI).
+    pub fn direct_ok() -> bool {
+        let tmp = tempfile::tempdir().unwrap();
+        match crate::engine::check_direct(tmp.path()) {
+            crate::engine::DirectIo::Unsupported(why) => {
+                if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+                    panic!("O_DIRECT in the temp dir is required: {why}");
+                }
+                eprintln!("skipping O_DIRECT case: {why}");
+                false
+            }
+            _ => true,
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! `dd`: seed S4's `dd if=/dev/zero of=bigfile bs=1048576 count=4096` — write SIZE to a new
+//! file in BLOCK-sized writes, reported in MB/s.
+//!
+//! Two numbers, as `stream` does for S1: `write` stops the clock when the last write returned
+//! (what `dd` prints: mostly page cache when the file is smaller than RAM), `write_durable`
+//! when the closing fsync returned (`dd conv=fsync`). Native mode goes through the IO engine
+//! (sync or io_uring, optional O_DIRECT, zeros by default); command mode runs dd itself and
+//! then `sync bigfile`, so it always writes zeros and ignores engine, depth and fill.
+//! Invariant: the file is a whole number of blocks (SIZE is rounded down), and it is removed
+//! on every path with the scratch directory.
+
+use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::{command, Method, Scratch, Workload, WorkloadCtx};
+use crate::engine::OpKind;
+use crate::error::WorkloadError;
+use crate::measure::Stopwatch;
+use crate::model::MetricSpec;
+use crate::params::{ParamSpec, Params};
+use std::path::Path;
+
+/// The dd workload.
+pub struct Dd;
+
+const PARAMS: &[ParamSpec] = &[
+    blockio::bytes(
+        "size",
+        "bytes written (dd bs × count; rounded down to whole blocks)",
+        64 << 20,
+        4096 << 20,
+        true,
+    ),
+    blockio::bytes("block", "bytes per write (dd bs)", 1 << 20, 1 << 20, false),
+    blockio::direct(0, 0),
+    blockio::BUFFERED_FALLBACK,
+    blockio::ENGINE,
+    blockio::DEPTH,
+    blockio::fill(blockio::FILL_ZEROS),
+    blockio::COMPRESS_PCT,
+];
+
+impl Workload for Dd {
+    fn name(&self) -> &'static str {
+        "dd"
+    }
+    fn summary(&self) -> &'static str {
+        "write SIZE of zeros to a new file in 1 MiB blocks, as dd if=/dev/zero bs=1048576 \
+         (S4 dd 4 GB)"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+        let mut m = vec![
+            MetricSpec::rate(
+                "write",
+                "MB/s",
+                "SIZE over the time until the last write returned (what dd prints)",
+            ),
+            MetricSpec::rate(
+                "write_durable",
+                "MB/s",
+                "SIZE over the time until fsync returned (dd conv=fsync)",
+            ),
+        ];
+        m.extend(blockio::direct_metric(p));
+        m
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        let block = p.get("block");
+        let size = blockio::whole_chunks("dd", p.get("size"), block, "block")?;
+        let scratch = Scratch::create(ctx.root(), "dd")?;
+        let path = scratch.join("bigfile");
+        if ctx.method() == Method::Commands {
+            return run_command(ctx, scratch.path(), size, block, p.get("direct") != 0);
+        }
+        let io = IoSettings::resolve("dd", p, scratch.path())?;
+        let seed = 0xdd ^ u64::from(ctx.repeat());
+        let (returned, durable) = ctx.phase(&[scratch.path()], || {
+            let sw = Stopwatch::start();
+            let mut f = BlockFile::open(&path, Open::Truncate, &io, block as u32, seed)?;
+            f.stream(OpKind::Write, size)?;
+            let returned = sw.stop();
+            f.fsync()?;
+            Ok(returned)
+        })?;
+        ctx.record(
+            "write",
+            &returned,
+            blockio::mb_per_s(size, returned.elapsed_s),
+        );
+        ctx.record(
+            "write_durable",
+            &durable,
+            blockio::mb_per_s(size, durable.elapsed_s),
+        );
+        blockio::record_direct(ctx, p, &io);
+        Ok(())
+    }
+}
+
+/// `dd if=/dev/zero of=bigfile bs=BLOCK count=N [oflag=direct]`, then `sync bigfile` for the
+/// durable number. dd's own errors (a full target included) become the cell's reason.
+fn run_command(
+    ctx: &mut WorkloadCtx<'_>,
+    dir: &Path,
+    size: u64,
+    block: u64,
+    direct: bool,
+) -> Result<(), WorkloadError> {
+    let bs = format!("bs={block}");
+    let count = format!("count={}", size / block);
+    let mut args = vec!["if=/dev/zero", "of=bigfile", &bs, &count, "status=none"];
+    if direct {
+        args.push("oflag=direct");
+    }
+    let (returned, durable) = ctx.phase(&[dir], || {
+        let sw = Stopwatch::start();
+        command::run(dir, "dd", &args)?;
+        let returned = sw.stop();
+        command::run(dir, "sync", &["bigfile"])?;
+        Ok(returned)
+    })?;
+    ctx.record(
+        "write",
+        &returned,
+        blockio::mb_per_s(size, returned.elapsed_s),
+    );
+    ctx.record(
+        "write_durable",
+        &durable,
+        blockio::mb_per_s(size, durable.elapsed_s),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::blockio::testutil::{assert_clean, run_native, uring_ok, values};
+
+    fn params(over: &[(&str, u64)]) -> Params {
+        let defaults = [
+            ("size", 4 << 20),
+            ("block", 1 << 20),
+            ("direct", 0),
+            ("buffered_fallback", 0),
+            ("engine", 0),
+            ("depth", 4),
+            ("fill", 0),
+            ("compress_pct", 50),
+        ];
+        crate::workload::blockio::testutil::params(&defaults, over)
+    }
+
+    #[test]
+    fn writes_the_file_and_reports_both_rates() {
+        let p = params(&[("size", (4 << 20) + 12345)]);
+        let (samples, _tmp) = run_native(&Dd, &p).unwrap();
+        let v = values(&samples);
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert!(v["write"] > 0.0 && v["write_durable"] > 0.0, "{v:?}");
+        // The durable clock includes the fsync, so it can only be slower.
+        assert!(v["write_durable"] <= v["write"], "{v:?}");
+    }
+
+    #[test]
+    fn direct_writes_record_that_direct_was_used() {
+        if !crate::workload::blockio::testutil::direct_ok() {
+            return;
+        }
+        let p = params(&[("direct", 1), ("buffered_fallback", 1)]);
+        let (samples, _tmp) = run_native(&Dd, &p).unwrap();
+        assert_eq!(values(&samples)["direct_used"], 1.0);
+    }
+
+    #[test]
+    fn io_uring_and_every_fill_work() {
+        if !uring_ok() {
+            return;
+        }
+        for fill in 0..3 {
+            let p = params(&[("engine", 1), ("fill", fill), ("block", 64 << 10)]);
+            let (samples, _tmp) = run_native(&Dd, &p).unwrap();
+            assert!(values(&samples)["write"] > 0.0);
+        }
+    }
+
+    #[test]
+    fn command_mode_runs_dd() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut samples = Vec::new();
+        let mut on = |m: &str, s: crate::model::Sample| samples.push((m.to_string(), s));
+        let mut ctx = WorkloadCtx::new(
+            tmp.path(),
+            0,
+            Method::Commands,
+            std::time::Duration::ZERO,
+            &mut on,
+        );
+        Dd.run(&mut ctx, &params(&[])).unwrap();
+        drop(ctx);
+        let v = values(&samples);
+        assert!(v["write"] > 0.0 && v["write_durable"] > 0.0, "{v:?}");
+        assert_clean(tmp.path());
+    }
+
+    #[test]
+    fn too_small_a_size_fails_before_any_io() {
+        let e = run_native(&Dd, &params(&[("size", 1000)])).unwrap_err();
+        assert!(e.contains("smaller than one block"), "{e}");
+    }
+}

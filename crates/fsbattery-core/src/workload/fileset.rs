@@ -1,0 +1,639 @@
+//! Shared machinery of the many-file workloads (`ffsb`, `postmark*`, the filebench
+//! personalities): parameter helpers, a per-thread IO port over the engine, per-operation
+//! statistics, the "target full" failure and a thread pool with a common start line.
+//!
+//! Invariants:
+//! - Every byte goes through an [`Engine`] owned by the thread that uses it (a [`Port`]); files
+//!   are opened with std and handed to the engine's file table, so sync and io_uring run the
+//!   same flows. A transfer either moves every byte or fails; operations still in flight are
+//!   reaped before an error returns, so a buffer is never freed under the kernel.
+//! - ENOSPC and EDQUOT, from a write, an fsync, a create or a mkdir, and a short write all
+//!   become one message, "target full after N bytes (…) and F files written in DIR: …", counted
+//!   by a [`Tally`] shared by every thread of the workload.
+//! - [`run_threads`] starts the timed window of every thread at one barrier that every thread
+//!   reaches even when its setup failed, so a failing thread never leaves the others waiting;
+//!   the first real error wins over the "interrupted" and "stopped" of the others.
+
+use crate::engine::{
+    BufferPool, Completion, Engine, EngineSpec, Fill, LatencyHistogram, Op, OpKind, Submit,
+    UringOptions, XorShift,
+};
+use crate::error::WorkloadError;
+use crate::measure::Timing;
+use crate::model::MetricSpec;
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use fsbattery_stats::Better;
+use std::fs::File;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Barrier;
+use std::time::Instant;
+
+use super::WorkloadCtx;
+
+/// Names of the `engine` parameter's choices, in [`EngineSpec`] order.
+pub(super) const ENGINES: &[&str] = &["sync", "io_uring"];
+
+/// A plain count parameter.
+pub(super) const fn count(
+    name: &'static str,
+    help: &'static str,
+    quick: u64,
+    standard: u64,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        help,
+        kind: ParamKind::Count,
+        quick,
+        standard,
+        full_twice_ram: false,
+    }
+}
+
+/// A size parameter (bytes, binary suffixes accepted).
+pub(super) const fn bytes(
+    name: &'static str,
+    help: &'static str,
+    quick: u64,
+    standard: u64,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        help,
+        kind: ParamKind::Bytes,
+        quick,
+        standard,
+        full_twice_ram: false,
+    }
+}
+
+/// The `engine` parameter (sync at every scale).
+pub(super) const ENGINE_PARAM: ParamSpec = ParamSpec {
+    name: "engine",
+    help: "IO engine: sync (pread/pwrite) or io_uring",
+    kind: ParamKind::Choice(ENGINES),
+    quick: 0,
+    standard: 0,
+    full_twice_ram: false,
+};
+
+/// The `depth` parameter: chunks of one transfer in flight with io_uring.
+pub(super) const DEPTH_PARAM: ParamSpec = count(
+    "depth",
+    "io_uring: chunks of one transfer in flight (the sync engine always has one)",
+    1,
+    1,
+);
+
+/// Threads to run: the `threads` parameter, 0 meaning one per CPU.
+pub(super) fn threads(p: &Params) -> usize {
+    match p.get("threads") {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n as usize,
+    }
+}
+
+/// The engine the `engine` and `depth` parameters ask for. Registering files pays only when
+/// files stay open (ffsb); workloads that open and close a file per operation would pay an
+/// extra system call per open and close instead.
+pub(super) fn engine_spec(p: &Params, register_files: bool) -> EngineSpec {
+    match p.get("engine") {
+        0 => EngineSpec::Sync,
+        _ => EngineSpec::IoUring(UringOptions {
+            depth: p.get("depth").clamp(1, 4096) as u32,
+            registered_buffers: false,
+            registered_files: register_files,
+            batch: 1,
+        }),
+    }
+}
+
+/// Bytes and files written so far by every thread of one workload run, for the message of a
+/// full target.
+#[derive(Debug, Default)]
+pub(super) struct Tally {
+    bytes: AtomicU64,
+    files: AtomicU64,
+}
+
+impl Tally {
+    /// Count `n` bytes written.
+    #[inline]
+    pub fn wrote(&self, n: u64) {
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Count one file created.
+    #[inline]
+    pub fn created(&self) {
+        self.files.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The "target full" failure, after `what` (operation and path) failed with `cause`.
+    pub fn full(&self, what: &str, cause: &str) -> WorkloadError {
+        let b = self.bytes.load(Ordering::Relaxed);
+        let f = self.files.load(Ordering::Relaxed);
+        WorkloadError::Failed(format!(
+            "target full after {b} bytes ({}) and {f} files written: {what}: {cause}; give the \
+             target more room or make the workload smaller (fewer or smaller files)",
+            format_bytes(b)
+        ))
+    }
+
+    /// `e` from `what` as a workload error: "target full" for ENOSPC and EDQUOT.
+    pub fn io(&self, what: String, e: std::io::Error) -> WorkloadError {
+        if is_full(&e) {
+            self.full(&what, &e.to_string())
+        } else {
+            WorkloadError::io(what, e)
+        }
+    }
+}
+
+/// Whether `e` says the filesystem (or the quota) has no room left.
+pub(super) fn is_full(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT))
+}
+
+/// One thread's engine with a free list of its buffer slots.
+pub(super) struct Port {
+    engine: Box<dyn Engine>,
+    free: Vec<u16>,
+    done: Vec<Completion>,
+}
+
+impl Port {
+    /// An engine of `spec` whose slots hold `slot_len` bytes aligned to `align`, filled with
+    /// incompressible bytes from `seed` (what written files contain).
+    pub fn new(
+        spec: &EngineSpec,
+        slot_len: usize,
+        align: usize,
+        seed: u64,
+    ) -> Result<Port, WorkloadError> {
+        let depth = spec.depth().max(1) as usize;
+        let mut pool = BufferPool::new(depth, slot_len, align);
+        let mut base = vec![0u8; slot_len];
+        Fill::Random.generate(seed, &mut base);
+        pool.fill_all(&base);
+        let engine = spec.build(pool)?;
+        Ok(Port {
+            engine,
+            free: (0..depth as u16).rev().collect(),
+            done: Vec::with_capacity(depth),
+        })
+    }
+
+    /// Hand an open file to the engine; operations name it by the returned index.
+    pub fn add(&mut self, file: File) -> Result<u32, WorkloadError> {
+        Ok(self.engine.add_file(file)?)
+    }
+
+    /// Take file `id` back from the engine and close it.
+    pub fn close(&mut self, id: u32) {
+        drop(self.engine.remove_file(id));
+    }
+
+    /// Move `len` bytes at `offset` of file `id` (`path` names it in errors) in slot-sized
+    /// chunks, up to the engine's depth in flight. Writes are counted in `tally`.
+    pub fn transfer(
+        &mut self,
+        kind: OpKind,
+        id: u32,
+        offset: u64,
+        len: u64,
+        site: Site<'_>,
+    ) -> Result<(), WorkloadError> {
+        let chunk = self.engine.buffers().slot_len() as u64;
+        let end = offset + len;
+        let mut next = offset;
+        let mut err: Option<WorkloadError> = None;
+        while (next < end && err.is_none()) || self.engine.in_flight() > 0 {
+            if next < end && err.is_none() && !self.free.is_empty() {
+                let n = (end - next).min(chunk) as u32;
+                match self.submit(kind, id, next, n, site) {
+                    Ok(true) => next += u64::from(n),
+                    Ok(false) => self.reap(site, &mut err)?,
+                    Err(e) => err = Some(e),
+                }
+            } else {
+                self.reap(site, &mut err)?;
+            }
+        }
+        err.map_or(Ok(()), Err)
+    }
+
+    /// fsync file `id`.
+    pub fn fsync(&mut self, id: u32, site: Site<'_>) -> Result<(), WorkloadError> {
+        let mut err = None;
+        while !self.submit(OpKind::Fsync, id, 0, 0, site)? {
+            self.reap(site, &mut err)?;
+        }
+        while self.engine.in_flight() > 0 {
+            self.reap(site, &mut err)?;
+        }
+        err.map_or(Ok(()), Err)
+    }
+
+    /// Submit one operation; `false` when the engine is busy (reap, then try again).
+    fn submit(
+        &mut self,
+        kind: OpKind,
+        file: u32,
+        offset: u64,
+        len: u32,
+        site: Site<'_>,
+    ) -> Result<bool, WorkloadError> {
+        let slot = self.free.pop().expect("callers check for a free slot");
+        let op = Op {
+            kind,
+            offset,
+            len,
+            slot,
+            file,
+            issued_ns: 0,
+        };
+        match self.engine.submit(op) {
+            Ok(Submit::Completed(c)) => {
+                self.free.push(slot);
+                check(&c, site).map(|()| true)
+            }
+            Ok(Submit::Queued) => Ok(true),
+            Ok(Submit::Busy) => {
+                self.free.push(slot);
+                Ok(false)
+            }
+            Err(e) => {
+                self.free.push(slot);
+                Err(e.into())
+            }
+        }
+    }
+
+    /// Wait for at least one completion; the first failure goes to `err`. A failing reap
+    /// returns at once: nothing more can be learnt about the operations in flight.
+    fn reap(
+        &mut self,
+        site: Site<'_>,
+        err: &mut Option<WorkloadError>,
+    ) -> Result<(), WorkloadError> {
+        let mut done = std::mem::take(&mut self.done);
+        done.clear();
+        let min = usize::from(self.engine.in_flight() > 0);
+        let reaped = self.engine.reap(min, &mut done);
+        for c in &done {
+            self.free.push(c.op.slot);
+            if let Err(e) = check(c, site) {
+                err.get_or_insert(e);
+            }
+        }
+        self.done = done;
+        reaped.map(|_| ()).map_err(WorkloadError::from)
+    }
+}
+
+/// Where a transfer happens, for its error messages and its byte count.
+#[derive(Clone, Copy)]
+pub(super) struct Site<'a> {
+    /// The file.
+    pub path: &'a Path,
+    /// Written bytes are counted here.
+    pub tally: &'a Tally,
+}
+
+/// A completion's failure, if any: kernel errors with the offset and file, ENOSPC and short
+/// writes as "target full", short reads as a file shorter than the workload wrote.
+fn check(c: &Completion, site: Site<'_>) -> Result<(), WorkloadError> {
+    let op = &c.op;
+    let what = || {
+        format!(
+            "{} of {} B at offset {} of {}",
+            op.kind.name(),
+            op.len,
+            op.offset,
+            site.path.display()
+        )
+    };
+    if c.result < 0 {
+        let e = std::io::Error::from_raw_os_error(-c.result);
+        return Err(site.tally.io(what(), e));
+    }
+    let got = c.result as u32;
+    match op.kind {
+        OpKind::Write if got < op.len => Err(site
+            .tally
+            .full(&what(), &format!("short write: {got} of {} bytes", op.len))),
+        OpKind::Read if got < op.len => Err(WorkloadError::Failed(format!(
+            "{}: short read, {got} of {} bytes: the file is shorter than the workload wrote it",
+            what(),
+            op.len
+        ))),
+        OpKind::Write => {
+            site.tally.wrote(u64::from(got));
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Count, bytes and latency of one kind of operation.
+#[derive(Debug, Clone, Default)]
+pub(super) struct OpStat {
+    /// Operations completed.
+    pub ops: u64,
+    /// Bytes they moved.
+    pub bytes: u64,
+    /// Their latency in nanoseconds.
+    pub lat: LatencyHistogram,
+}
+
+impl OpStat {
+    /// Count one operation that started at `t0` and moved `bytes`.
+    #[inline]
+    pub fn done(&mut self, t0: Instant, bytes: u64) {
+        self.ops += 1;
+        self.bytes += bytes;
+        self.lat.record(t0.elapsed().as_nanos() as u64);
+    }
+
+    /// Add another thread's counts.
+    pub fn merge(&mut self, o: &OpStat) {
+        self.ops += o.ops;
+        self.bytes += o.bytes;
+        self.lat.merge(&o.lat);
+    }
+}
+
+/// Merge per-thread rows of per-kind statistics into one row.
+pub(super) fn merge_rows(rows: &[Vec<OpStat>], kinds: usize) -> Vec<OpStat> {
+    let mut out = vec![OpStat::default(); kinds];
+    for row in rows {
+        for (o, s) in out.iter_mut().zip(row) {
+            o.merge(s);
+        }
+    }
+    out
+}
+
+/// Latency statistics reported per quantity: suffix and what it is.
+const LAT: [(&str, &str); 4] = [
+    ("lat_mean", "mean"),
+    ("lat_p50", "median"),
+    ("lat_p99", "99th percentile"),
+    ("lat_max", "largest"),
+];
+
+/// The latency metrics `<prefix>_lat_mean`, `_p50`, `_p99`, `_max` (ms, lower is better).
+pub(super) fn lat_specs(prefix: &str, what: &str) -> Vec<MetricSpec> {
+    LAT.iter()
+        .map(|(suffix, stat)| MetricSpec {
+            name: format!("{prefix}_{suffix}"),
+            unit: "ms".into(),
+            better: Better::Lower,
+            help: format!("{stat} latency of {what}"),
+        })
+        .collect()
+}
+
+/// Record the latency metrics of [`lat_specs`] from `h`.
+pub(super) fn record_lat(
+    ctx: &mut WorkloadCtx<'_>,
+    prefix: &str,
+    t: &Timing,
+    h: &LatencyHistogram,
+) {
+    let s = h.summary();
+    let ms = |ns: f64| ns / 1e6;
+    let values = [
+        ms(s.mean_ns),
+        ms(s.p50_ns as f64),
+        ms(s.p99_ns as f64),
+        ms(s.max_ns as f64),
+    ];
+    for ((suffix, _), v) in LAT.iter().zip(values) {
+        ctx.record(&format!("{prefix}_{suffix}"), t, v);
+    }
+}
+
+/// `n / secs`, 0 for an empty window (never NaN or infinite).
+pub(super) fn per_sec(n: f64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        n / secs
+    } else {
+        0.0
+    }
+}
+
+/// Run `body` on `n` threads. Each thread first runs `setup` (open files, build its engine),
+/// then all start together at a barrier; `body` gets the thread index, its setup and the
+/// start instant, and should return soon after `stop` is raised. Returns every thread's
+/// result and the window from the first start to the last end, in seconds.
+pub(super) fn run_threads<S, R>(
+    n: usize,
+    stop: &AtomicBool,
+    setup: impl Fn(usize) -> Result<S, WorkloadError> + Sync,
+    body: impl Fn(usize, S, Instant) -> Result<R, WorkloadError> + Sync,
+) -> Result<(Vec<R>, f64), WorkloadError>
+where
+    R: Send,
+{
+    let barrier = Barrier::new(n);
+    let joined: Vec<Result<(R, Instant, Instant), WorkloadError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|t| {
+                let (barrier, setup, body) = (&barrier, &setup, &body);
+                s.spawn(move || {
+                    let state = setup(t);
+                    if state.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    barrier.wait();
+                    let start = Instant::now();
+                    let out = state.and_then(|st| body(t, st, start));
+                    if out.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    out.map(|r| (r, start, Instant::now()))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut results = Vec::with_capacity(n);
+    let mut first: Option<Instant> = None;
+    let mut last: Option<Instant> = None;
+    let mut error: Option<WorkloadError> = None;
+    for r in joined {
+        match r {
+            Ok((v, a, b)) => {
+                results.push(v);
+                first = Some(first.map_or(a, |f| f.min(a)));
+                last = Some(last.map_or(b, |l| l.max(b)));
+            }
+            Err(e) => {
+                let real = !matches!(e, WorkloadError::Interrupted);
+                if error.is_none() || (real && matches!(error, Some(WorkloadError::Interrupted))) {
+                    error = Some(e);
+                }
+            }
+        }
+    }
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let secs = match (first, last) {
+        (Some(a), Some(b)) => b.duration_since(a).as_secs_f64(),
+        _ => 0.0,
+    };
+    Ok((results, secs))
+}
+
+/// Whether a thread should stop issuing: the deadline passed, another thread failed, or a
+/// signal came (then the thread fails with `Interrupted`).
+#[inline]
+pub(super) fn should_stop(deadline: Instant, stop: &AtomicBool) -> Result<bool, WorkloadError> {
+    Ok(halted(stop)? || Instant::now() >= deadline)
+}
+
+/// Whether another thread failed (`Ok(true)`) or a signal came (`Interrupted`).
+#[inline]
+pub(super) fn halted(stop: &AtomicBool) -> Result<bool, WorkloadError> {
+    if crate::interrupt::requested() {
+        return Err(WorkloadError::Interrupted);
+    }
+    Ok(stop.load(Ordering::Relaxed))
+}
+
+/// Uniform in (0, 1): never exactly 0, so logarithms stay finite.
+#[inline]
+fn unit(rng: &mut XorShift) -> f64 {
+    ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+}
+
+/// A gamma-distributed value with `shape` and mean `mean` (Marsaglia & Tsang 2000), as
+/// filebench's `cvar-gamma` draws file sizes.
+pub(super) fn gamma(rng: &mut XorShift, shape: f64, mean: f64) -> f64 {
+    let scale = mean / shape;
+    if shape < 1.0 {
+        // Boost: Gamma(k) = Gamma(k + 1) · U^(1/k).
+        let u = unit(rng);
+        return gamma(rng, shape + 1.0, (shape + 1.0) * scale) * u.powf(1.0 / shape);
+    }
+    let d = shape - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        // Box–Muller: one standard normal.
+        let x = (-2.0 * unit(rng).ln()).sqrt() * (std::f64::consts::TAU * unit(rng)).cos();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u = unit(rng);
+        if u < 1.0 - 0.0331 * x.powi(4) || u.ln() < 0.5 * x * x + d * (1.0 - v + v.ln()) {
+            return d * v * scale;
+        }
+    }
+}
+
+/// Create directory `path`, mapping a full filesystem to the "target full" failure.
+pub(super) fn mkdir(path: &Path, tally: &Tally) -> Result<(), WorkloadError> {
+    std::fs::create_dir(path).map_err(|e| tally.io(format!("mkdir {}", path.display()), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamma_has_the_asked_mean_and_spread() {
+        let mut rng = XorShift::new(5);
+        let n = 200_000;
+        let xs: Vec<f64> = (0..n).map(|_| gamma(&mut rng, 1.5, 16384.0)).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        assert!((mean / 16384.0 - 1.0).abs() < 0.01, "mean {mean}");
+        // Var = k θ² = mean² / k.
+        let want = 16384.0f64.powi(2) / 1.5;
+        assert!((var / want - 1.0).abs() < 0.03, "variance {var} vs {want}");
+        assert!(xs.iter().all(|&x| x > 0.0));
+        let small = gamma(&mut rng, 0.5, 100.0);
+        assert!(small > 0.0 && small.is_finite());
+    }
+
+    #[test]
+    fn port_moves_bytes_and_reports_a_short_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f");
+        let tally = Tally::default();
+        let site = Site {
+            path: &path,
+            tally: &tally,
+        };
+        let mut port = Port::new(&EngineSpec::Sync, 4096, 4096, 1).unwrap();
+        let f = File::options()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .unwrap();
+        let id = port.add(f).unwrap();
+        port.transfer(OpKind::Write, id, 0, 10_000, site).unwrap();
+        port.fsync(id, site).unwrap();
+        port.transfer(OpKind::Read, id, 0, 10_000, site).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 10_000);
+        assert_eq!(tally.bytes.load(Ordering::Relaxed), 10_000);
+        let e = port
+            .transfer(OpKind::Read, id, 8192, 4096, site)
+            .unwrap_err();
+        assert!(e.to_string().contains("short read"), "{e}");
+        port.close(id);
+    }
+
+    #[test]
+    fn full_message_counts_what_was_written() {
+        let t = Tally::default();
+        t.wrote(5000);
+        t.created();
+        let e = t.io(
+            "write x".into(),
+            std::io::Error::from_raw_os_error(libc::ENOSPC),
+        );
+        let m = e.to_string();
+        assert!(m.starts_with("target full after 5000 bytes"), "{m}");
+        assert!(m.contains("and 1 files written"), "{m}");
+        let other = t.io("x".into(), std::io::Error::from_raw_os_error(libc::EIO));
+        assert!(!other.to_string().contains("target full"));
+    }
+
+    #[test]
+    fn first_real_error_wins_and_nobody_waits_forever() {
+        let stop = AtomicBool::new(false);
+        let r = run_threads(
+            3,
+            &stop,
+            |t| {
+                if t == 1 {
+                    Err(WorkloadError::Failed("setup of 1 failed".into()))
+                } else {
+                    Ok(t)
+                }
+            },
+            |_, _, _| {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::yield_now();
+                }
+                Ok(())
+            },
+        );
+        let e = r.expect_err("setup failure is reported");
+        assert_eq!(e.to_string(), "setup of 1 failed");
+    }
+}
+
+#[cfg(test)]
+#[path = "fileset_tests.rs"]
+mod workload_tests;

@@ -1,0 +1,305 @@
+//! iozone's "Excel" output for the text renderers: one table per iozone test, record size down,
+//! one column per target, as S3 published it ("Writer report", "Re-writer report", ...), then
+//! the same tables of CPU % (iozone `-+u`: "Writer CPU utilization report").
+//!
+//! Role: regroup the cells of workload `iozone` named `<test>@<record bytes>` (the convention
+//! the HTML report shares, see [`crate::html`]) so the terminal table and the Markdown do not
+//! list hundreds of `iozone write@8192` rows; [`Matrix::build_main`] drops those rows from
+//! the main matrix, and these tables show them instead.
+//!
+//! Invariants: values and best-of-row marks are the main matrix's own ([`Matrix::build`]), so
+//! every renderer ranks an iozone cell the same way; a table's title is the suite row's label
+//! for `iozone`/`<test>`, else iozone's own name; tests appear in iozone's order, unknown
+//! tests after them in record order; rows are sorted by record size; a failed cell shows
+//! "failed" and its reason is listed once per target and reason below the tables.
+
+use crate::format;
+use crate::matrix::{self, Entry, Matrix, Quantity};
+use crate::Report;
+use fsbattery_core::model::{CellStatus, RunRecord};
+use fsbattery_stats::Aggregate;
+
+/// The workload whose cells these tables show.
+pub const WORKLOAD: &str = "iozone";
+
+/// iozone's tests in its own order, with the titles of its Excel tables.
+pub const REPORTS: [(&str, &str); 13] = [
+    ("write", "Writer report"),
+    ("rewrite", "Re-writer report"),
+    ("read", "Reader report"),
+    ("reread", "Re-Reader report"),
+    ("random_read", "Random read report"),
+    ("random_write", "Random write report"),
+    ("backward_read", "Backward read report"),
+    ("record_rewrite", "Record rewrite report"),
+    ("stride_read", "Stride read report"),
+    ("fwrite", "Fwrite report"),
+    ("frewrite", "Re-Fwrite report"),
+    ("fread", "Fread report"),
+    ("freread", "Re-Fread report"),
+];
+
+/// `(test, record bytes)` of an iozone cell's metric, `None` for anything else.
+pub fn point<'m>(workload: &str, metric: &'m str) -> Option<(&'m str, u64)> {
+    if workload != WORKLOAD {
+        return None;
+    }
+    let (test, rec) = metric.rsplit_once('@')?;
+    Some((test, rec.parse().ok()?))
+}
+
+/// Whether the run recorded any iozone cell (then its tables replace its matrix rows).
+pub fn has_cells(rec: &RunRecord) -> bool {
+    rec.cells
+        .iter()
+        .any(|c| point(&c.workload, &c.metric).is_some())
+}
+
+/// One iozone test as a table.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Test name, e.g. "write".
+    pub test: String,
+    /// Title, e.g. "Writer report" or "Writer CPU utilization report".
+    pub title: String,
+    /// Unit of the entries ("KB/s" or "%").
+    pub unit: String,
+    /// Column labels (targets), as the main matrix's.
+    pub columns: Vec<String>,
+    /// One row per record size, ascending.
+    pub rows: Vec<Row>,
+}
+
+/// One record size of a [`Table`].
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// Record size in bytes.
+    pub record: u64,
+    /// One entry per column.
+    pub entries: Vec<Entry>,
+    /// Column of the best entry (values only; CPU rows mark none, as iozone).
+    pub best: Option<usize>,
+}
+
+/// The tables of `quantity` (KB/s or CPU %), in iozone's order; empty without iozone cells.
+pub fn tables(report: &Report<'_>, quantity: Quantity) -> Vec<Table> {
+    let rec = report.record;
+    let m = Matrix::build(report, Quantity::Value);
+    let mut out: Vec<Table> = Vec::new();
+    for row in &m.rows {
+        let Some((test, record)) = point(&row.workload, &row.metric) else {
+            continue;
+        };
+        let (entries, best) = match quantity {
+            Quantity::Value => (row.entries.clone(), row.best),
+            // The CPU matrix keeps timed ("s") rows only, so read the cells themselves.
+            Quantity::CpuPct => (
+                m.columns
+                    .iter()
+                    .map(|t| matrix::entry(rec.cell(t, WORKLOAD, &row.metric), quantity))
+                    .collect(),
+                None,
+            ),
+        };
+        let at = match out.iter().position(|t| t.test == test) {
+            Some(i) => i,
+            None => {
+                out.push(Table {
+                    test: test.to_string(),
+                    title: title(rec, test, quantity),
+                    unit: match quantity {
+                        Quantity::Value => row.unit.clone(),
+                        Quantity::CpuPct => "%".into(),
+                    },
+                    columns: m.columns.clone(),
+                    rows: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        out[at].rows.push(Row {
+            record,
+            entries,
+            best,
+        });
+    }
+    let rank = |t: &Table| {
+        REPORTS
+            .iter()
+            .position(|(n, _)| *n == t.test)
+            .unwrap_or(REPORTS.len())
+    };
+    // Stable: unknown tests keep the order they were recorded in.
+    out.sort_by_key(rank);
+    for t in &mut out {
+        t.rows.sort_by_key(|r| r.record);
+    }
+    out
+}
+
+/// The suite row's label for `iozone`/`test`, else iozone's name, else the test name.
+fn title(rec: &RunRecord, test: &str, quantity: Quantity) -> String {
+    let base = rec
+        .plan
+        .rows
+        .iter()
+        .find(|r| r.workload == WORKLOAD && r.metric == test)
+        .map(|r| r.label.clone())
+        .or_else(|| {
+            REPORTS
+                .iter()
+                .find(|(n, _)| *n == test)
+                .map(|(_, l)| l.to_string())
+        })
+        .unwrap_or_else(|| test.replace('_', " "));
+    match quantity {
+        Quantity::Value => base,
+        // "Writer report (S3)" → "Writer CPU utilization report (S3)", as iozone names them.
+        Quantity::CpuPct => match base.find(" report") {
+            Some(i) => format!("{} CPU utilization{}", &base[..i], &base[i..]),
+            None => format!("{base} CPU utilization"),
+        },
+    }
+}
+
+/// Record size as iozone's Excel rows print it: KiB.
+fn kib(record: u64) -> String {
+    if record.is_multiple_of(1024) {
+        (record / 1024).to_string()
+    } else {
+        format!("{:.1}", record as f64 / 1024.0)
+    }
+}
+
+/// One line per (target, reason) of the failed iozone cells: a failed workload fails every
+/// cell with the same reason, which is worth saying once, not 156 times.
+fn failures(rec: &RunRecord) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in &rec.cells {
+        if let (Some(_), CellStatus::Failed { reason }) = (point(&c.workload, &c.metric), &c.status)
+        {
+            let line = format!("failed: iozone on {}: {reason}", c.target);
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
+/// The iozone tables as plain text (KB/s tables, then CPU % tables), or `None` when the run
+/// has no iozone cell.
+pub fn render(report: &Report<'_>) -> Option<String> {
+    let values = tables(report, Quantity::Value);
+    if values.is_empty() {
+        return None;
+    }
+    let rec = report.record;
+    let mut out = format!(
+        "iozone — {} of {} run(s); KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in \
+         KiB; best of each row marked *\n",
+        report.aggregate, rec.plan.repeat
+    );
+    for t in &values {
+        out.push('\n');
+        out.push_str(&text_table(t, report.aggregate));
+    }
+    for t in &tables(report, Quantity::CpuPct) {
+        out.push('\n');
+        out.push_str(&text_table(t, report.aggregate));
+    }
+    for l in failures(rec) {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// One table as aligned text: title line, header, one line per record size.
+fn text_table(t: &Table, agg: Aggregate) -> String {
+    let mut grid: Vec<Vec<String>> = vec![std::iter::once("KiB".to_string())
+        .chain(t.columns.iter().cloned())
+        .collect()];
+    // The mark column is kept only where something is marked (not in CPU tables).
+    let marks = t.rows.iter().any(|r| r.best.is_some());
+    for r in &t.rows {
+        let mut line = vec![kib(r.record)];
+        for (i, e) in r.entries.iter().enumerate() {
+            let mark = match (marks, r.best == Some(i)) {
+                (false, _) => "",
+                (true, true) => " *",
+                (true, false) => "  ",
+            };
+            line.push(format!("{}{mark}", format::entry(e, agg)));
+        }
+        grid.push(line);
+    }
+    let width = |c: usize| grid.iter().map(|l| l[c].chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..grid[0].len()).map(width).collect();
+    let mut out = format!("{} ({})\n", t.title, t.unit);
+    for (n, line) in grid.iter().enumerate() {
+        let mut text = String::new();
+        for (c, cell) in line.iter().enumerate() {
+            // Header labels of value columns sit over the numbers, not over the marks.
+            let cell = if n == 0 && c > 0 && marks {
+                format!("{cell}  ")
+            } else {
+                cell.clone()
+            };
+            let pad = widths[c].max(cell.chars().count());
+            text.push_str(&format!("{cell:>pad$}  "));
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The iozone tables as Markdown sections (best value of each row in bold), or `None` when
+/// the run has no iozone cell.
+pub fn markdown(report: &Report<'_>) -> Option<String> {
+    let values = tables(report, Quantity::Value);
+    if values.is_empty() {
+        return None;
+    }
+    let mut out = String::from(
+        "## iozone\n\nKB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB; best of each \
+         row in **bold**.\n",
+    );
+    for t in values.iter().chain(tables(report, Quantity::CpuPct).iter()) {
+        out.push_str(&format!("\n### {} ({})\n\n", esc(&t.title), t.unit));
+        out.push_str("| KiB |");
+        for c in &t.columns {
+            out.push_str(&format!(" {} |", esc(c)));
+        }
+        out.push_str(&format!("\n|---:|{}\n", "---:|".repeat(t.columns.len())));
+        for r in &t.rows {
+            out.push_str(&format!("| {} |", kib(r.record)));
+            for (i, e) in r.entries.iter().enumerate() {
+                let text = format::entry(e, report.aggregate);
+                if r.best == Some(i) {
+                    out.push_str(&format!(" **{text}** |"));
+                } else {
+                    out.push_str(&format!(" {text} |"));
+                }
+            }
+            out.push('\n');
+        }
+    }
+    let failed = failures(report.record);
+    if !failed.is_empty() {
+        out.push('\n');
+        for l in failed {
+            out.push_str(&format!("- {}\n", esc(&l)));
+        }
+    }
+    Some(out)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+#[path = "iozone_tables_tests.rs"]
+mod tests;
