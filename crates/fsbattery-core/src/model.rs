@@ -110,6 +110,9 @@ pub struct RowInfo {
     /// Set when the row's workload does not exist yet: shown, never dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<String>,
+    /// The row's own aggregate (e.g. S2's min and max rows), overriding the table's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregate: Option<fsbattery_stats::Aggregate>,
 }
 
 /// What a target was, as measured (not as requested).

@@ -89,6 +89,7 @@ struct RowEntry {
     workload: Spanned<String>,
     metric: Spanned<String>,
     pending: Option<String>,
+    aggregate: Option<Spanned<String>>,
 }
 
 /// A parsed, validated suite.
@@ -123,6 +124,8 @@ pub struct SuiteRow {
     pub metric: String,
     /// Why the row has no numbers yet.
     pub pending: Option<String>,
+    /// This row's own aggregate (S2's "min"/"max" rows), else the table's.
+    pub aggregate: Option<fsbattery_stats::Aggregate>,
 }
 
 /// Load a suite by preset name or from a `.toml` file.
@@ -249,11 +252,22 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
                 ));
             }
         }
+        let aggregate = match &r.aggregate {
+            None => None,
+            Some(a) => Some(a.get_ref().parse().map_err(|_| {
+                err(
+                    a.span().start,
+                    "aggregate",
+                    format!("'{}' is not mean, best, median, min or max", a.get_ref()),
+                )
+            })?),
+        };
         rows.push(SuiteRow {
             label: r.label,
             workload: wname,
             metric,
             pending: r.pending,
+            aggregate,
         });
     }
     Ok(Suite {
@@ -346,6 +360,19 @@ mod tests {
         assert!(parse(text, Path::new("s.toml")).is_err());
         let text = format!("{text}pending = \"later\"\n");
         assert_eq!(parse(&text, Path::new("s.toml")).unwrap().rows.len(), 1);
+    }
+
+    #[test]
+    fn a_row_may_carry_its_own_aggregate() {
+        let base = "name = \"x\"\n[[workload]]\nname = \"metadata\"\n[[row]]\nlabel = \"a\"\nworkload = \"metadata\"\nmetric = \"touch_files\"\n";
+        let s = parse(&format!("{base}aggregate = \"max\"\n"), Path::new("s.toml")).unwrap();
+        assert_eq!(s.rows[0].aggregate, Some(fsbattery_stats::Aggregate::Max));
+        let e = parse(
+            &format!("{base}aggregate = \"worst\"\n"),
+            Path::new("s.toml"),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("line 8, key 'aggregate'"), "{e}");
     }
 
     #[test]

@@ -45,6 +45,7 @@ fn row(label: &str, workload: &str, metric: &str, pending: Option<&str>) -> RowI
         workload: workload.into(),
         metric: metric.into(),
         pending: pending.map(String::from),
+        aggregate: None,
     }
 }
 

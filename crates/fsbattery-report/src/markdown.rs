@@ -81,7 +81,7 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             out.push_str(&format!(" {} |", row.unit));
         }
         for (i, e) in row.entries.iter().enumerate() {
-            let text = format::entry(e, report.aggregate);
+            let text = format::entry(e, row.aggregate_or(report.aggregate));
             if row.best == Some(i) {
                 out.push_str(&format!(" **{text}** |"));
             } else {

@@ -49,6 +49,24 @@ pub struct Row {
     pub entries: Vec<Entry>,
     /// Column index of the best entry, if any is measured.
     pub best: Option<usize>,
+    /// The row's own aggregate (S2's min/max rows); `None`: the table's.
+    pub aggregate: Option<fsbattery_stats::Aggregate>,
+}
+
+impl Row {
+    /// The aggregate this row shows: its own, else the table's.
+    pub fn aggregate_or(&self, table: fsbattery_stats::Aggregate) -> fsbattery_stats::Aggregate {
+        self.aggregate.unwrap_or(table)
+    }
+}
+
+/// What identifies a row before its entries are filled in.
+struct RowKey {
+    label: String,
+    workload: String,
+    metric: String,
+    pending: Option<String>,
+    aggregate: Option<fsbattery_stats::Aggregate>,
 }
 
 /// The whole matrix.
@@ -68,7 +86,14 @@ impl Matrix {
         let rec = report.record;
         let columns: Vec<String> = column_labels(rec);
         let mut rows = Vec::new();
-        for (label, workload, metric, pending) in row_keys(rec) {
+        for RowKey {
+            label,
+            workload,
+            metric,
+            pending,
+            aggregate,
+        } in row_keys(rec)
+        {
             let sample_cell = rec
                 .cells
                 .iter()
@@ -94,7 +119,7 @@ impl Matrix {
             if entries.iter().all(|e| matches!(e, Entry::Missing)) {
                 continue;
             }
-            let best = best_of(&entries, better, report.aggregate);
+            let best = best_of(&entries, better, aggregate.unwrap_or(report.aggregate));
             rows.push(Row {
                 label,
                 workload,
@@ -103,6 +128,7 @@ impl Matrix {
                 better,
                 entries,
                 best,
+                aggregate,
             });
         }
         Matrix {
@@ -137,20 +163,19 @@ fn column_labels(rec: &RunRecord) -> Vec<String> {
     cols
 }
 
-/// (label, workload, metric, pending) in display order: suite rows, then every other measured
-/// metric (planned or found in the cells), so nothing measured is hidden.
-fn row_keys(rec: &RunRecord) -> Vec<(String, String, String, Option<String>)> {
-    let mut keys: Vec<_> = rec
+/// Rows in display order: suite rows, then every other measured metric (planned or found in
+/// the cells), so nothing measured is hidden.
+fn row_keys(rec: &RunRecord) -> Vec<RowKey> {
+    let mut keys: Vec<RowKey> = rec
         .plan
         .rows
         .iter()
-        .map(|r| {
-            (
-                r.label.clone(),
-                r.workload.clone(),
-                r.metric.clone(),
-                r.pending.clone(),
-            )
+        .map(|r| RowKey {
+            label: r.label.clone(),
+            workload: r.workload.clone(),
+            metric: r.metric.clone(),
+            pending: r.pending.clone(),
+            aggregate: r.aggregate,
         })
         .collect();
     let planned = rec
@@ -160,8 +185,14 @@ fn row_keys(rec: &RunRecord) -> Vec<(String, String, String, Option<String>)> {
         .flat_map(|w| w.metrics.iter().map(move |m| (&w.name, &m.name)));
     let measured = rec.cells.iter().map(|c| (&c.workload, &c.metric));
     for (w, m) in planned.chain(measured) {
-        if !keys.iter().any(|k| k.1 == *w && k.2 == *m) {
-            keys.push((format!("{w} {m}"), w.clone(), m.clone(), None));
+        if !keys.iter().any(|k| k.workload == *w && k.metric == *m) {
+            keys.push(RowKey {
+                label: format!("{w} {m}"),
+                workload: w.clone(),
+                metric: m.clone(),
+                pending: None,
+                aggregate: None,
+            });
         }
     }
     keys

@@ -60,7 +60,7 @@ impl TerminalTable {
                 cells.push(Cell::new(&row.unit));
             }
             for (i, e) in row.entries.iter().enumerate() {
-                let mut text = format::entry(e, report.aggregate);
+                let mut text = format::entry(e, row.aggregate_or(report.aggregate));
                 let best = row.best == Some(i);
                 if best {
                     text.push_str(" *");

@@ -285,6 +285,7 @@ fn a_run_with_nothing_measured_still_renders() {
             workload: "tree".into(),
             metric: "tarball_in".into(),
             pending: Some("workload not implemented".into()),
+            aggregate: None,
         }],
         ..rec.plan.clone()
     };

@@ -1,6 +1,6 @@
 //! Choice of the single number that represents a set of samples.
 //!
-//! Role: names the aggregation (`mean`, `best`, `median`) consistently for
+//! Role: names the aggregation (`mean`, `best`, `median`, `min`, `max`) consistently for
 //! serde, the command line (`FromStr`) and output (`Display`). Invariant: the
 //! three spellings are identical in all three places, so a value printed by
 //! one run can be fed back to another.
@@ -20,11 +20,21 @@ pub enum Aggregate {
     Best,
     /// Median of the samples.
     Median,
+    /// Smallest sample (S2's "min Ges s": the fastest of the runs, whatever the direction).
+    Min,
+    /// Largest sample (S2's "max Ges s").
+    Max,
 }
 
 impl Aggregate {
     /// All variants, in a stable order (useful for help text).
-    pub const ALL: [Aggregate; 3] = [Aggregate::Mean, Aggregate::Best, Aggregate::Median];
+    pub const ALL: [Aggregate; 5] = [
+        Aggregate::Mean,
+        Aggregate::Best,
+        Aggregate::Median,
+        Aggregate::Min,
+        Aggregate::Max,
+    ];
 
     /// The canonical lowercase name, shared by serde, `FromStr` and `Display`.
     pub fn as_str(self) -> &'static str {
@@ -32,6 +42,8 @@ impl Aggregate {
             Aggregate::Mean => "mean",
             Aggregate::Best => "best",
             Aggregate::Median => "median",
+            Aggregate::Min => "min",
+            Aggregate::Max => "max",
         }
     }
 }
@@ -52,7 +64,7 @@ impl fmt::Display for ParseAggregateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown aggregate {:?} (expected one of: mean, best, median)",
+            "unknown aggregate {:?} (expected one of: mean, best, median, min, max)",
             self.input
         )
     }

@@ -77,6 +77,8 @@ impl Summary {
             Aggregate::Mean => self.mean,
             Aggregate::Best => self.best,
             Aggregate::Median => self.median,
+            Aggregate::Min => self.min,
+            Aggregate::Max => self.max,
         }
     }
 

@@ -180,6 +180,7 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
             workload: r.workload.clone(),
             metric: r.metric.clone(),
             pending: r.pending.clone(),
+            aggregate: r.aggregate,
         })
         .collect()
 }
