@@ -116,39 +116,69 @@ impl Drop for Mounted {
 /// Most rounds a comparison may take before it is declared a disagreement.
 const MAX_ROUNDS: usize = 6;
 
-/// The best (largest) value seen per measurement, over interleaved rounds.
+/// Every round's value per measurement, rounds interleaved so a drift of the shared disk
+/// hits every side alike.
 #[derive(Default)]
-struct Best(BTreeMap<String, f64>);
+struct Best(BTreeMap<String, Vec<f64>>);
 
 impl Best {
     fn put(&mut self, what: &str, v: f64) {
         eprintln!("RUN {what}: {v:.1}");
-        let e = self.0.entry(what.to_string()).or_insert(0.0);
-        *e = e.max(v);
+        self.0.entry(what.to_string()).or_default().push(v);
     }
 
+    /// Median over the rounds (for the informational lines).
     fn get(&self, what: &str) -> f64 {
-        self.0.get(what).copied().unwrap_or(0.0)
+        self.0.get(what).map(|v| median(v.clone())).unwrap_or(0.0)
+    }
+
+    /// Median over the rounds of ours ÷ theirs measured in the same round: robust against
+    /// one side catching a quiet (or busy) moment that the other missed, which a best-of-N
+    /// comparison turns into a false disagreement.
+    fn ratio(&self, ours: &str, theirs: &str) -> f64 {
+        let (o, t) = (self.0.get(ours), self.0.get(theirs));
+        let (Some(o), Some(t)) = (o, t) else {
+            return f64::NAN;
+        };
+        median(
+            o.iter()
+                .zip(t)
+                .filter(|(_, t)| **t > 0.0)
+                .map(|(o, t)| o / t)
+                .collect(),
+        )
     }
 }
 
-/// Rounds of `round` (each measuring every side once, interleaved, so a drift of the shared
-/// disk hits every side alike) until `pairs` (ours, reference, tolerance) all agree: at least
-/// two rounds, at most [`MAX_ROUNDS`]. Best-of-N converges on what each tool does on a quiet
-/// disk, which is what is being compared; then every pair is checked and reported.
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Rounds of `round` (each measuring every side once) until `pairs` (ours, reference,
+/// tolerance) all agree by the median of the per-round ratios: at least three rounds, at
+/// most [`MAX_ROUNDS`]; then every pair is checked and reported.
 fn converge(mut round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -> Best {
     let mut best = Best::default();
     for n in 1..=MAX_ROUNDS {
         round(&mut best);
         let agree = pairs
             .iter()
-            .all(|&(o, r, tol)| within(best.get(o) / best.get(r), tol));
-        if n >= 2 && agree {
+            .all(|&(o, r, tol)| within(best.ratio(o, r), tol));
+        if n >= 3 && agree {
             break;
         }
     }
     for &(o, r, tol) in pairs {
-        check(o, best.get(o), r, best.get(r), tol);
+        check(o, r, best.ratio(o, r), tol);
     }
     best
 }
@@ -157,15 +187,14 @@ fn within(ratio: f64, tolerance: f64) -> bool {
     (1.0 - tolerance..=1.0 + tolerance).contains(&ratio)
 }
 
-fn check(ours_name: &str, ours: f64, ref_name: &str, theirs: f64, tolerance: f64) {
-    let ratio = ours / theirs;
+fn check(ours_name: &str, ref_name: &str, ratio: f64, tolerance: f64) {
     eprintln!(
-        "AGREEMENT {ours_name} {ours:.1} / {ref_name} {theirs:.1} = ratio {ratio:.3} (±{}%)",
+        "AGREEMENT {ours_name} / {ref_name} = median per-round ratio {ratio:.3} (±{}%)",
         tolerance * 100.0
     );
     assert!(
         within(ratio, tolerance),
-        "{ours_name} {ours:.1} vs {ref_name} {theirs:.1}: ratio {ratio:.3} is outside ±{}%",
+        "{ours_name} vs {ref_name}: median per-round ratio {ratio:.3} is outside ±{}%",
         tolerance * 100.0
     );
 }
