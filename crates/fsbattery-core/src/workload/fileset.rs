@@ -31,41 +31,18 @@ use std::time::Instant;
 
 use super::WorkloadCtx;
 
-/// Names of the `engine` parameter's choices, in [`EngineSpec`] order.
-pub(super) const ENGINES: &[&str] = &["sync", "io_uring"];
+// The parameter constructors and engine names are blockio's: one definition for every
+// engine-driven workload.
+pub(super) use super::blockio::{count, ENGINES};
 
-/// A plain count parameter.
-pub(super) const fn count(
-    name: &'static str,
-    help: &'static str,
-    quick: u64,
-    standard: u64,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        help,
-        kind: ParamKind::Count,
-        quick,
-        standard,
-        full_twice_ram: false,
-    }
-}
-
-/// A size parameter (bytes, binary suffixes accepted).
+/// A size parameter (bytes, binary suffixes accepted), never scaled to RAM.
 pub(super) const fn bytes(
     name: &'static str,
     help: &'static str,
     quick: u64,
     standard: u64,
 ) -> ParamSpec {
-    ParamSpec {
-        name,
-        help,
-        kind: ParamKind::Bytes,
-        quick,
-        standard,
-        full_twice_ram: false,
-    }
+    super::blockio::bytes(name, help, quick, standard, false)
 }
 
 /// The `engine` parameter (sync at every scale).
