@@ -11,6 +11,25 @@ use serde::{Deserialize, Serialize};
 /// Version of the JSON layout below; bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// Every layout version this build reads (records and journals).
+pub const READABLE_SCHEMA_VERSIONS: &[u32] = &[1];
+
+/// Refuse a layout version this build cannot read, saying which ones it can.
+pub fn check_schema_version(version: u32) -> Result<(), String> {
+    if READABLE_SCHEMA_VERSIONS.contains(&version) {
+        return Ok(());
+    }
+    let readable: Vec<String> = READABLE_SCHEMA_VERSIONS
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    Err(format!(
+        "schema version {version} is not supported (this build reads {}): \
+         use the fsbattery release that wrote it",
+        readable.join(", ")
+    ))
+}
+
 /// A whole run: what was planned, where it ran, and every cell measured.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct RunRecord {
@@ -132,6 +151,11 @@ pub struct TargetRecord {
     pub device: String,
     /// Capabilities probed before the run.
     pub capabilities: Capabilities,
+    /// What the spec asked for that shapes the filesystem, resolved with defaults: `fs`,
+    /// `size`, `mkfs`, `mount`, ... (empty for `dir:`). `compare` refuses runs whose targets
+    /// differ here. Absent in records written before it existed (read as empty).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub options: std::collections::BTreeMap<String, String>,
     /// One entry per make/mount cycle (empty for targets fsbattery does not make).
     #[serde(default)]
     pub lifecycles: Vec<Lifecycle>,

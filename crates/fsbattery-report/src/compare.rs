@@ -3,160 +3,210 @@
 //! tell the runs apart, and "not enough samples" when n < 3.
 //!
 //! Cells are matched by (target, workload, metric); cells that failed or exist on one side
-//! only are listed as such, never silently dropped.
+//! only are listed as such (`presence`), never silently dropped. Rows touched by a
+//! [`Difference`] between the runs carry it in `differs` and never count as a regression, so a
+//! CI gate cannot fire (or pass) on runs that measured different things. Renderers of these
+//! rows are in [`crate::compare_out`].
 
-use crate::format::num;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell as TCell, CellAlignment, Table};
-use fsbattery_core::model::{CellStatus, RunRecord};
-use fsbattery_stats::{compare, Better, Comparison, Verdict};
+use crate::comparable::{differences, Difference};
+use fsbattery_core::model::{Cell, CellStatus, RunRecord};
+use fsbattery_stats::{compare, Better, Verdict};
+use serde::Serialize;
 
-/// One compared metric.
-#[derive(Debug, Clone)]
+/// Which runs hold a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Presence {
+    /// Both runs: the row is compared.
+    Both,
+    /// Only BASE holds it.
+    BaseOnly,
+    /// Only NEW holds it.
+    NewOnly,
+}
+
+/// One compared metric. Its fields are the columns of every format (CSV derives them).
+#[derive(Debug, Clone, Serialize)]
 pub struct CompareRow {
-    /// Target label.
-    pub target: String,
     /// Row label (the suite's test name, else "workload metric").
     pub label: String,
+    /// Target label.
+    pub target: String,
+    /// Workload name.
+    pub workload: String,
+    /// Metric name.
+    pub metric: String,
     /// Unit.
     pub unit: String,
     /// Direction.
     pub better: Better,
+    /// Which runs hold the row.
+    pub presence: Presence,
+    /// Samples in BASE.
+    pub base_n: usize,
+    /// Samples in NEW.
+    pub new_n: usize,
     /// Mean of the base samples.
     pub base_mean: Option<f64>,
     /// Mean of the new samples.
     pub new_mean: Option<f64>,
-    /// The comparison; `None` when either side has no usable cell.
-    pub comparison: Option<Comparison>,
+    /// `new_mean / base_mean`, when compared.
+    pub ratio: Option<f64>,
+    /// Relative change in percent, when compared.
+    pub change_pct: Option<f64>,
+    /// Welch p-value, when the test could run.
+    pub p_value: Option<f64>,
+    /// The verdict; `None` when the row was not compared (see `note`).
+    pub verdict: Option<Verdict>,
     /// Why there is no comparison.
     pub note: Option<String>,
+    /// The differences between the runs that touch this row (`--allow-different`).
+    pub differs: Vec<String>,
+}
+
+/// One NEW run against BASE: what differed between them and every row.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareReport {
+    /// How BASE was named on the command line.
+    pub base: String,
+    /// How NEW was named on the command line.
+    pub new: String,
+    /// What the runs did differently (empty when they are comparable).
+    pub differences: Vec<Difference>,
+    /// Every row of either run.
+    pub rows: Vec<CompareRow>,
 }
 
 impl CompareRow {
     /// How much worse the new run is, in percent (positive = worse), by the metric's direction.
     pub fn worse_pct(&self) -> Option<f64> {
-        let c = self.comparison?.change_pct?;
+        let c = self.change_pct?;
         Some(match self.better {
             Better::Lower => c,
             Better::Higher => -c,
         })
     }
+
+    /// A significant regression of more than `limit` percent between like and like: rows in one
+    /// run only or touched by a difference never are.
+    pub fn regressed(&self, limit: f64) -> bool {
+        self.presence == Presence::Both
+            && self.differs.is_empty()
+            && self.verdict == Some(Verdict::Worse)
+            && self.worse_pct().is_some_and(|w| w > limit)
+    }
 }
 
-/// Compare every cell of `new` against `base` at significance level `alpha`.
-pub fn build(base: &RunRecord, new: &RunRecord, alpha: f64) -> Vec<CompareRow> {
-    let mut rows = Vec::new();
-    for nc in &new.cells {
-        let label = new
-            .plan
-            .rows
-            .iter()
-            .find(|r| r.workload == nc.workload && r.metric == nc.metric)
-            .map(|r| r.label.clone())
-            .unwrap_or_else(|| format!("{} {}", nc.workload, nc.metric));
-        let bc = base.cell(&nc.target, &nc.workload, &nc.metric);
-        let usable = |s: &CellStatus| matches!(s, CellStatus::Ok);
-        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-        let (bv, nv) = (bc.map(|c| c.values()).unwrap_or_default(), nc.values());
-        let note = match bc {
-            None => Some("not in base run".to_string()),
-            Some(b) if !usable(&b.status) => Some("base cell not ok".to_string()),
-            Some(_) if !usable(&nc.status) => Some("new cell not ok".to_string()),
-            Some(_) => None,
-        };
-        rows.push(CompareRow {
-            target: nc.target.clone(),
-            label,
-            unit: nc.unit.clone(),
-            better: nc.better,
-            base_mean: mean(&bv),
-            new_mean: mean(&nv),
-            comparison: note.is_none().then(|| compare(&bv, &nv, nc.better, alpha)),
-            note,
-        });
+impl CompareReport {
+    /// Compare `new` against `base` at significance level `alpha`; names are for display.
+    pub fn new(
+        base_name: &str,
+        base: &RunRecord,
+        new_name: &str,
+        new: &RunRecord,
+        alpha: f64,
+    ) -> Self {
+        let differences = differences(base, new);
+        let rows = build(base, new, alpha, &differences);
+        CompareReport {
+            base: base_name.to_string(),
+            new: new_name.to_string(),
+            differences,
+            rows,
+        }
+    }
+}
+
+fn label_of(rec: &RunRecord, c: &Cell) -> String {
+    let row = rec
+        .plan
+        .rows
+        .iter()
+        .find(|r| r.workload == c.workload && r.metric == c.metric);
+    row.map(|r| r.label.clone())
+        .unwrap_or_else(|| format!("{} {}", c.workload, c.metric))
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Every row: NEW's cells in its order, then the cells only BASE holds in BASE's order.
+pub fn build(
+    base: &RunRecord,
+    new: &RunRecord,
+    alpha: f64,
+    diffs: &[Difference],
+) -> Vec<CompareRow> {
+    let mut rows: Vec<CompareRow> = new
+        .cells
+        .iter()
+        .map(|nc| {
+            let bc = base.cell(&nc.target, &nc.workload, &nc.metric);
+            row(label_of(new, nc), bc, Some(nc), alpha, diffs)
+        })
+        .collect();
+    for bc in &base.cells {
+        if new.cell(&bc.target, &bc.workload, &bc.metric).is_none() {
+            rows.push(row(label_of(base, bc), Some(bc), None, alpha, diffs));
+        }
     }
     rows
 }
 
-fn verdict_text(r: &CompareRow) -> String {
-    match (&r.comparison, &r.note) {
-        (_, Some(n)) => n.clone(),
-        (Some(c), None) => match (c.verdict, c.p_value) {
-            (Verdict::Better | Verdict::Worse, Some(p)) => format!("{} (p={p:.3})", c.verdict),
-            (v, _) => v.to_string(),
-        },
-        (None, None) => "-".into(),
-    }
-}
-
-fn cells(r: &CompareRow) -> [String; 7] {
-    let opt = |v: Option<f64>| v.map(num).unwrap_or_else(|| "-".into());
-    let c = r.comparison.as_ref();
-    [
-        r.label.clone(),
-        r.target.clone(),
-        opt(r.base_mean),
-        opt(r.new_mean),
-        c.and_then(|c| c.ratio)
-            .map(|x| format!("{x:.3}"))
-            .unwrap_or_else(|| "-".into()),
-        c.and_then(|c| c.change_pct)
-            .map(|x| format!("{x:+.1}%"))
-            .unwrap_or_else(|| "-".into()),
-        verdict_text(r),
-    ]
-}
-
-const HEADER: [&str; 7] = [
-    "test",
-    "target",
-    "base mean",
-    "new mean",
-    "ratio",
-    "change",
-    "verdict",
-];
-
-/// Terminal table of a comparison.
-pub fn terminal(rows: &[CompareRow]) -> String {
-    let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .force_no_tty()
-        .set_header(HEADER);
-    for r in rows {
-        let row = cells(r).into_iter().enumerate().map(|(i, s)| {
-            let c = TCell::new(s);
-            if (2..6).contains(&i) {
-                c.set_alignment(CellAlignment::Right)
-            } else {
-                c
-            }
-        });
-        t.add_row(row);
-    }
-    format!("{t}\n")
-}
-
-/// Markdown table of a comparison.
-pub fn markdown(rows: &[CompareRow]) -> String {
-    let mut out = format!(
-        "| {} |\n|---|---|---:|---:|---:|---:|---|\n",
-        HEADER.join(" | ")
+/// One row from the cells of either side (at least one is present).
+fn row(
+    label: String,
+    bc: Option<&Cell>,
+    nc: Option<&Cell>,
+    alpha: f64,
+    diffs: &[Difference],
+) -> CompareRow {
+    let any = nc.or(bc).expect("a row has a cell on some side");
+    let ok = |c: &Cell| matches!(c.status, CellStatus::Ok);
+    let (presence, note) = match (bc, nc) {
+        (None, _) => (Presence::NewOnly, Some("only in new run")),
+        (_, None) => (Presence::BaseOnly, Some("only in base run")),
+        (Some(b), _) if !ok(b) => (Presence::Both, Some("base cell not ok")),
+        (_, Some(n)) if !ok(n) => (Presence::Both, Some("new cell not ok")),
+        _ => (Presence::Both, None),
+    };
+    let (bv, nv) = (
+        bc.map(Cell::values).unwrap_or_default(),
+        nc.map(Cell::values).unwrap_or_default(),
     );
-    for r in rows {
-        out.push_str(&format!(
-            "| {} |\n",
-            cells(r).map(|s| s.replace('|', "\\|")).join(" | ")
-        ));
+    let c = note.is_none().then(|| compare(&bv, &nv, any.better, alpha));
+    CompareRow {
+        label,
+        target: any.target.clone(),
+        workload: any.workload.clone(),
+        metric: any.metric.clone(),
+        unit: any.unit.clone(),
+        better: any.better,
+        presence,
+        base_n: bv.len(),
+        new_n: nv.len(),
+        base_mean: mean(&bv),
+        new_mean: mean(&nv),
+        ratio: c.and_then(|c| c.ratio),
+        change_pct: c.and_then(|c| c.change_pct),
+        p_value: c.and_then(|c| c.p_value),
+        verdict: c.map(|c| c.verdict),
+        note: note.map(String::from),
+        differs: diffs
+            .iter()
+            .filter(|d| d.applies_to(&any.target, &any.workload))
+            .map(|d| d.what.clone())
+            .collect(),
     }
-    out
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use fsbattery_core::model::*;
 
-    fn record(values: &[f64]) -> RunRecord {
+    pub(crate) fn record(values: &[f64]) -> RunRecord {
         let samples = values
             .iter()
             .enumerate()
@@ -208,30 +258,22 @@ mod tests {
     fn planted_twenty_percent_regression_is_flagged() {
         let base = record(&[1.00, 1.01, 0.99, 1.02, 0.98]);
         let new = record(&[1.20, 1.21, 1.19, 1.22, 1.18]);
-        let rows = build(&base, &new, 0.05);
-        let c = rows[0].comparison.unwrap();
-        assert_eq!(c.verdict, Verdict::Worse);
+        let rows = build(&base, &new, 0.05, &[]);
+        assert_eq!(rows[0].verdict, Some(Verdict::Worse));
         assert!((rows[0].worse_pct().unwrap() - 20.0).abs() < 0.5);
-        assert!(terminal(&rows).contains("worse"));
+        assert!(rows[0].regressed(10.0) && !rows[0].regressed(25.0));
     }
 
     #[test]
     fn same_samples_are_not_flagged() {
         let base = record(&[1.00, 1.01, 0.99, 1.02, 0.98]);
-        let rows = build(&base, &base.clone(), 0.05);
-        assert_eq!(
-            rows[0].comparison.unwrap().verdict,
-            Verdict::NoSignificantDifference
-        );
-        assert!(markdown(&rows).contains("no significant difference"));
+        let rows = build(&base, &base.clone(), 0.05, &[]);
+        assert_eq!(rows[0].verdict, Some(Verdict::NoSignificantDifference));
     }
 
     #[test]
     fn two_samples_are_not_enough() {
-        let rows = build(&record(&[1.0, 1.1]), &record(&[2.0, 2.1]), 0.05);
-        assert_eq!(
-            rows[0].comparison.unwrap().verdict,
-            Verdict::NotEnoughSamples
-        );
+        let rows = build(&record(&[1.0, 1.1]), &record(&[2.0, 2.1]), 0.05, &[]);
+        assert_eq!(rows[0].verdict, Some(Verdict::NotEnoughSamples));
     }
 }

@@ -5,7 +5,9 @@
 //! Markdown and later the HTML show the same numbers, ranked the same way.
 #![deny(missing_docs)]
 
+pub mod comparable;
 pub mod compare;
+pub mod compare_out;
 pub mod csv_out;
 pub mod format;
 pub mod html;

@@ -292,6 +292,7 @@ fn fail_rest(
         let rec = TargetRecord {
             label: run.label.to_string(),
             spec: target.spec().into(),
+            options: target.options(),
             error: Some(reason.to_string()),
             ..Default::default()
         };
@@ -399,6 +400,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         mount_options: m.options,
         device: m.device,
         capabilities: target.capabilities(),
+        options: target.options(),
         lifecycles: Vec::new(),
         error: None,
     }

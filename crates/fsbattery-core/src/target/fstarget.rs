@@ -164,6 +164,13 @@ impl Target for FsTarget {
     fn spec(&self) -> &str {
         &self.spec
     }
+    fn options(&self) -> BTreeMap<String, String> {
+        match &self.recipe {
+            Recipe::Tmpfs(t) => t.options(),
+            Recipe::Loop(l) => l.options(),
+            Recipe::Dev(d) => d.options(),
+        }
+    }
     fn capabilities(&self) -> Capabilities {
         let direct = self.direct_io.unwrap_or_else(|| self.predicted_direct_io());
         Capabilities {

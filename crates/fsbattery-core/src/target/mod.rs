@@ -50,6 +50,12 @@ pub trait Target: Send {
     fn spec(&self) -> &str;
     /// What the target can do; probed when the plan is built, before any workload.
     fn capabilities(&self) -> Capabilities;
+    /// What the spec asked for that shapes the filesystem (fs, size, `mkfs=`, `mount=`, ...),
+    /// resolved; recorded so `compare` can refuse runs whose targets differ. Empty for kinds
+    /// that make no filesystem.
+    fn options(&self) -> std::collections::BTreeMap<String, String> {
+        std::collections::BTreeMap::new()
+    }
     /// Make and mount a fresh filesystem for `repeat` (a no-op for kinds that make none).
     fn setup(&mut self, repeat: u32) -> Result<Option<Lifecycle>, TargetError>;
     /// Directory the workloads run in; valid between `setup` and `teardown`.

@@ -400,6 +400,56 @@ impl DevSpec {
     }
 }
 
+/// What a spec asked for that shapes the filesystem, resolved (defaults filled in), for the
+/// run record's `targets[].options`: `compare` refuses runs whose targets differ here. The
+/// label and device path are left out: they name the target, they do not shape it.
+pub(crate) type ShapingOptions = std::collections::BTreeMap<String, String>;
+
+/// `mkfs` and `mount` as recorded: the words joined by spaces, the options as written.
+fn mkfs_mount(o: &mut ShapingOptions, mkfs: &[String], mount: &Option<String>) {
+    o.insert("mkfs".into(), mkfs.join(" "));
+    o.insert("mount".into(), mount.clone().unwrap_or_default());
+}
+
+impl LoopSpec {
+    /// The shaping options of this spec (see [`ShapingOptions`]).
+    pub(crate) fn options(&self) -> ShapingOptions {
+        let mut o = ShapingOptions::new();
+        o.insert("fs".into(), self.fs.name().into());
+        o.insert("size".into(), self.size.to_string());
+        o.insert("devices".into(), self.devices.to_string());
+        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+        o.insert("profile".into(), opt(&self.profile));
+        o.insert("layout".into(), opt(&self.layout));
+        let journal = self.journal.map(|j| j.to_string()).unwrap_or_default();
+        o.insert("journal".into(), journal);
+        o.insert("dio".into(), if self.dio { "on" } else { "off" }.into());
+        mkfs_mount(&mut o, &self.mkfs, &self.mount);
+        o
+    }
+}
+
+impl TmpfsSpec {
+    /// The shaping options of this spec (see [`ShapingOptions`]).
+    pub(crate) fn options(&self) -> ShapingOptions {
+        let mut o = ShapingOptions::new();
+        let size = self.size.map(|s| s.to_string()).unwrap_or_default();
+        o.insert("size".into(), size);
+        o.insert("mount".into(), self.mount.clone().unwrap_or_default());
+        o
+    }
+}
+
+impl DevSpec {
+    /// The shaping options of this spec (see [`ShapingOptions`]).
+    pub(crate) fn options(&self) -> ShapingOptions {
+        let mut o = ShapingOptions::new();
+        o.insert("fs".into(), self.fs.name().into());
+        mkfs_mount(&mut o, &self.mkfs, &self.mount);
+        o
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,5 +525,19 @@ mod tests {
         assert_eq!((d.fs.name(), d.label.as_str()), ("xfs", "xfs-sdb"));
         assert_eq!(DevSpec::parse("/dev/sdc").unwrap().fs, FsKind::Ext4);
         assert!(DevSpec::parse("sdb").is_err());
+    }
+
+    #[test]
+    fn shaping_options_resolve_defaults_and_leave_out_the_label() {
+        let a = LoopSpec::parse("ext4,label=a").unwrap().options();
+        let b = LoopSpec::parse("ext4,size=1G,label=b").unwrap().options();
+        assert_eq!(a, b, "the default size is recorded, the label is not");
+        let c = LoopSpec::parse("ext4,mkfs=-O ^has_journal,mount=noatime").unwrap();
+        let c = c.options();
+        assert_eq!(c["mkfs"], "-O ^has_journal");
+        assert_eq!(c["mount"], "noatime");
+        assert_ne!(a, c);
+        let t = TmpfsSpec::parse("size=64M").unwrap().options();
+        assert_eq!(t["size"], (64u64 << 20).to_string());
     }
 }

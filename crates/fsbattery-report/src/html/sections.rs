@@ -484,22 +484,25 @@ pub(crate) fn comparison(d: &Data<'_>) -> String {
         ));
         out.push_str("<div class=\"table-wrap\"><table class=\"comparison\"><thead><tr><th>Test</th>\
             <th>Target</th><th>Base mean</th><th>New mean</th><th>Ratio</th><th>Change</th><th>Verdict</th></tr></thead><tbody>\n");
-        for r in crate::compare::build(base.record, new.record, ALPHA) {
+        let diffs = crate::comparable::differences(base.record, new.record);
+        for r in crate::compare::build(base.record, new.record, ALPHA, &diffs) {
             let opt = |v: Option<f64>| v.map(format::num).unwrap_or_else(|| "-".into());
-            let c = r.comparison.as_ref();
-            let (verdict, class) = match (c, &r.note) {
+            let (mut verdict, class) = match (r.verdict, &r.note) {
                 (_, Some(note)) => (esc(note), ""),
-                (Some(c), None) => {
-                    let p = c.p_value.map(p_text).unwrap_or_default();
-                    let class = match c.verdict {
+                (Some(v), None) => {
+                    let p = r.p_value.map(p_text).unwrap_or_default();
+                    let class = match v {
                         Verdict::Better => "verdict-better",
                         Verdict::Worse => "verdict-worse",
                         _ => "",
                     };
-                    (format!("{}{p}", esc(&c.verdict.to_string())), class)
+                    (format!("{}{p}", esc(&v.to_string())), class)
                 }
                 (None, None) => ("-".into(), ""),
             };
+            if !r.differs.is_empty() {
+                verdict.push_str(&format!(" ≠ {} differ", esc(&r.differs.join(", "))));
+            }
             out.push_str(&format!(
                 "<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"num\">{} {u}</td><td class=\"num\">{} {u}</td>\
                  <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"{class}\">{}</td></tr>\n",
@@ -507,8 +510,8 @@ pub(crate) fn comparison(d: &Data<'_>) -> String {
                 esc(&r.target),
                 opt(r.base_mean),
                 opt(r.new_mean),
-                c.and_then(|c| c.ratio).map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into()),
-                c.and_then(|c| c.change_pct).map(|x| format!("{x:+.1}%")).unwrap_or_else(|| "-".into()),
+                r.ratio.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into()),
+                r.change_pct.map(|x| format!("{x:+.1}%")).unwrap_or_else(|| "-".into()),
                 verdict,
                 u = esc(&r.unit)
             ));

@@ -1,0 +1,245 @@
+//! Whether two run records measured the same thing: a pure function listing every difference
+//! in what was run — suite, scale, method, the workloads and each of their parameters, the
+//! source datasets, and per target (matched by label) its presence, filesystem type, the
+//! options its spec asked for and the mount options in effect.
+//!
+//! Invariant: an empty list means every row both runs hold was measured the same way, so a
+//! ratio between them means something. Each difference carries its scope (the whole run, one
+//! workload, one target), so `compare --allow-different` marks exactly the rows it touches.
+//! The host, the tool version and the repeat count are not differences: comparing machines,
+//! releases or sample sizes is what `compare` is for.
+
+use fsbattery_core::model::{RunRecord, TargetRecord};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which rows a difference touches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "scope", content = "name", rename_all = "snake_case")]
+pub enum Scope {
+    /// Every row (suite, scale, method, datasets).
+    Run,
+    /// The rows of one workload.
+    Workload(String),
+    /// The rows of one target.
+    Target(String),
+}
+
+/// One thing the two runs did differently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// The rows it touches.
+    #[serde(flatten)]
+    pub scope: Scope,
+    /// What differs, e.g. "scale", "metadata.files", "target ext4 mkfs".
+    pub what: String,
+    /// Its value in BASE ("absent" when BASE has none).
+    pub base: String,
+    /// Its value in NEW ("absent" when NEW has none).
+    pub new: String,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} vs {}",
+            self.what,
+            show(&self.base),
+            show(&self.new)
+        )
+    }
+}
+
+/// A value as printed: quoted when empty or holding spaces, so '' and '-O ^has_journal' read.
+fn show(v: &str) -> String {
+    if v.is_empty() || v.contains(char::is_whitespace) {
+        format!("'{v}'")
+    } else {
+        v.to_string()
+    }
+}
+
+impl Difference {
+    /// True when the row of `workload` on `target` is touched by this difference.
+    pub fn applies_to(&self, target: &str, workload: &str) -> bool {
+        match &self.scope {
+            Scope::Run => true,
+            Scope::Workload(w) => w == workload,
+            Scope::Target(t) => t == target,
+        }
+    }
+}
+
+const ABSENT: &str = "absent";
+
+/// Every difference between what `base` and `new` ran, in a stable order.
+pub fn differences(base: &RunRecord, new: &RunRecord) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let (b, n) = (&base.plan, &new.plan);
+    for (what, bv, nv) in [
+        ("suite", &b.suite, &n.suite),
+        ("scale", &b.scale, &n.scale),
+        ("method", &b.method, &n.method),
+    ] {
+        push(&mut out, Scope::Run, what, bv, nv);
+    }
+    let hashes = |r: &RunRecord| -> Vec<String> {
+        let h = r.plan.datasets.iter().map(|d| d.content_hash.clone());
+        h.collect()
+    };
+    let (bh, nh) = (hashes(base), hashes(new));
+    if !bh.is_empty() && !nh.is_empty() {
+        push(
+            &mut out,
+            Scope::Run,
+            "datasets",
+            &bh.join(","),
+            &nh.join(","),
+        );
+    }
+    workloads(&mut out, base, new);
+    targets(&mut out, base, new);
+    out
+}
+
+fn push(out: &mut Vec<Difference>, scope: Scope, what: &str, base: &str, new: &str) {
+    if base != new {
+        out.push(Difference {
+            scope,
+            what: what.to_string(),
+            base: base.to_string(),
+            new: new.to_string(),
+        });
+    }
+}
+
+/// Workloads in one run only, and each parameter that differs (`metadata.files`).
+fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
+    let params = |r: &RunRecord| -> BTreeMap<String, BTreeMap<String, String>> {
+        let w = r.plan.workloads.iter();
+        w.map(|w| (w.name.clone(), w.params.clone())).collect()
+    };
+    let (bp, np) = (params(base), params(new));
+    let names: BTreeSet<&String> = bp.keys().chain(np.keys()).collect();
+    for name in names {
+        let scope = || Scope::Workload(name.clone());
+        match (bp.get(name), np.get(name)) {
+            (Some(b), Some(n)) => {
+                for (key, bv, nv) in union(b, n) {
+                    push(out, scope(), &format!("{name}.{key}"), &bv, &nv);
+                }
+            }
+            (b, _) => {
+                let (bv, nv) = if b.is_some() {
+                    ("run", ABSENT)
+                } else {
+                    (ABSENT, "run")
+                };
+                push(out, scope(), &format!("workload {name}"), bv, nv);
+            }
+        }
+    }
+}
+
+/// Targets matched by label: presence, filesystem type, spec options, mount options in effect.
+fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
+    let by_label = |r: &RunRecord| -> BTreeMap<String, TargetRecord> {
+        let t = r.targets.iter();
+        t.map(|t| (t.label.clone(), t.clone())).collect()
+    };
+    let (bt, nt) = (by_label(base), by_label(new));
+    let labels: BTreeSet<&String> = bt.keys().chain(nt.keys()).collect();
+    for label in labels {
+        let scope = || Scope::Target(label.clone());
+        let (b, n) = match (bt.get(label), nt.get(label)) {
+            (Some(b), Some(n)) => (b, n),
+            (b, _) => {
+                let (bv, nv) = if b.is_some() {
+                    ("run", ABSENT)
+                } else {
+                    (ABSENT, "run")
+                };
+                push(out, scope(), &format!("target {label}"), bv, nv);
+                continue;
+            }
+        };
+        let what = |w: &str| format!("target {label} {w}");
+        push(out, scope(), &what("fs type"), &b.fs_type, &n.fs_type);
+        for (key, bv, nv) in union(&b.options, &n.options) {
+            push(out, scope(), &what(&key), &bv, &nv);
+        }
+        let (bm, nm) = (&b.mount_options, &n.mount_options);
+        push(out, scope(), &what("mount options in effect"), bm, nm);
+    }
+}
+
+/// Every key of either map with both values, "absent" where a side lacks it.
+fn union(
+    b: &BTreeMap<String, String>,
+    n: &BTreeMap<String, String>,
+) -> Vec<(String, String, String)> {
+    let keys: BTreeSet<&String> = b.keys().chain(n.keys()).collect();
+    let get = |m: &BTreeMap<String, String>, k: &str| m.get(k).cloned();
+    keys.into_iter()
+        .map(|k| {
+            let bv = get(b, k).unwrap_or_else(|| ABSENT.into());
+            (k.clone(), bv, get(n, k).unwrap_or_else(|| ABSENT.into()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::tests::record;
+
+    fn with_files(files: &str) -> RunRecord {
+        let mut r = record(&[1.0, 1.0, 1.0]);
+        r.plan.workloads.push(fsbattery_core::model::WorkloadPlan {
+            name: "metadata".into(),
+            params: [("files".to_string(), files.to_string())].into(),
+            metrics: vec![],
+        });
+        r.targets.push(TargetRecord {
+            label: "ext4".into(),
+            fs_type: "ext4".into(),
+            ..TargetRecord::default()
+        });
+        r
+    }
+
+    #[test]
+    fn identical_runs_have_no_difference() {
+        assert!(differences(&with_files("2000"), &with_files("2000")).is_empty());
+    }
+
+    #[test]
+    fn every_kind_of_difference_is_named_with_its_scope() {
+        let base = with_files("2000");
+        let mut new = with_files("500");
+        new.plan.scale = "standard".into();
+        new.targets[0]
+            .options
+            .insert("mkfs".into(), "-O ^has_journal".into());
+        new.targets.push(TargetRecord {
+            label: "xfs".into(),
+            ..TargetRecord::default()
+        });
+        let d = differences(&base, &new);
+        let text: Vec<String> = d.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "scale: quick vs standard",
+                "metadata.files: 2000 vs 500",
+                "target ext4 mkfs: absent vs '-O ^has_journal'",
+                "target xfs: absent vs run",
+            ]
+        );
+        assert_eq!(d[1].scope, Scope::Workload("metadata".into()));
+        assert!(d[1].applies_to("ext4", "metadata") && !d[1].applies_to("ext4", "tree"));
+        assert!(d[2].applies_to("ext4", "tree") && !d[2].applies_to("xfs", "tree"));
+        assert!(d[0].applies_to("any", "thing"));
+    }
+}
