@@ -72,7 +72,10 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         fsbattery compare fsbattery-results/monday fsbattery-results/tuesday\n  \
         fsbattery compare base/ new/ --fail-if-worse 10     # exit 4 on a significant >10% regression\n\n\
-        Verdicts come from Welch's t-test on the samples (n ≥ 3 per side, else \"not enough samples\").")]
+        Verdicts come from Welch's t-test on the samples (n ≥ 3 per side, else \"not enough samples\").\n\
+        Runs must have the same suite, scale, method, workload parameters and targets (matched by\n\
+        label: filesystem type, spec options, mount options in effect); else the differences are\n\
+        listed and compare exits 2, unless --allow-different. Rows only in one run are listed.")]
     Compare(CompareArgs),
 }
 
@@ -84,15 +87,21 @@ pub struct CompareArgs {
     /// One or more run directories compared against BASE.
     #[arg(required = true)]
     pub new: Vec<PathBuf>,
-    /// Output format (table or markdown).
+    /// Output format: table, markdown, csv (one line per row) or json (differences and rows).
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,
-    /// Exit with status 4 if any metric is significantly worse by more than PCT percent.
+    /// Exit with status 4 if any metric is significantly worse by more than PCT percent
+    /// (a finite number ≥ 0). Rows marked ≠ by --allow-different never count.
     #[arg(long, value_name = "PCT")]
     pub fail_if_worse: Option<f64>,
-    /// Significance level of the test.
+    /// Significance level of the test, in (0, 1).
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// Compare runs that measured different things (suite, scale, method, a workload
+    /// parameter, a target's filesystem or options): the differing rows are marked ≠.
+    /// Without it such runs are refused (exit 2) with the differences listed.
+    #[arg(long)]
+    pub allow_different: bool,
 }
 
 /// What `list` shows.

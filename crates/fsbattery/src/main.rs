@@ -1,11 +1,13 @@
 //! fsbattery: make, mount, measure and compare Linux filesystems, as the classic studies did.
 //!
 //! `main` stays thin: parse, dispatch, turn errors into one clear line and a distinct exit
-//! status (2 bad input, 3 a cell failed, 130 interrupted, 1 anything else).
+//! status (2 bad input, 3 a cell failed, 4 a regression, 130 interrupted, 1 anything else; 0
+//! when stdout's reader went away, see `stdout`).
 
 mod cli;
 mod cmd;
 mod progress;
+mod stdout;
 
 use clap::Parser;
 use fsbattery_core::error::{UsageError, EXIT_RUNTIME, EXIT_USAGE};
@@ -21,6 +23,8 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match cmd::dispatch(cli) {
         Ok(code) => code,
+        // The reader of stdout went away (`| head`): nothing to say, nothing went wrong.
+        Err(e) if e.is::<stdout::Closed>() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("fsbattery: error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {

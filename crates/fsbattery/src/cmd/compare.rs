@@ -1,48 +1,107 @@
 //! `fsbattery compare BASE NEW...`: ratios with significance, for people and for CI gating.
+//!
+//! Runs that measured different things (see `fsbattery_report::comparable`) are refused with
+//! every difference on stderr, before anything is printed, unless `--allow-different`; then
+//! the differing rows are marked and never trip `--fail-if-worse`, so the gate cannot pass or
+//! fail a build on a ratio between unlike runs.
 
 use crate::cli::{CompareArgs, ReportFormat};
 use fsbattery_core::error::{UsageError, EXIT_REGRESSION};
-use fsbattery_report::compare;
+use fsbattery_report::compare::CompareReport;
+use fsbattery_report::compare_out;
 use std::process::ExitCode;
 
 /// Compare each NEW run against BASE.
 pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    if !(0.0..1.0).contains(&args.alpha) || args.alpha == 0.0 {
-        return Err(
-            UsageError::Invalid(format!("--alpha {}: must be in (0, 1)", args.alpha)).into(),
-        );
+    validate(&args)?;
+    let base = super::record::load(&args.base)?;
+    let base_name = args.base.display().to_string();
+    let mut reports = Vec::new();
+    for dir in &args.new {
+        let new = super::record::load(dir)?;
+        let name = dir.display().to_string();
+        reports.push(CompareReport::new(
+            &base_name, &base, &name, &new, args.alpha,
+        ));
     }
-    let base = super::report::load(&args.base)?;
-    let mut regressions = Vec::new();
-    for new_dir in &args.new {
-        let new = super::report::load(new_dir)?;
-        let rows = compare::build(&base, &new, args.alpha);
-        println!("{} → {}", args.base.display(), new_dir.display());
-        match args.format {
-            ReportFormat::Markdown => print!("{}", compare::markdown(&rows)),
-            _ => print!("{}", compare::terminal(&rows)),
-        }
-        if let Some(limit) = args.fail_if_worse {
-            for r in &rows {
-                let significant = r
-                    .comparison
-                    .is_some_and(|c| c.verdict == fsbattery_stats::Verdict::Worse);
-                if significant && r.worse_pct().is_some_and(|w| w > limit) {
-                    regressions.push(format!(
-                        "{} on {}: {:+.1}% worse",
-                        r.label,
-                        r.target,
-                        r.worse_pct().unwrap_or(0.0)
-                    ));
-                }
-            }
+    refuse_unlike(&reports, args.allow_different)?;
+    let bytes = match args.format {
+        ReportFormat::Table => compare_out::terminal(&reports),
+        ReportFormat::Markdown => compare_out::markdown(&reports),
+        ReportFormat::Csv => compare_out::csv(&reports)?,
+        ReportFormat::Json => compare_out::json(&reports)?,
+    };
+    // The gate's status must not depend on whether anyone still reads stdout.
+    crate::stdout::write_unless_closed(bytes)?;
+    Ok(gate(&reports, args.fail_if_worse))
+}
+
+/// `--alpha` in (0, 1) and `--fail-if-worse` a finite number ≥ 0: NaN would make a gate that
+/// can never fire.
+fn validate(args: &CompareArgs) -> Result<(), UsageError> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(UsageError::Invalid(format!(
+            "--alpha {}: must be in (0, 1), e.g. 0.05",
+            args.alpha
+        )));
+    }
+    if let Some(limit) = args.fail_if_worse {
+        if !(limit.is_finite() && limit >= 0.0) {
+            return Err(UsageError::Invalid(format!(
+                "--fail-if-worse {limit}: must be a finite percentage ≥ 0, e.g. 10"
+            )));
         }
     }
-    if !regressions.is_empty() {
-        for r in &regressions {
-            eprintln!("fsbattery: regression: {r}");
-        }
-        return Ok(ExitCode::from(EXIT_REGRESSION));
+    Ok(())
+}
+
+/// Without `--allow-different`: every difference on stderr, then one line (exit 2).
+fn refuse_unlike(reports: &[CompareReport], allowed: bool) -> Result<(), UsageError> {
+    let count: usize = reports.iter().map(|r| r.differences.len()).sum();
+    if allowed || count == 0 {
+        return Ok(());
     }
-    Ok(ExitCode::SUCCESS)
+    for r in reports {
+        for d in &r.differences {
+            eprintln!("fsbattery: {} vs {}: {d}", r.base, r.new);
+        }
+    }
+    Err(UsageError::Invalid(format!(
+        "the runs did not measure the same thing ({count} difference(s) above): compare runs \
+         of the same suite, scale, method, parameters and targets, or pass --allow-different \
+         to compare them with the differing rows marked"
+    )))
+}
+
+/// Exit 4 when a like-for-like row regressed by more than `limit` percent.
+fn gate(reports: &[CompareReport], limit: Option<f64>) -> ExitCode {
+    let Some(limit) = limit else {
+        return ExitCode::SUCCESS;
+    };
+    let mut regressed = false;
+    for r in reports {
+        for row in r.rows.iter().filter(|row| row.regressed(limit)) {
+            eprintln!(
+                "fsbattery: regression: {} on {} ({}): {:+.1}% worse",
+                row.label,
+                row.target,
+                r.new,
+                row.worse_pct().unwrap_or(0.0)
+            );
+            regressed = true;
+        }
+        let unlike = r.rows.iter().filter(|row| !row.differs.is_empty()).count();
+        if unlike > 0 {
+            eprintln!(
+                "fsbattery: --fail-if-worse ignored {unlike} row(s) of {} marked ≠ (measured \
+                 differently)",
+                r.new
+            );
+        }
+    }
+    if regressed {
+        ExitCode::from(EXIT_REGRESSION)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -10,13 +10,13 @@ use std::process::ExitCode;
 pub fn list(what: Option<ListWhat>) -> anyhow::Result<ExitCode> {
     let all = what.is_none();
     if all || matches!(what, Some(ListWhat::Workloads)) {
-        print!("{}", workloads());
+        crate::stdout::write(workloads())?;
     }
     if all || matches!(what, Some(ListWhat::Suites)) {
-        print!("{}", suites()?);
+        crate::stdout::write(suites()?)?;
     }
     if all || matches!(what, Some(ListWhat::Targets)) {
-        print!("{}", targets());
+        crate::stdout::write(targets())?;
     }
     Ok(ExitCode::SUCCESS)
 }

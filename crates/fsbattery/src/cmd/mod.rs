@@ -5,6 +5,7 @@ mod compare;
 mod list;
 mod outputs;
 mod plan;
+mod record;
 mod report;
 mod run;
 

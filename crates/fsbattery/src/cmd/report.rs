@@ -1,15 +1,13 @@
-//! `fsbattery report RUN_DIR...`: re-render saved runs. Reads results.json, or assembles the
-//! record from journal.jsonl when the run never got to write results.json (kill -9).
+//! `fsbattery report RUN_DIR...`: re-render saved runs, loaded by [`super::record::load`]
+//! (results.json, else rebuilt from journal.jsonl).
 
 use crate::cli::{ReportArgs, ReportFormat};
 use anyhow::Context;
 use fsbattery_core::error::UsageError;
-use fsbattery_core::journal::{self, JOURNAL_FILE};
 use fsbattery_core::model::RunRecord;
-use fsbattery_core::runner::RESULTS_FILE;
 use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, Renderer, Report};
 use fsbattery_stats::Aggregate;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -26,7 +24,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let records: Vec<RunRecord> = args
         .run_dirs
         .iter()
-        .map(|d| load(d))
+        .map(|d| super::record::load(d))
         .collect::<Result<_, _>>()?;
     let aggregate = args
         .aggregate
@@ -36,12 +34,12 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let runs: Vec<(String, &RunRecord)> = labels.into_iter().zip(&records).collect();
     if let Some(path) = &args.html {
         write_html(&runs, aggregate, path)?;
-        println!("html report: {}", path.display());
+        crate::stdout::write(format!("html report: {}\n", path.display()))?;
     }
     if let Some(path) = &args.xlsx {
         let bytes = fsbattery_report::xlsx::xlsx(&runs, aggregate)?;
         std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
-        println!("spreadsheet: {}", path.display());
+        crate::stdout::write(format!("spreadsheet: {}\n", path.display()))?;
     }
     if args.html.is_none() && args.xlsx.is_none() {
         for record in &records {
@@ -55,7 +53,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
                 ReportFormat::Csv => Csv.render(&report)?,
                 ReportFormat::Json => serde_json::to_vec_pretty(record)?,
             };
-            std::io::stdout().write_all(&bytes)?;
+            crate::stdout::write(&bytes)?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -86,26 +84,4 @@ fn labels(given: &[String], dirs: &[PathBuf]) -> Vec<String> {
                 .unwrap_or_else(|| d.display().to_string())
         })
         .collect()
-}
-
-/// Load a run record from a run directory.
-pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
-    let results = dir.join(RESULTS_FILE);
-    if results.exists() {
-        let text =
-            std::fs::read(&results).with_context(|| format!("reading {}", results.display()))?;
-        let rec: RunRecord = serde_json::from_slice(&text)
-            .with_context(|| format!("{} is not a fsbattery run record", results.display()))?;
-        return Ok(rec);
-    }
-    let jpath = dir.join(JOURNAL_FILE);
-    if jpath.exists() {
-        let events = journal::read(&jpath).map_err(anyhow::Error::msg)?;
-        return journal::assemble(&events).map_err(anyhow::Error::msg);
-    }
-    Err(UsageError::Invalid(format!(
-        "{} holds no {RESULTS_FILE} or {JOURNAL_FILE}: give a directory written by `fsbattery run`",
-        dir.display()
-    ))
-    .into())
 }

@@ -58,12 +58,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
 
     let styled = std::io::stdout().is_terminal();
     let written = outputs::write_all(&outcome.record, &out_dir)?;
-    print!(
-        "{}",
-        outputs::terminal_table(&outcome.record, None, styled)?
-    );
-    println!("\nresults: {}", out_dir.display());
-    println!("report:  {}", written.display());
+    let table = outputs::terminal_table(&outcome.record, None, styled)?;
+    // Everything is torn down and saved by now: a closed stdout changes nothing of the status.
+    crate::stdout::write_unless_closed(format!(
+        "{table}\nresults: {}\nreport:  {}\n",
+        out_dir.display(),
+        written.display()
+    ))?;
     if outcome.interrupted {
         eprintln!(
             "fsbattery: interrupted: finished cells are kept in {}",
