@@ -73,6 +73,15 @@ impl Difference {
 
 const ABSENT: &str = "absent";
 
+/// A workload or target one run has and the other has not: [base, new].
+fn presence(in_base: bool) -> [&'static str; 2] {
+    if in_base {
+        ["run", "not run"]
+    } else {
+        ["not run", "run"]
+    }
+}
+
 /// Every difference between what `base` and `new` ran, in a stable order.
 pub fn differences(base: &RunRecord, new: &RunRecord) -> Vec<Difference> {
     let mut out = Vec::new();
@@ -131,11 +140,7 @@ fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
                 }
             }
             (b, _) => {
-                let (bv, nv) = if b.is_some() {
-                    ("run", ABSENT)
-                } else {
-                    (ABSENT, "run")
-                };
+                let [bv, nv] = presence(b.is_some());
                 push(out, scope(), &format!("workload {name}"), bv, nv);
             }
         }
@@ -155,11 +160,7 @@ fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
         let (b, n) = match (bt.get(label), nt.get(label)) {
             (Some(b), Some(n)) => (b, n),
             (b, _) => {
-                let (bv, nv) = if b.is_some() {
-                    ("run", ABSENT)
-                } else {
-                    (ABSENT, "run")
-                };
+                let [bv, nv] = presence(b.is_some());
                 push(out, scope(), &format!("target {label}"), bv, nv);
                 continue;
             }
@@ -234,7 +235,7 @@ mod tests {
                 "scale: quick vs standard",
                 "metadata.files: 2000 vs 500",
                 "target ext4 mkfs: absent vs '-O ^has_journal'",
-                "target xfs: absent vs run",
+                "target xfs: not run vs run",
             ]
         );
         assert_eq!(d[1].scope, Scope::Workload("metadata".into()));

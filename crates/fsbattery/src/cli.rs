@@ -92,10 +92,10 @@ pub struct CompareArgs {
     pub format: ReportFormat,
     /// Exit with status 4 if any metric is significantly worse by more than PCT percent
     /// (a finite number ≥ 0). Rows marked ≠ by --allow-different never count.
-    #[arg(long, value_name = "PCT")]
+    #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
     pub fail_if_worse: Option<f64>,
     /// Significance level of the test, in (0, 1).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
     pub alpha: f64,
     /// Compare runs that measured different things (suite, scale, method, a workload
     /// parameter, a target's filesystem or options): the differing rows are marked ≠.
