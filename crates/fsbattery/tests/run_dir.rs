@@ -278,3 +278,95 @@ fn command_mode_produces_the_same_rows_as_native() {
         entries(target.path())
     );
 }
+
+/// A quick metadata run in `work/NAME` on a fresh directory target.
+fn small_run(work: &std::path::Path, name: &str) {
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let args = [
+        "run",
+        "--target",
+        &spec,
+        "--workload",
+        "metadata",
+        "--repeat",
+        "1",
+        "--set",
+        "metadata.files=20",
+        "--out",
+        name,
+        "--quiet",
+    ];
+    let o = run_in(work, &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn a_truncated_results_json_is_rebuilt_from_the_journal_and_left_as_it_is() {
+    let work = tempfile::tempdir().unwrap();
+    small_run(work.path(), "r");
+    let path = work.path().join("r/results.json");
+    let whole = results(&work.path().join("r"));
+    let text = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+    let r = run_in(work.path(), &["report", "r", "--format", "json"]);
+    assert_eq!(code(&r), 0, "{}", stderr(&r));
+    let rebuilt: serde_json::Value = serde_json::from_str(&stdout(&r)).unwrap();
+    assert_eq!(rebuilt["cells"], whole["cells"]);
+    let err = stderr(&r);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("rebuilt from") && err.contains("journal.jsonl"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        &text[..text.len() / 2],
+        "evidence kept"
+    );
+}
+
+#[test]
+fn a_run_directory_with_neither_file_readable_is_one_line_and_exit_2() {
+    let work = tempfile::tempdir().unwrap();
+    small_run(work.path(), "r");
+    std::fs::write(work.path().join("r/results.json"), "{\"schema_ver").unwrap();
+    std::fs::write(work.path().join("r/journal.jsonl"), "garbage\n{}\n").unwrap();
+    for cmd in [&["report", "r"][..], &["compare", "r", "r"]] {
+        let r = run_in(work.path(), cmd);
+        assert_eq!(code(&r), 2, "{}", stderr(&r));
+        assert_eq!(stderr(&r).lines().count(), 1, "{}", stderr(&r));
+        assert!(stderr(&r).contains("nothing to rebuild"), "{}", stderr(&r));
+    }
+}
+
+#[test]
+fn an_unknown_schema_version_is_refused_naming_the_versions_read() {
+    let work = tempfile::tempdir().unwrap();
+    small_run(work.path(), "r");
+    let mut rec = results(&work.path().join("r"));
+    rec["schema_version"] = serde_json::json!(99);
+    std::fs::write(work.path().join("r/results.json"), rec.to_string()).unwrap();
+    // The journal of a future version too: with results.json gone it is refused the same way.
+    std::fs::create_dir(work.path().join("j")).unwrap();
+    let journal = std::fs::read_to_string(work.path().join("r/journal.jsonl")).unwrap();
+    let journal = journal.replacen("\"schema_version\":1", "\"schema_version\":99", 1);
+    std::fs::write(work.path().join("j/journal.jsonl"), journal).unwrap();
+    for (cmd, file) in [
+        (&["report", "r"][..], "r/results.json"),
+        (&["compare", "r", "r"], "r/results.json"),
+        (&["report", "j"], "j/journal.jsonl"),
+    ] {
+        let r = run_in(work.path(), cmd);
+        assert_eq!(code(&r), 2, "{cmd:?}: {}", stderr(&r));
+        let err = stderr(&r);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!(
+                "{file}: schema version 99 is not supported (this build reads 1)"
+            )),
+            "{err}"
+        );
+        assert!(stdout(&r).is_empty(), "{}", stdout(&r));
+    }
+}
