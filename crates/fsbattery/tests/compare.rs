@@ -210,3 +210,57 @@ fn compare_refuses_a_gate_that_can_never_fire() {
         assert!(stdout(&o).is_empty());
     }
 }
+
+#[test]
+fn compare_refuses_targets_made_with_different_options() {
+    if !nix::unistd::geteuid().is_root() {
+        if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+            panic!("privileged test needs root (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+        }
+        eprintln!("skipped: privileged test needs root");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    for (name, spec) in [
+        ("base", "tmpfs:size=64M"),
+        ("new", "tmpfs:size=64M,mount=noatime"),
+    ] {
+        let args = [
+            "run",
+            "--target",
+            spec,
+            "--workload",
+            "metadata",
+            "--repeat",
+            "1",
+            "--set",
+            "metadata.files=20",
+            "--out",
+            name,
+            "--workdir",
+            "w",
+            "--quiet",
+        ];
+        let o = run_in(work.path(), &args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    assert_eq!(
+        results(&work.path().join("new"))["targets"][0]["options"]["mount"],
+        "noatime"
+    );
+    let o = run_in(work.path(), &["compare", "base", "new"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("target tmpfs mount: '' vs noatime"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("target tmpfs mount options in effect"),
+        "{}",
+        stderr(&o)
+    );
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    let w = work.path().to_string_lossy().to_string();
+    assert!(!mounts.contains(&w), "left mounted: {mounts}");
+}
