@@ -4,7 +4,6 @@
 
 mod common;
 use common::*;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Run `cmd` with its stdout closed from the start.

@@ -17,7 +17,7 @@ use std::path::Path;
 /// How reading one of the two files went.
 enum Read {
     Missing,
-    Loaded(RunRecord),
+    Loaded(Box<RunRecord>),
     /// Readable, but in a layout version this build does not read: never fall back from this.
     Refused(String),
     Unreadable(String),
@@ -34,7 +34,7 @@ struct Version {
 pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
     let (results, jpath) = (dir.join(RESULTS_FILE), dir.join(JOURNAL_FILE));
     let why_results = match read_results(&results) {
-        Read::Loaded(rec) => return Ok(rec),
+        Read::Loaded(rec) => return Ok(*rec),
         Read::Refused(m) => return Err(UsageError::Invalid(m).into()),
         Read::Missing => None,
         Read::Unreadable(why) => Some(why),
@@ -48,7 +48,7 @@ pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
                     jpath.display()
                 );
             }
-            return Ok(rec);
+            return Ok(*rec);
         }
         Read::Refused(m) => return Err(UsageError::Invalid(m).into()),
         Read::Missing => "missing".to_string(),
@@ -85,7 +85,7 @@ fn read_results(path: &Path) -> Read {
         }
     }
     match serde_json::from_slice(&bytes) {
-        Ok(rec) => Read::Loaded(rec),
+        Ok(rec) => Read::Loaded(Box::new(rec)),
         Err(e) => Read::Unreadable(e.to_string()),
     }
 }
@@ -107,7 +107,7 @@ fn read_journal(path: &Path) -> Read {
         Err(e) => return Read::Unreadable(e),
     };
     match journal::assemble(&events) {
-        Ok(rec) => Read::Loaded(rec),
+        Ok(rec) => Read::Loaded(Box::new(rec)),
         Err(e) => Read::Unreadable(e),
     }
 }
