@@ -76,9 +76,9 @@ const ABSENT: &str = "absent";
 /// A workload or target one run has and the other has not: [base, new].
 fn presence(in_base: bool) -> [&'static str; 2] {
     if in_base {
-        ["run", "not run"]
+        ["present", ABSENT]
     } else {
-        ["not run", "run"]
+        [ABSENT, "present"]
     }
 }
 
@@ -235,7 +235,7 @@ mod tests {
                 "scale: quick vs standard",
                 "metadata.files: 2000 vs 500",
                 "target ext4 mkfs: absent vs '-O ^has_journal'",
-                "target xfs: not run vs run",
+                "target xfs: absent vs present",
             ]
         );
         assert_eq!(d[1].scope, Scope::Workload("metadata".into()));
