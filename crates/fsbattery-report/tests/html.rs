@@ -270,8 +270,10 @@ fn rounds_with_different_targets_keep_every_column() {
     // on the whole page; the earlier round is a lighter tint of the same hue.
     assert!(html.contains("background:#b4d5b0\"></span>previous: jfs</th>"));
     assert!(html.contains("background:#e15759\"></span>this: xfs</th>"));
-    // xfs has no previous-round counterpart: the comparison says so instead of dropping it.
-    assert!(html.contains("<td>xfs</td>") && html.contains("not in base run"));
+    // xfs has no previous-round counterpart, jfs none in this round: the comparison says so
+    // instead of dropping either.
+    assert!(html.contains("<td>xfs</td>") && html.contains("only in new run"));
+    assert!(html.contains("<td>jfs</td>") && html.contains("only in base run"));
 }
 
 #[test]
