@@ -2,11 +2,13 @@
 //! into ordinary cells of a built-in `filesystem` workload so they are ranked, aggregated and
 //! charted like every other test (S1's first three graphs, S2's first two rows).
 //!
-//! CPU of these rows is that of the whole setup (mkfs and mount are reaped children), over the
-//! setup's wall time; their elapsed time is the tool's own.
+//! Each timed row's CPU is measured around its own command (mkfs and mount are reaped
+//! children, timed one by one; the unmount around umount(2) alone), so CPU time never exceeds
+//! elapsed time × cores. Space available is a property of the size the target was given, so
+//! it is recorded but marked not comparable: it is never ranked or scored.
 
 use crate::measure::Timing;
-use crate::model::{Lifecycle, MetricSpec, Sample};
+use crate::model::{CpuSecs, Lifecycle, MetricSpec, Sample};
 
 /// Name of the built-in workload whose cells hold the lifecycle rows.
 pub const WORKLOAD: &str = "filesystem";
@@ -20,43 +22,43 @@ pub fn metrics() -> Vec<MetricSpec> {
             "avail_mib",
             "MiB",
             "space available to users right after formatting",
-        ),
+        )
+        // It follows the size each target was given (a tmpfs is half the RAM, an image
+        // what --set loop.size says): a property of the target, not a ranking.
+        .not_comparable(),
         MetricSpec::seconds("umount", "wall time of unmounting after the workloads"),
     ]
 }
 
 /// Samples recorded right after a setup that made a filesystem.
-pub fn after_setup(lc: &Lifecycle, setup: &Timing, repeat: u32) -> Vec<(&'static str, Sample)> {
-    let cpu = |elapsed_s: f64| Sample {
-        repeat,
-        value: elapsed_s,
-        elapsed_s,
-        user_s: setup.user_s,
-        sys_s: setup.sys_s,
-        cpu_pct: setup.cpu_pct(),
+///
+/// Each timed sample carries the CPU of its own phase (mkfs's for mkfs, the mount's for
+/// mount), never the whole setup's: a mount must not inherit mkfs's CPU. The space row is a
+/// statvfs reading, not a timed phase: its elapsed and CPU times are zero.
+pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
+    let timed = |elapsed_s: f64, cpu: Option<CpuSecs>| {
+        let cpu = cpu.unwrap_or_default();
+        Timing {
+            elapsed_s,
+            user_s: cpu.user_s,
+            sys_s: cpu.sys_s,
+        }
+        .sample(repeat, elapsed_s)
     };
     let avail = Sample {
+        repeat,
         value: lc.avail_bytes as f64 / (1u64 << 20) as f64,
-        ..cpu(setup.elapsed_s)
+        elapsed_s: 0.0,
+        user_s: 0.0,
+        sys_s: 0.0,
+        cpu_pct: 0.0,
     };
     let mut out = Vec::new();
     // tmpfs has no mkfs: no row rather than a zero that would "win".
     if !lc.mkfs_command.is_empty() {
-        out.push(("mkfs", cpu(lc.mkfs_secs)));
+        out.push(("mkfs", timed(lc.mkfs_secs, lc.mkfs_cpu)));
     }
-    out.push(("mount", cpu(lc.mount_secs)));
+    out.push(("mount", timed(lc.mount_secs, lc.mount_cpu)));
     out.push(("avail_mib", avail));
     out
-}
-
-/// The unmount sample, when the teardown unmounted something.
-pub fn after_teardown(umount: &Timing, secs: f64, repeat: u32) -> Sample {
-    Sample {
-        repeat,
-        value: secs,
-        elapsed_s: secs,
-        user_s: umount.user_s,
-        sys_s: umount.sys_s,
-        cpu_pct: umount.cpu_pct(),
-    }
 }
