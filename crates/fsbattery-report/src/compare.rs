@@ -197,6 +197,7 @@ mod tests {
                 metric: "touch_files".into(),
                 unit: "s".into(),
                 better: Better::Lower,
+                comparable: true,
                 method: "native".into(),
                 status: CellStatus::Ok,
                 samples,

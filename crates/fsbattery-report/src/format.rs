@@ -55,6 +55,8 @@ pub fn mark(m: Mark) -> &'static str {
 /// What the marks mean, for every text renderer (one line, no trailing newline).
 pub fn legend() -> String {
     format!(
-        "* significantly best (Welch's t-test, α = {DEFAULT_ALPHA}, n ≥ {MIN_SAMPLES} on each side);          ≈ cannot be told apart from the best (no significant difference); no mark: fewer than          {MIN_SAMPLES} runs, or not ranked (CPU %, values that describe the target);          n/a: the row does not apply to that target"
+        "* significantly best (Welch's t-test, α = {DEFAULT_ALPHA}, n ≥ {MIN_SAMPLES} each); \
+         ≈ tied with the best (no significant difference); unmarked: fewer than {MIN_SAMPLES} \
+         runs, or not ranked (CPU %, values that describe the target); n/a: does not apply"
     )
 }

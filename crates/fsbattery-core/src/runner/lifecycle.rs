@@ -62,3 +62,87 @@ pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
     out.push(("avail_mib", avail));
     out
 }
+
+/// Bring a record written before [`MetricSpec::comparable`] existed up to date: its lifecycle
+/// cells take the flag from the specs above (the record's own data, the built-in workload's
+/// declaration), so an old record's space-available row is not ranked either.
+pub fn upgrade(rec: &mut crate::model::RunRecord) {
+    let specs = metrics();
+    for c in rec.cells.iter_mut().filter(|c| c.workload == WORKLOAD) {
+        if let Some(m) = specs.iter().find(|m| m.name == c.metric) {
+            c.comparable = m.comparable;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lifecycle() -> Lifecycle {
+        let cpu = |u, s| Some(CpuSecs { user_s: u, sys_s: s });
+        Lifecycle {
+            mkfs_command: "mkfs.ext4 /dev/loop0".into(),
+            mkfs_secs: 0.5,
+            mkfs_cpu: cpu(0.1, 0.2),
+            mount_secs: 0.02,
+            mount_cpu: cpu(0.001, 0.004),
+            avail_bytes: 3 << 20,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn each_sample_carries_its_own_phase_cpu() {
+        let s = after_setup(&lifecycle(), 2);
+        let get = |m: &str| s.iter().find(|x| x.0 == m).unwrap().1;
+        let (mkfs, mount, avail) = (get("mkfs"), get("mount"), get("avail_mib"));
+        assert_eq!((mkfs.user_s, mkfs.sys_s, mkfs.elapsed_s), (0.1, 0.2, 0.5));
+        assert_eq!((mount.user_s, mount.sys_s, mount.elapsed_s), (0.001, 0.004, 0.02));
+        assert!((mount.cpu_pct - 25.0).abs() < 1e-9, "{mount:?}");
+        assert_eq!((avail.value, avail.user_s, avail.sys_s, avail.cpu_pct), (3.0, 0.0, 0.0, 0.0));
+        assert!(s.iter().all(|x| x.1.repeat == 2));
+    }
+
+    #[test]
+    fn no_mkfs_no_mkfs_row() {
+        let lc = Lifecycle {
+            mkfs_command: String::new(),
+            ..lifecycle()
+        };
+        assert!(after_setup(&lc, 0).iter().all(|x| x.0 != "mkfs"));
+    }
+
+    #[test]
+    fn old_records_get_the_comparable_flag_from_the_specs() {
+        let cell = |metric: &str| crate::model::Cell {
+            target: "ext4".into(),
+            workload: WORKLOAD.into(),
+            metric: metric.into(),
+            unit: "MiB".into(),
+            better: fsbattery_stats::Better::Higher,
+            comparable: true,
+            method: "native".into(),
+            status: crate::model::CellStatus::Ok,
+            samples: Vec::new(),
+        };
+        let json = serde_json::to_value(cell("avail_mib")).unwrap();
+        assert!(json.get("comparable").is_none(), "comparable rows write no flag");
+        let mut rec: crate::model::RunRecord = serde_json::from_value(serde_json::json!({
+            "schema_version": 1,
+            "tool": {"name": "fsbattery", "version": "0"},
+            "started": "2026-01-01T00:00:00Z",
+            "finished": null,
+            "host": {"hostname": "h", "kernel": "k", "os": "o", "cpu_model": "c", "cores": 2,
+                     "ram_bytes": 1, "root": true},
+            "plan": {"suite": "s", "scale": "quick", "repeat": 1, "aggregate": "mean",
+                     "pause_secs": 0.0, "method": "native", "workloads": [], "rows": []},
+            "targets": [],
+            "cells": [json, serde_json::to_value(cell("mount")).unwrap()]
+        }))
+        .unwrap();
+        assert!(rec.cells.iter().all(|c| c.comparable), "serde default");
+        upgrade(&mut rec);
+        assert!(!rec.cells[0].comparable && rec.cells[1].comparable);
+    }
+}

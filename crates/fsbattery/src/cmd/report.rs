@@ -94,14 +94,17 @@ pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
     if results.exists() {
         let text =
             std::fs::read(&results).with_context(|| format!("reading {}", results.display()))?;
-        let rec: RunRecord = serde_json::from_slice(&text)
+        let mut rec: RunRecord = serde_json::from_slice(&text)
             .with_context(|| format!("{} is not a fsbattery run record", results.display()))?;
+        fsbattery_core::runner::lifecycle::upgrade(&mut rec);
         return Ok(rec);
     }
     let jpath = dir.join(JOURNAL_FILE);
     if jpath.exists() {
         let events = journal::read(&jpath).map_err(anyhow::Error::msg)?;
-        return journal::assemble(&events).map_err(anyhow::Error::msg);
+        let mut rec = journal::assemble(&events).map_err(anyhow::Error::msg)?;
+        fsbattery_core::runner::lifecycle::upgrade(&mut rec);
+        return Ok(rec);
     }
     Err(UsageError::Invalid(format!(
         "{} holds no {RESULTS_FILE} or {JOURNAL_FILE}: give a directory written by `fsbattery run`",
