@@ -132,7 +132,11 @@ impl Matrix {
             let verdict = if quantity == Quantity::Value && comparable {
                 let samples: Vec<Vec<f64>> = columns
                     .iter()
-                    .map(|t| rec.cell(t, &workload, &metric).map(Cell::values).unwrap_or_default())
+                    .map(|t| {
+                        rec.cell(t, &workload, &metric)
+                            .map(Cell::values)
+                            .unwrap_or_default()
+                    })
                     .collect();
                 let agg = aggregate.unwrap_or(report.aggregate);
                 judge(&entries, &samples, better, agg, |_| true)

@@ -53,15 +53,23 @@ fn record() -> RunRecord {
         cells.push(cell(t, "metadata", "find_files", &v, json!({})));
     }
     for (t, v) in [("ext4", 950.0), ("xfs", 1004.0), ("tmpfs", 7900.0)] {
-        cells.push(cell(t, "filesystem", "avail_mib", &[v, v, v], not_comparable.clone()));
+        cells.push(cell(
+            t,
+            "filesystem",
+            "avail_mib",
+            &[v, v, v],
+            not_comparable.clone(),
+        ));
     }
     for (t, v) in [("ext4", [0.5, 0.52, 0.48]), ("xfs", [0.2, 0.21, 0.19])] {
         cells.push(cell(t, "filesystem", "mkfs", &v, json!({})));
     }
-    let target = |l: &str| json!({"label": l, "spec": l, "path": "/m", "fs_type": l,
+    let target = |l: &str| {
+        json!({"label": l, "spec": l, "path": "/m", "fs_type": l,
         "mount_options": "rw", "device": "d", "capabilities": {"needs_root": true,
         "drop_caches": true, "direct_io": true, "direct_io_bypasses_cache": true},
-        "lifecycles": [], "error": null});
+        "lifecycles": [], "error": null})
+    };
     serde_json::from_value(json!({
         "schema_version": 1,
         "tool": {"name": "fsbattery", "version": "0"},
@@ -107,7 +115,10 @@ fn terminal_table_marks_a_winner_only_where_there_is_one() {
     assert_eq!(find.matches('*').count(), 1, "{find}");
     assert!(find.contains("1.00 ±0.025 *"), "{find}");
     let space = line(&text, "Space");
-    assert!(!space.contains('*') && !space.contains('≈'), "not comparable: {space}");
+    assert!(
+        !space.contains('*') && !space.contains('≈'),
+        "not comparable: {space}"
+    );
     let mkfs = line(&text, "Mkfs");
     assert!(mkfs.contains("n/a"), "tmpfs has no mkfs: {mkfs}");
     assert!(!mkfs.contains("not run"), "{mkfs}");
@@ -122,7 +133,10 @@ fn markdown_marks_a_winner_only_where_there_is_one() {
     let rec = record();
     let md = render(&Markdown, &rec);
     let touch = line(&md, "Touch");
-    assert!(!touch.contains("**") && touch.matches('≈').count() == 3, "{touch}");
+    assert!(
+        !touch.contains("**") && touch.matches('≈').count() == 3,
+        "{touch}"
+    );
     let find = line(&md, "Find");
     assert!(find.contains("**1.00 ±0.025** \\*"), "{find}");
     assert!(!line(&md, "Space").contains("**"), "{md}");
@@ -145,13 +159,22 @@ fn html_marks_ties_keeps_space_out_of_the_score_and_says_n_a() {
     assert_eq!(touch.matches("num tied").count(), 3, "{touch}");
     assert_eq!(row("metadata/find_files").matches("num best").count(), 1);
     let space = row("filesystem/avail_mib");
-    assert!(!space.contains("best") && !space.contains("tied"), "{space}");
-    assert!(row("filesystem/mkfs").contains(">n/a</td>"), "tmpfs has no mkfs");
+    assert!(
+        !space.contains("best") && !space.contains("tied"),
+        "{space}"
+    );
+    assert!(
+        row("filesystem/mkfs").contains(">n/a</td>"),
+        "tmpfs has no mkfs"
+    );
     // The summary says there is no significant difference and names no winner.
     let summary = &html[html.find("data-test=\"metadata/touch_files\"").unwrap()..];
     let summary = &summary[..summary.find("</tr>").unwrap()];
     assert!(summary.contains("tied:") && summary.contains("no significant difference"));
-    assert!(html.contains("Not in the total or the score"), "space is n/a in the score");
+    assert!(
+        html.contains("Not in the total or the score"),
+        "space is n/a in the score"
+    );
     // Best reads as best: green, not red.
     assert!(html.contains("--best:#047857"));
 }

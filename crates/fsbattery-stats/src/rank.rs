@@ -184,11 +184,7 @@ mod tests {
     #[test]
     fn overlapping_samples_are_tied() {
         // Three targets whose CI95 intervals overlap: no single winner.
-        let cells = row(&[
-            &[10.0, 12.0, 8.0],
-            &[9.5, 11.5, 8.5],
-            &[30.0, 31.0, 29.0],
-        ]);
+        let cells = row(&[&[10.0, 12.0, 8.0], &[9.5, 11.5, 8.5], &[30.0, 31.0, 29.0]]);
         let v = rank_row(&cells, Better::Lower, DEFAULT_ALPHA);
         assert_eq!(v.outcome, Outcome::NoSignificantDifference);
         assert_eq!(v.best, Some(1));

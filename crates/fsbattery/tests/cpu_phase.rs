@@ -44,8 +44,20 @@ fn every_sample_of_a_dir_run_uses_at_most_elapsed_times_cores() {
     let work = tempfile::tempdir().unwrap();
     let spec = format!("dir:{}", target.path().display());
     let args = [
-        "run", "--target", &spec, "--scale", "quick", "--repeat", "1", "--workload",
-        "metadata,split", "--set", "metadata.files=100", "--out", "r", "--quiet",
+        "run",
+        "--target",
+        &spec,
+        "--scale",
+        "quick",
+        "--repeat",
+        "1",
+        "--workload",
+        "metadata,split",
+        "--set",
+        "metadata.files=100",
+        "--out",
+        "r",
+        "--quiet",
     ];
     let o = run_in(work.path(), &args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -84,8 +96,20 @@ fn loop_ext4_lifecycle_samples_carry_their_own_phase_cpu() {
     }
     let work = tempfile::tempdir_in("/var/tmp").unwrap();
     let args = [
-        "run", "--target", "loop:ext4", "--target", "tmpfs", "--workload", "metadata",
-        "--repeat", "1", "--set", "metadata.files=50", "--out", "r", "--quiet",
+        "run",
+        "--target",
+        "loop:ext4",
+        "--target",
+        "tmpfs",
+        "--workload",
+        "metadata",
+        "--repeat",
+        "1",
+        "--set",
+        "metadata.files=50",
+        "--out",
+        "r",
+        "--quiet",
     ];
     let o = run_in(work.path(), &args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -95,7 +119,9 @@ fn loop_ext4_lifecycle_samples_carry_their_own_phase_cpu() {
         let cells = rec["cells"].as_array().unwrap();
         let c = cells
             .iter()
-            .find(|c| c["target"] == target && c["workload"] == "filesystem" && c["metric"] == metric)
+            .find(|c| {
+                c["target"] == target && c["workload"] == "filesystem" && c["metric"] == metric
+            })
             .unwrap_or_else(|| panic!("no {target} filesystem/{metric} cell"));
         c["samples"][0].clone()
     };
@@ -112,12 +138,17 @@ fn loop_ext4_lifecycle_samples_carry_their_own_phase_cpu() {
     assert_eq!(lc["mount_cpu"]["sys_s"], mount["sys_s"], "{lc}");
     // Space available is a reading, not a timed phase, and not ranked across targets.
     let avail = sample("ext4", "avail_mib");
-    assert_eq!((avail["user_s"].as_f64(), avail["sys_s"].as_f64()), (Some(0.0), Some(0.0)));
+    assert_eq!(
+        (avail["user_s"].as_f64(), avail["sys_s"].as_f64()),
+        (Some(0.0), Some(0.0))
+    );
     let cells = rec["cells"].as_array().unwrap();
     let avail_cell = cells.iter().find(|c| c["metric"] == "avail_mib").unwrap();
     assert_eq!(avail_cell["comparable"], false, "{avail_cell}");
     assert!(
-        !cells.iter().any(|c| c["target"] == "tmpfs" && c["metric"] == "mkfs"),
+        !cells
+            .iter()
+            .any(|c| c["target"] == "tmpfs" && c["metric"] == "mkfs"),
         "tmpfs has no mkfs row"
     );
 }

@@ -80,7 +80,12 @@ mod tests {
     use super::*;
 
     fn lifecycle() -> Lifecycle {
-        let cpu = |u, s| Some(CpuSecs { user_s: u, sys_s: s });
+        let cpu = |u, s| {
+            Some(CpuSecs {
+                user_s: u,
+                sys_s: s,
+            })
+        };
         Lifecycle {
             mkfs_command: "mkfs.ext4 /dev/loop0".into(),
             mkfs_secs: 0.5,
@@ -98,9 +103,15 @@ mod tests {
         let get = |m: &str| s.iter().find(|x| x.0 == m).unwrap().1;
         let (mkfs, mount, avail) = (get("mkfs"), get("mount"), get("avail_mib"));
         assert_eq!((mkfs.user_s, mkfs.sys_s, mkfs.elapsed_s), (0.1, 0.2, 0.5));
-        assert_eq!((mount.user_s, mount.sys_s, mount.elapsed_s), (0.001, 0.004, 0.02));
+        assert_eq!(
+            (mount.user_s, mount.sys_s, mount.elapsed_s),
+            (0.001, 0.004, 0.02)
+        );
         assert!((mount.cpu_pct - 25.0).abs() < 1e-9, "{mount:?}");
-        assert_eq!((avail.value, avail.user_s, avail.sys_s, avail.cpu_pct), (3.0, 0.0, 0.0, 0.0));
+        assert_eq!(
+            (avail.value, avail.user_s, avail.sys_s, avail.cpu_pct),
+            (3.0, 0.0, 0.0, 0.0)
+        );
         assert!(s.iter().all(|x| x.1.repeat == 2));
     }
 
@@ -127,7 +138,10 @@ mod tests {
             samples: Vec::new(),
         };
         let json = serde_json::to_value(cell("avail_mib")).unwrap();
-        assert!(json.get("comparable").is_none(), "comparable rows write no flag");
+        assert!(
+            json.get("comparable").is_none(),
+            "comparable rows write no flag"
+        );
         let mut rec: crate::model::RunRecord = serde_json::from_value(serde_json::json!({
             "schema_version": 1,
             "tool": {"name": "fsbattery", "version": "0"},

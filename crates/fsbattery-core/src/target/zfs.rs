@@ -267,10 +267,7 @@ pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, Str
             }
         }
     }
-    Ok(Outcome {
-        umount,
-        note: None,
-    })
+    Ok(Outcome { umount, note: None })
 }
 
 #[cfg(test)]

@@ -162,7 +162,10 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
                 .collect();
             format!("<span class=\"tie\">tied:</span> {}", tied.join(", "))
         }
-        _ => format!("{} <span class=\"note\">(best value, no verdict)</span>", name(w)),
+        _ => format!(
+            "{} <span class=\"note\">(best value, no verdict)</span>",
+            name(w)
+        ),
     };
     let margin = if rv != 0.0 {
         let dir = if wv < rv { "lower" } else { "higher" };
@@ -676,7 +679,10 @@ pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, mark: Mark, journaling: bool)
     }
     let mut text = esc(&format::entry(e, d.aggregate));
     if mark != Mark::None {
-        text.push_str(&format!(" <span class=\"mark\">{}</span>", format::mark(mark)));
+        text.push_str(&format!(
+            " <span class=\"mark\">{}</span>",
+            format::mark(mark)
+        ));
     }
     if journaling {
         class.push("best-journaling");
