@@ -138,7 +138,10 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
     }
     let v = d.verdict(line, cols);
     let (Some(w), Some(r)) = (v.best, v.runner_up) else {
-        return nodata(v.describe());
+        return nodata(match v.best {
+            Some(_) => v.describe(),
+            None => "no measured value",
+        });
     };
     let name = |c: usize| {
         format!(
