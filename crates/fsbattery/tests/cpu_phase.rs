@@ -132,10 +132,19 @@ fn loop_ext4_lifecycle_samples_carry_their_own_phase_cpu() {
         (&mount["user_s"], &mount["sys_s"]),
         "mount carries mkfs's CPU: {mkfs} {mount}"
     );
-    // The lifecycle records each phase's CPU, and the samples are exactly those.
+    // The lifecycle records each phase's CPU, and each sample carries exactly its own phase's
+    // (before the fix, mount's was mkfs + mount). Exact: the sample is built from that record.
     let lc = &rec["targets"][0]["lifecycles"][0];
-    assert_eq!(lc["mkfs_cpu"]["user_s"], mkfs["user_s"], "{lc}");
-    assert_eq!(lc["mount_cpu"]["sys_s"], mount["sys_s"], "{lc}");
+    for (phase, s) in [("mkfs_cpu", &mkfs), ("mount_cpu", &mount)] {
+        for f in ["user_s", "sys_s"] {
+            assert_eq!(lc[phase][f], s[f], "{phase}.{f}: {lc} vs {s}");
+        }
+    }
+    let umount = sample("ext4", "umount");
+    assert_eq!(
+        lc["umount_cpu"]["sys_s"], umount["sys_s"],
+        "{lc} vs {umount}"
+    );
     // Space available is a reading, not a timed phase, and not ranked across targets.
     let avail = sample("ext4", "avail_mib");
     assert_eq!(
