@@ -20,7 +20,7 @@ use crate::{RenderError, Renderer, Report};
 use fsbattery_core::model::{CellStatus, RunRecord};
 use fsbattery_stats::{Aggregate, Better, Mark, RowVerdict};
 use rust_xlsxwriter::{
-    Color, DocProperties, ExcelDateTime, Format, Workbook, Worksheet, XlsxError,
+    Color, DocProperties, ExcelDateTime, Format, Note, Workbook, Worksheet, XlsxError,
 };
 
 /// Renders one run as a workbook (see [`xlsx`] for several).
@@ -84,7 +84,11 @@ fn write(d: &Data<'_>) -> Result<Vec<u8>, XlsxError> {
     let timed: Vec<&Line> = tests
         .iter()
         .copied()
-        .filter(|l| l.cpu.iter().any(|e| !matches!(e, Entry::Missing)))
+        .filter(|l| {
+            l.cpu
+                .iter()
+                .any(|e| !matches!(e, Entry::Missing | Entry::NotApplicable))
+        })
         .collect();
     matrix_sheet(wb.add_worksheet().set_name("cpu")?, d, &st, &timed, true)?;
     let latency: Vec<&Line> = d
@@ -257,9 +261,9 @@ fn matrix_sheet(
             crate::format::legend().replace("* significantly", "significantly")
         )
     };
-    // Written after autofit so the long line does not widen the test column.
     ws.autofit();
-    ws.write_string_with_format(lines.len() as u32 + 2, 0, legend, &st.word)?;
+    // A note on the header, not a row: the sheet stays one row per test for whoever reads it.
+    ws.insert_note(0, 0, &Note::new(legend).set_author("fsbattery"))?;
     Ok(())
 }
 
