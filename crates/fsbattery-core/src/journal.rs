@@ -53,6 +53,9 @@ pub enum Event {
         unit: String,
         /// Direction.
         better: Better,
+        /// Whether targets may be ranked on it ([`crate::model::MetricSpec::comparable`]).
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        comparable: bool,
         /// native or commands.
         method: String,
         /// The measurement.
@@ -195,11 +198,13 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
             metric,
             unit,
             better,
+            comparable,
             method,
             sample,
         } => {
             let cell = cell_mut(rec, target, workload, metric, unit, *better);
             cell.method = method.clone();
+            cell.comparable = *comparable;
             cell.samples.push(*sample);
         }
         Event::Failed {
@@ -232,9 +237,17 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
 fn add_planned_cells(rec: &mut RunRecord, target: &str) {
     for w in rec.plan.workloads.clone() {
         for m in &w.metrics {
-            cell_mut(rec, target, &w.name, &m.name, &m.unit, m.better);
+            cell_mut(rec, target, &w.name, &m.name, &m.unit, m.better).comparable = m.comparable;
         }
     }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn cell_mut<'a>(
@@ -256,6 +269,7 @@ fn cell_mut<'a>(
             metric: metric.into(),
             unit: unit.into(),
             better,
+            comparable: true,
             method: rec.plan.method.clone(),
             status: CellStatus::Ok,
             samples: Vec::new(),

@@ -73,6 +73,23 @@ impl Timing {
         }
     }
 
+    /// Two phases back to back (e.g. two unmounts of one teardown).
+    pub fn plus(&self, other: &Timing) -> Timing {
+        Timing {
+            elapsed_s: self.elapsed_s + other.elapsed_s,
+            user_s: self.user_s + other.user_s,
+            sys_s: self.sys_s + other.sys_s,
+        }
+    }
+
+    /// The CPU part alone.
+    pub fn cpu(&self) -> crate::model::CpuSecs {
+        crate::model::CpuSecs {
+            user_s: self.user_s,
+            sys_s: self.sys_s,
+        }
+    }
+
     /// A sample whose value is given (a rate, a count, or the elapsed time itself).
     pub fn sample(&self, repeat: u32, value: f64) -> Sample {
         Sample {

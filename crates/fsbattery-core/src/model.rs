@@ -188,20 +188,38 @@ pub struct Lifecycle {
     pub mkfs_output: String,
     /// Wall seconds of mkfs.
     pub mkfs_secs: f64,
+    /// CPU of mkfs alone (absent in older records, and for tmpfs which has no mkfs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mkfs_cpu: Option<CpuSecs>,
     /// The mount command (or mount(2) call) as run.
     pub mount_command: String,
     /// Wall seconds of the mount.
     pub mount_secs: f64,
+    /// CPU of the mount alone (absent in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_cpu: Option<CpuSecs>,
     /// Options in effect after mounting (/proc/mounts).
     pub mount_options: String,
     /// Wall seconds of the unmount; `None` until unmounted.
     pub umount_secs: Option<f64>,
+    /// CPU of the unmount alone (absent in older records and until unmounted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub umount_cpu: Option<CpuSecs>,
     /// statvfs total bytes right after formatting.
     pub total_bytes: u64,
     /// statvfs bytes available to an unprivileged user right after formatting.
     pub avail_bytes: u64,
     /// Tool name → version string.
     pub tool_versions: std::collections::BTreeMap<String, String>,
+}
+
+/// CPU seconds of one phase: this process and the children it reaped during that phase.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct CpuSecs {
+    /// User CPU seconds.
+    pub user_s: f64,
+    /// System CPU seconds.
+    pub sys_s: f64,
 }
 
 /// Whether a cell's numbers may be shown.
@@ -237,6 +255,10 @@ pub struct Cell {
     pub unit: String,
     /// Which direction wins.
     pub better: Better,
+    /// Whether values of different targets may be ranked against each other (see
+    /// [`MetricSpec::comparable`]). Absent in older records: comparable.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub comparable: bool,
     /// "native" or "commands".
     pub method: String,
     /// Whether the samples may be ranked.
@@ -273,6 +295,19 @@ pub struct MetricSpec {
     pub better: Better,
     /// One line for `fsbattery list workloads`.
     pub help: String,
+    /// `false` for a value that describes the target rather than measures the filesystem
+    /// (space available after mkfs follows the size the target was given: a RAM-sized tmpfs
+    /// against a 1 GiB image): shown, but never ranked, marked or scored.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub comparable: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl MetricSpec {
@@ -283,6 +318,7 @@ impl MetricSpec {
             unit: "s".into(),
             better: Better::Lower,
             help: help.into(),
+            comparable: true,
         }
     }
     /// A throughput or rate metric (higher is better).
@@ -292,7 +328,13 @@ impl MetricSpec {
             unit: unit.into(),
             better: Better::Higher,
             help: help.into(),
+            comparable: true,
         }
+    }
+    /// The same metric, marked as a property of the target that is not ranked across targets.
+    pub fn not_comparable(mut self) -> Self {
+        self.comparable = false;
+        self
     }
 }
 

@@ -132,7 +132,7 @@ fn cycle(spec: &str) {
         t.label(),
         lc.mkfs_secs,
         lc.mount_secs,
-        umount.unwrap_or(f64::NAN),
+        umount.map_or(f64::NAN, |t| t.elapsed_s),
         lc.avail_bytes >> 20,
         lc.total_bytes >> 20,
         caps.direct_io,

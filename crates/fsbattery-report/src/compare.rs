@@ -247,6 +247,7 @@ pub(crate) mod tests {
                 metric: "touch_files".into(),
                 unit: "s".into(),
                 better: Better::Lower,
+                comparable: true,
                 method: "native".into(),
                 status: CellStatus::Ok,
                 samples,

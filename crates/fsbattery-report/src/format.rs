@@ -2,7 +2,7 @@
 //! width when there is one, and words for cells without numbers.
 
 use crate::matrix::Entry;
-use fsbattery_stats::{Aggregate, Summary};
+use fsbattery_stats::{Aggregate, Mark, Summary, DEFAULT_ALPHA, MIN_SAMPLES};
 
 /// A value with about four significant digits, never in scientific notation.
 pub fn num(v: f64) -> String {
@@ -39,5 +39,24 @@ pub fn entry(e: &Entry, agg: Aggregate) -> String {
         Entry::Failed(_) => "failed".into(),
         Entry::Pending(_) => "pending".into(),
         Entry::Missing => "-".into(),
+        Entry::NotApplicable => "n/a".into(),
     }
+}
+
+/// The text mark of a cell: `*` significantly best, `≈` tied with the best, nothing else.
+pub fn mark(m: Mark) -> &'static str {
+    match m {
+        Mark::Winner => "*",
+        Mark::Tied => "≈",
+        Mark::None => "",
+    }
+}
+
+/// What the marks mean, for every text renderer (one line, no trailing newline).
+pub fn legend() -> String {
+    format!(
+        "* significantly best (Welch's t-test, α = {DEFAULT_ALPHA}, n ≥ {MIN_SAMPLES} each); \
+         ≈ tied with the best (no significant difference); unmarked: fewer than {MIN_SAMPLES} \
+         runs, or not ranked (CPU %, values that describe the target); n/a: does not apply"
+    )
 }

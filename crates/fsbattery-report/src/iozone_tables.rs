@@ -7,7 +7,7 @@
 //! list hundreds of `iozone write@8192` rows; [`Matrix::build_main`] drops those rows from
 //! the main matrix, and these tables show them instead.
 //!
-//! Invariants: values and best-of-row marks are the main matrix's own ([`Matrix::build`]), so
+//! Invariants: values and row verdicts (`*` winner, `≈` tied) are the main matrix's own ([`Matrix::build`]), so
 //! every renderer ranks an iozone cell the same way; a table's title is the suite row's label
 //! for `iozone`/`<test>`, else iozone's own name; tests appear in iozone's order, unknown
 //! tests after them in record order; rows are sorted by record size; a failed cell shows
@@ -17,7 +17,7 @@ use crate::format;
 use crate::matrix::{self, Entry, Matrix, Quantity};
 use crate::Report;
 use fsbattery_core::model::{CellStatus, RunRecord};
-use fsbattery_stats::Aggregate;
+use fsbattery_stats::{Aggregate, Mark, RowVerdict};
 
 /// The workload whose cells these tables show.
 pub const WORKLOAD: &str = "iozone";
@@ -77,8 +77,8 @@ pub struct Row {
     pub record: u64,
     /// One entry per column.
     pub entries: Vec<Entry>,
-    /// Column of the best entry (values only; CPU rows mark none, as iozone).
-    pub best: Option<usize>,
+    /// The row's verdict (values only; CPU rows mark none, as iozone).
+    pub verdict: RowVerdict,
 }
 
 /// The tables of `quantity` (KB/s or CPU %), in iozone's order; empty without iozone cells.
@@ -91,14 +91,14 @@ pub fn tables(report: &Report<'_>, quantity: Quantity) -> Vec<Table> {
             continue;
         };
         let (entries, best) = match quantity {
-            Quantity::Value => (row.entries.clone(), row.best),
+            Quantity::Value => (row.entries.clone(), row.verdict.clone()),
             // The CPU matrix keeps timed ("s") rows only, so read the cells themselves.
             Quantity::CpuPct => (
                 m.columns
                     .iter()
                     .map(|t| matrix::entry(rec.cell(t, WORKLOAD, &row.metric), quantity))
                     .collect(),
-                None,
+                RowVerdict::none(m.columns.len()),
             ),
         };
         let at = match out.iter().position(|t| t.test == test) {
@@ -120,7 +120,7 @@ pub fn tables(report: &Report<'_>, quantity: Quantity) -> Vec<Table> {
         out[at].rows.push(Row {
             record,
             entries,
-            best,
+            verdict: best,
         });
     }
     let rank = |t: &Table| {
@@ -197,8 +197,10 @@ pub fn render(report: &Report<'_>) -> Option<String> {
     let rec = report.record;
     let mut out = format!(
         "iozone — {} of {} run(s); KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in \
-         KiB; best of each row marked *\n",
-        report.aggregate, rec.plan.repeat
+         KiB\n{}\n",
+        report.aggregate,
+        rec.plan.repeat,
+        format::legend()
     );
     for t in &values {
         out.push('\n');
@@ -221,14 +223,17 @@ fn text_table(t: &Table, agg: Aggregate) -> String {
         .chain(t.columns.iter().cloned())
         .collect()];
     // The mark column is kept only where something is marked (not in CPU tables).
-    let marks = t.rows.iter().any(|r| r.best.is_some());
+    let marks = t
+        .rows
+        .iter()
+        .any(|r| r.verdict.marks.iter().any(|m| *m != Mark::None));
     for r in &t.rows {
         let mut line = vec![kib(r.record)];
         for (i, e) in r.entries.iter().enumerate() {
-            let mark = match (marks, r.best == Some(i)) {
+            let mark = match (marks, r.verdict.mark(i)) {
                 (false, _) => "",
-                (true, true) => " *",
-                (true, false) => "  ",
+                (true, Mark::None) => "  ",
+                (true, m) => &format!(" {}", format::mark(m)),
             };
             line.push(format!("{}{mark}", format::entry(e, agg)));
         }
@@ -255,7 +260,7 @@ fn text_table(t: &Table, agg: Aggregate) -> String {
     out
 }
 
-/// The iozone tables as Markdown sections (best value of each row in bold), or `None` when
+/// The iozone tables as Markdown sections (marks as the main table's), or `None` when
 /// the run has no iozone cell.
 pub fn markdown(report: &Report<'_>) -> Option<String> {
     let values = tables(report, Quantity::Value);
@@ -263,8 +268,8 @@ pub fn markdown(report: &Report<'_>) -> Option<String> {
         return None;
     }
     let mut out = String::from(
-        "## iozone\n\nKB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB; best of each \
-         row in **bold**.\n",
+        "## iozone\n\nKB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB. Marks as in \
+         the results above.\n",
     );
     for t in values.iter().chain(tables(report, Quantity::CpuPct).iter()) {
         out.push_str(&format!("\n### {} ({})\n\n", esc(&t.title), t.unit));
@@ -277,10 +282,10 @@ pub fn markdown(report: &Report<'_>) -> Option<String> {
             out.push_str(&format!("| {} |", kib(r.record)));
             for (i, e) in r.entries.iter().enumerate() {
                 let text = format::entry(e, report.aggregate);
-                if r.best == Some(i) {
-                    out.push_str(&format!(" **{text}** |"));
-                } else {
-                    out.push_str(&format!(" {text} |"));
+                match r.verdict.mark(i) {
+                    Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
+                    Mark::Tied => out.push_str(&format!(" {text} ≈ |")),
+                    Mark::None => out.push_str(&format!(" {text} |")),
                 }
             }
             out.push('\n');

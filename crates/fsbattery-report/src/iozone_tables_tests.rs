@@ -33,6 +33,7 @@ fn cell(target: &str, workload: &str, metric: &str, value: f64, cpu: f64) -> Cel
         metric: metric.into(),
         unit: unit.into(),
         better,
+        comparable: true,
         method: "native".into(),
         status: CellStatus::Ok,
         samples: vec![sample(value, cpu)],
@@ -106,17 +107,18 @@ fn report(rec: &RunRecord) -> Report<'_> {
 }
 
 const TEXT: &str = "\
-iozone — mean of 1 run(s); KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB; best of each row marked *
+iozone — mean of 1 run(s); KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB
+* significantly best (Welch's t-test, α = 0.05, n ≥ 3 each); ≈ tied with the best (no significant difference); unmarked: fewer than 3 runs, or not ranked (CPU %, values that describe the target); n/a: does not apply
 
 Writer report (S3) (KB/s)
-KiB    ext4       xfs
-  8  302780 *  201853
- 16  400000 *  266667
+KiB    ext4     xfs
+  8  302780  201853
+ 16  400000  266667
 
 Fread report (KB/s)
-KiB     ext4        xfs
-  8  4947523    7421284 *
- 16  5000000     failed
+KiB     ext4      xfs
+  8  4947523  7421284
+ 16  5000000   failed
 
 Writer CPU utilization report (S3) (%)
 KiB   ext4    xfs
@@ -143,14 +145,14 @@ fn markdown_tables_snapshot() {
     let want = "\
 ## iozone
 
-KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB; best of each row in **bold**.
+KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB. Marks as in the results above.
 
 ### Writer report (S3) (KB/s)
 
 | KiB | ext4 | xfs |
 |---:|---:|---:|
-| 8 | **302780** | 201853 |
-| 16 | **400000** | 266667 |
+| 8 | 302780 | 201853 |
+| 16 | 400000 | 266667 |
 ";
     assert!(md.starts_with(want), "{md}");
     assert!(md.contains("### Fread CPU utilization report (%)"), "{md}");

@@ -1,9 +1,11 @@
-//! Markdown: the matrix with the best value of each row in bold, the CPU % matrix, and the
-//! environment the numbers came from.
+//! Markdown: the matrix with a significant winner of each row in bold and `*`, cells tied with
+//! the best marked `≈` (the shared [`crate::matrix::Row::verdict`]), the CPU % matrix (shown,
+//! never ranked), and the environment the numbers came from.
 
 use crate::format;
 use crate::matrix::{Matrix, Quantity};
 use crate::{RenderError, Renderer, Report};
+use fsbattery_stats::Mark;
 
 /// Renders a run as a Markdown document.
 pub struct Markdown;
@@ -13,8 +15,12 @@ impl Renderer for Markdown {
         let rec = report.record;
         let mut out = format!("# fsbattery: {}\n\n", rec.plan.suite);
         out.push_str(&format!(
-            "{} of {} run(s) ± CI95 half width; scale {}, method {}; best of each row in **bold**.\n\n",
-            report.aggregate, rec.plan.repeat, rec.plan.scale, rec.plan.method
+            "{} of {} run(s) ± CI95 half width; scale {}, method {}.\n\n{}; a significant winner is also in **bold**.\n\n",
+            report.aggregate,
+            rec.plan.repeat,
+            rec.plan.scale,
+            rec.plan.method,
+            escape(&format::legend()).replace('*', "\\*")
         ));
         let main = Matrix::build_main(report, Quantity::Value);
         let iozone = crate::iozone_tables::markdown(report);
@@ -82,10 +88,10 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
         }
         for (i, e) in row.entries.iter().enumerate() {
             let text = format::entry(e, row.aggregate_or(report.aggregate));
-            if row.best == Some(i) {
-                out.push_str(&format!(" **{text}** |"));
-            } else {
-                out.push_str(&format!(" {text} |"));
+            match row.verdict.mark(i) {
+                Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
+                Mark::Tied => out.push_str(&format!(" {text} ≈ |")),
+                Mark::None => out.push_str(&format!(" {text} |")),
             }
         }
         out.push('\n');

@@ -1,12 +1,14 @@
 //! The seeds' matrix: tests as rows, targets as columns, one aggregated value per cell.
 //!
 //! Rows come from the suite (in the study's order, pending rows included) and then every
-//! measured metric no suite row names, so nothing measured is hidden. The best cell of each
-//! row is chosen by the metric's direction among cells whose status is ok.
+//! measured metric no suite row names, so nothing measured is hidden. Each row's verdict
+//! (winner, cells tied with the best, or none) comes from [`fsbattery_stats::rank_row`] over
+//! the cells whose status is ok; CPU % rows and rows not comparable across targets
+//! ([`Cell::comparable`]) get no verdict at all.
 
 use crate::Report;
 use fsbattery_core::model::{Cell, CellStatus, RunRecord};
-use fsbattery_stats::{Better, Summary};
+use fsbattery_stats::{rank_row, Better, Contestant, RowVerdict, Summary, DEFAULT_ALPHA};
 
 /// Which numbers a matrix shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,8 +30,10 @@ pub enum Entry {
     Failed(String),
     /// The row's workload does not exist yet.
     Pending(String),
-    /// Nothing recorded for this target (e.g. workload not run there).
+    /// A cell was planned for this target but holds no sample (not run).
     Missing,
+    /// No cell exists for this target: the row does not apply to it (tmpfs has no mkfs).
+    NotApplicable,
 }
 
 /// A row of the matrix.
@@ -47,8 +51,10 @@ pub struct Row {
     pub better: Better,
     /// One entry per column.
     pub entries: Vec<Entry>,
-    /// Column index of the best entry, if any is measured.
-    pub best: Option<usize>,
+    /// Whether targets may be ranked on this row (false: shown, never marked or scored).
+    pub comparable: bool,
+    /// Winner, tied cells or no verdict; no marks at all for CPU % and non-comparable rows.
+    pub verdict: RowVerdict,
     /// The row's own aggregate (S2's min/max rows); `None`: the table's.
     pub aggregate: Option<fsbattery_stats::Aggregate>,
 }
@@ -98,6 +104,7 @@ impl Matrix {
                 .cells
                 .iter()
                 .find(|c| c.workload == workload && c.metric == metric);
+            let comparable = sample_cell.is_none_or(|c| c.comparable);
             let (unit, better) = match (quantity, sample_cell) {
                 (Quantity::CpuPct, _) => ("%".to_string(), Better::Lower),
                 (Quantity::Value, Some(c)) => (c.unit.clone(), c.better),
@@ -116,10 +123,27 @@ impl Matrix {
             }
             // A row nothing was recorded for (e.g. mkfs rows when no target made a
             // filesystem, or a workload not run) is left out; pending rows always stay.
-            if entries.iter().all(|e| matches!(e, Entry::Missing)) {
+            if entries
+                .iter()
+                .all(|e| matches!(e, Entry::Missing | Entry::NotApplicable))
+            {
                 continue;
             }
-            let best = best_of(&entries, better, aggregate.unwrap_or(report.aggregate));
+            let verdict = if quantity == Quantity::Value && comparable {
+                let samples: Vec<Vec<f64>> = columns
+                    .iter()
+                    .map(|t| {
+                        rec.cell(t, &workload, &metric)
+                            .map(Cell::values)
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let agg = aggregate.unwrap_or(report.aggregate);
+                judge(&entries, &samples, better, agg, |_| true)
+            } else {
+                // CPU % is shown, never ranked; a non-comparable row is shown, never marked.
+                RowVerdict::none(entries.len())
+            };
             rows.push(Row {
                 label,
                 workload,
@@ -127,7 +151,8 @@ impl Matrix {
                 unit,
                 better,
                 entries,
-                best,
+                comparable,
+                verdict,
                 aggregate,
             });
         }
@@ -201,7 +226,7 @@ fn row_keys(rec: &RunRecord) -> Vec<RowKey> {
 /// The entry of one cell (or of none) for `quantity`.
 pub(crate) fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
     let Some(cell) = cell else {
-        return Entry::Missing;
+        return Entry::NotApplicable;
     };
     let values: Vec<f64> = match quantity {
         Quantity::Value => cell.values(),
@@ -221,23 +246,26 @@ pub(crate) fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
     }
 }
 
-fn best_of(entries: &[Entry], better: Better, agg: fsbattery_stats::Aggregate) -> Option<usize> {
-    let mut best: Option<(usize, f64)> = None;
-    for (i, e) in entries.iter().enumerate() {
-        if let Entry::Measured(s) = e {
-            let v = s.aggregate(agg);
-            if best.is_none_or(|(_, b)| better.is_better(v, b)) {
-                best = Some((i, v));
-            }
-        }
-    }
-    // A single column has nothing to win against.
-    best.filter(|_| {
-        entries
-            .iter()
-            .filter(|e| matches!(e, Entry::Measured(_)))
-            .count()
-            > 1
-    })
-    .map(|(i, _)| i)
+/// The verdict of one row: measured entries (of the columns `allowed` admits) compete with
+/// their shown aggregate and their samples, at the default significance level (a run record
+/// carries no α of its own).
+pub(crate) fn judge(
+    entries: &[Entry],
+    samples: &[Vec<f64>],
+    better: Better,
+    agg: fsbattery_stats::Aggregate,
+    allowed: impl Fn(usize) -> bool,
+) -> RowVerdict {
+    let cells: Vec<Option<Contestant<'_>>> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match e {
+            Entry::Measured(s) if allowed(i) => Some(Contestant {
+                value: s.aggregate(agg),
+                samples: samples.get(i).map(Vec::as_slice).unwrap_or_default(),
+            }),
+            _ => None,
+        })
+        .collect();
+    rank_row(&cells, better, DEFAULT_ALPHA)
 }

@@ -1,9 +1,12 @@
-//! The terminal table: the seeds' matrix with the aggregate ± CI95, best of each row marked.
+//! The terminal table: the seeds' matrix with the aggregate ± CI95; a row's best is marked `*`
+//! only when it is significantly better than every other target, cells tied with the best `≈`
+//! (the verdict is [`crate::matrix::Row::verdict`], shared with every renderer).
 
 use crate::format;
 use crate::matrix::{Entry, Matrix, Quantity};
 use crate::{RenderError, Renderer, Report};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, Table};
+use fsbattery_stats::Mark;
 
 /// Renders the elapsed/value matrix and the CPU % matrix as terminal tables.
 pub struct TerminalTable {
@@ -18,8 +21,10 @@ impl Renderer for TerminalTable {
         let n = rec.plan.repeat;
         let agg = report.aggregate;
         out.push_str(&format!(
-            "{} — {} of {n} run(s) ± CI95, best of each row marked *\n",
-            rec.plan.suite, agg
+            "{} — {} of {n} run(s) ± CI95\n{}\n",
+            rec.plan.suite,
+            agg,
+            format::legend()
         ));
         let main = Matrix::build_main(report, Quantity::Value);
         let iozone = crate::iozone_tables::render(report);
@@ -61,12 +66,13 @@ impl TerminalTable {
             }
             for (i, e) in row.entries.iter().enumerate() {
                 let mut text = format::entry(e, row.aggregate_or(report.aggregate));
-                let best = row.best == Some(i);
-                if best {
-                    text.push_str(" *");
+                let mark = row.verdict.mark(i);
+                if mark != Mark::None {
+                    text.push(' ');
+                    text.push_str(format::mark(mark));
                 }
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
-                if best && self.styled {
+                if mark == Mark::Winner && self.styled {
                     c = c.add_attribute(Attribute::Bold);
                 }
                 cells.push(c);

@@ -18,9 +18,9 @@ use crate::html::iozone_record_label;
 use crate::matrix::Entry;
 use crate::{RenderError, Renderer, Report};
 use fsbattery_core::model::{CellStatus, RunRecord};
-use fsbattery_stats::{Aggregate, Better};
+use fsbattery_stats::{Aggregate, Better, Mark, RowVerdict};
 use rust_xlsxwriter::{
-    Color, DocProperties, ExcelDateTime, Format, Workbook, Worksheet, XlsxError,
+    Color, DocProperties, ExcelDateTime, Format, Note, Workbook, Worksheet, XlsxError,
 };
 
 /// Renders one run as a workbook (see [`xlsx`] for several).
@@ -43,6 +43,7 @@ pub fn xlsx(runs: &[(String, &RunRecord)], aggregate: Aggregate) -> Result<Vec<u
 struct Styles {
     header: Format,
     best: Format,
+    tied: Format,
     word: Format,
 }
 
@@ -60,9 +61,12 @@ fn write(d: &Data<'_>) -> Result<Vec<u8>, XlsxError> {
         header: Format::new()
             .set_bold()
             .set_background_color(Color::RGB(0xF3F4F6)),
+        // The HTML report's colours: green reads as best (not red, which reads as failure).
         best: Format::new()
             .set_bold()
-            .set_font_color(Color::RGB(0xC81E1E)),
+            .set_font_color(Color::RGB(0x047857))
+            .set_background_color(Color::RGB(0xD1FAE5)),
+        tied: Format::new().set_background_color(Color::RGB(0xF0FDF4)),
         word: Format::new()
             .set_italic()
             .set_font_color(Color::RGB(0x6B7280)),
@@ -80,7 +84,11 @@ fn write(d: &Data<'_>) -> Result<Vec<u8>, XlsxError> {
     let timed: Vec<&Line> = tests
         .iter()
         .copied()
-        .filter(|l| l.cpu.iter().any(|e| !matches!(e, Entry::Missing)))
+        .filter(|l| {
+            l.cpu
+                .iter()
+                .any(|e| !matches!(e, Entry::Missing | Entry::NotApplicable))
+        })
         .collect();
     matrix_sheet(wb.add_worksheet().set_name("cpu")?, d, &st, &timed, true)?;
     let latency: Vec<&Line> = d
@@ -193,11 +201,14 @@ fn entry(
     col: u16,
     e: &Entry,
     agg: Aggregate,
-    best: bool,
+    mark: Mark,
 ) -> Result<(), XlsxError> {
     match e {
-        Entry::Measured(s) if best => ws
+        Entry::Measured(s) if mark == Mark::Winner => ws
             .write_number_with_format(row, col, s.aggregate(agg), &st.best)
+            .map(|_| ()),
+        Entry::Measured(s) if mark == Mark::Tied => ws
+            .write_number_with_format(row, col, s.aggregate(agg), &st.tied)
             .map(|_| ()),
         Entry::Measured(s) | Entry::Incomplete(Some(s)) => {
             ws.write_number(row, col, s.aggregate(agg)).map(|_| ())
@@ -232,16 +243,27 @@ fn matrix_sheet(
         {
             ws.write_string(row, c as u16, *t)?;
         }
-        let (entries, best) = if cpu {
-            (&l.cpu, l.cpu_best)
+        let none = RowVerdict::none(d.columns.len());
+        let (entries, verdict) = if cpu {
+            (&l.cpu, &none)
         } else {
-            (&l.value, l.best)
+            (&l.value, &l.verdict)
         };
         for (c, e) in entries.iter().enumerate() {
-            entry(ws, st, row, 5 + c as u16, e, d.aggregate, best == Some(c))?;
+            entry(ws, st, row, 5 + c as u16, e, d.aggregate, verdict.mark(c))?;
         }
     }
+    let legend = if cpu {
+        "CPU % is shown, not ranked.".to_string()
+    } else {
+        format!(
+            "Green bold: {}",
+            crate::format::legend().replace("* significantly", "significantly")
+        )
+    };
     ws.autofit();
+    // A note on the header, not a row: the sheet stays one row per test for whoever reads it.
+    ws.insert_note(0, 0, &Note::new(legend).set_author("fsbattery"))?;
     Ok(())
 }
 
@@ -260,7 +282,7 @@ fn iozone_sheet(
         ws.write_number(row, 0, *record as f64 / 1024.0)?;
         ws.write_string(row, 1, iozone_record_label(*record))?;
         for (c, e) in l.value.iter().enumerate() {
-            entry(ws, st, row, 2 + c as u16, e, d.aggregate, l.best == Some(c))?;
+            entry(ws, st, row, 2 + c as u16, e, d.aggregate, l.verdict.mark(c))?;
         }
     }
     ws.autofit();
@@ -308,6 +330,7 @@ fn stats_sheet(ws: &mut Worksheet, d: &Data<'_>, st: &Styles) -> Result<(), Xlsx
                 Entry::Failed(_) => "failed",
                 Entry::Pending(_) => "pending",
                 Entry::Missing => "missing",
+                Entry::NotApplicable => "n/a",
             };
             ws.write_string(row, 5, state)?;
             if let Entry::Measured(s) | Entry::Incomplete(Some(s)) = e {

@@ -106,6 +106,20 @@ fn numbers_read_back_equal_the_record() {
     check_values(&rec, &sheet("values"));
     check_samples(&rec, &sheet("samples"));
     check_iozone(&rec, &sheet("iozone write"));
+    // Rows of sizes and rates have no timed phase, hence no CPU row (a row a target does not
+    // have is n/a there, which must not make every row look timed).
+    for row in &sheet("cpu")[1..] {
+        let (w, m) = (row[1].as_str().unwrap(), row[2].as_str().unwrap());
+        let cells: Vec<_> = rec
+            .cells
+            .iter()
+            .filter(|c| c.workload == w && c.metric == m)
+            .collect();
+        assert!(
+            cells.iter().all(|c| c.unit == "s"),
+            "{w}/{m} in the cpu sheet"
+        );
+    }
     assert_eq!(
         sheet("runs")[1][3].as_f64(),
         Some(3.0),

@@ -126,3 +126,72 @@ proptest! {
         prop_assert!((ab.p_value - ba.p_value).abs() <= 1e-12);
     }
 }
+
+fn contestants(cols: &[Vec<f64>]) -> Vec<Option<fsbattery_stats::Contestant<'_>>> {
+    cols.iter()
+        .map(|s| {
+            Some(fsbattery_stats::Contestant {
+                value: s.iter().sum::<f64>() / s.len() as f64,
+                samples: s,
+            })
+        })
+        .collect()
+}
+
+proptest! {
+    #[test]
+    fn rank_exact_ties_never_win(xs in samples(1), copies in 2..5usize, b in better()) {
+        let cols = vec![xs; copies];
+        let v = fsbattery_stats::rank_row(&contestants(&cols), b, 0.05);
+        prop_assert_eq!(v.winner(), None);
+        prop_assert!(!v.marks.contains(&fsbattery_stats::Mark::Winner));
+    }
+
+    #[test]
+    fn rank_marks_are_consistent(
+        cols in prop::collection::vec(samples(1), 1..6),
+        b in better(),
+        alpha in 0.001..0.2_f64,
+    ) {
+        use fsbattery_stats::{Mark, Outcome};
+        let v = fsbattery_stats::rank_row(&contestants(&cols), b, alpha);
+        let winners = v.marks.iter().filter(|m| **m == Mark::Winner).count();
+        let tied = v.marks.iter().filter(|m| **m == Mark::Tied).count();
+        prop_assert!(winners <= 1);
+        prop_assert!(winners == 0 || tied == 0);
+        match v.outcome {
+            Outcome::Winner(i) => prop_assert_eq!(v.marks[i], Mark::Winner),
+            Outcome::NoSignificantDifference => {
+                prop_assert!(tied >= 2);
+                prop_assert_eq!(v.marks[v.best.unwrap()], Mark::Tied);
+            }
+            _ => prop_assert_eq!(winners + tied, 0),
+        }
+        // Fewer than three samples on the best or the runner-up: no verdict.
+        if let (Some(bi), Some(ri)) = (v.best, v.runner_up) {
+            if cols[bi].len() < 3 || cols[ri].len() < 3 {
+                prop_assert_eq!(v.outcome, Outcome::NotEnoughSamples);
+            }
+        }
+    }
+
+    #[test]
+    fn rank_clearly_separated_wins(
+        base in prop::collection::vec(99.0..101.0_f64, 3..10),
+        other in prop::collection::vec(199.0..201.0_f64, 3..10),
+    ) {
+        let cols = vec![other, base];
+        let v = fsbattery_stats::rank_row(&contestants(&cols), Better::Lower, 0.05);
+        prop_assert_eq!(v.outcome, fsbattery_stats::Outcome::Winner(1));
+    }
+
+    #[test]
+    fn rank_overlapping_samples_tie(xs in prop::collection::vec(-100.0..100.0_f64, 3..20)) {
+        // The same samples in another order (and a shuffled copy) cannot be told apart.
+        let mut ys = xs.clone();
+        ys.reverse();
+        let cols = vec![xs, ys];
+        let v = fsbattery_stats::rank_row(&contestants(&cols), Better::Lower, 0.05);
+        prop_assert_eq!(v.winner(), None);
+    }
+}

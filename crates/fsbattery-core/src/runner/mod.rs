@@ -14,7 +14,7 @@ pub use observer::{RunObserver, Silent, Step};
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::journal::{assemble, Event, Journal};
-use crate::measure::Stopwatch;
+
 use crate::model::*;
 use crate::params::{Params, Scale};
 use crate::suite::Suite;
@@ -204,7 +204,6 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
             return Ok(());
         }
         let repeat = cycle[0].0;
-        let sw = Stopwatch::start();
         let lifecycle = match target.setup(repeat) {
             Ok(lc) => lc,
             Err(e) => {
@@ -212,14 +211,13 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
                 return fail_rest(run, target, &all[i..], &reason, announced);
             }
         };
-        let setup_timing = sw.stop();
         if !announced {
             let rec = describe(target, run.label);
             run.journal.append(&Event::Target { target: rec })?;
             announced = true;
         }
         if let Some(lc) = &lifecycle {
-            for (metric, sample) in lifecycle::after_setup(lc, &setup_timing, repeat) {
+            for (metric, sample) in lifecycle::after_setup(lc, repeat) {
                 lifecycle_sample(run, metric, sample)?;
             }
         }
@@ -239,17 +237,13 @@ fn teardown(
     lifecycle: Option<Lifecycle>,
     repeat: u32,
 ) -> std::io::Result<()> {
-    let sw = Stopwatch::start();
     let torn = target.teardown();
-    let timing = sw.stop();
     if let Some(mut lc) = lifecycle {
-        lc.umount_secs = torn.as_ref().ok().copied().flatten();
-        if let Some(secs) = lc.umount_secs {
-            lifecycle_sample(
-                run,
-                "umount",
-                lifecycle::after_teardown(&timing, secs, repeat),
-            )?;
+        let umount = torn.as_ref().ok().copied().flatten();
+        lc.umount_secs = umount.map(|t| t.elapsed_s);
+        lc.umount_cpu = umount.map(|t| t.cpu());
+        if let Some(t) = umount {
+            lifecycle_sample(run, "umount", t.sample(repeat, t.elapsed_s))?;
         }
         let ev = Event::Lifecycle {
             target: run.label.to_string(),
@@ -273,6 +267,7 @@ fn lifecycle_sample(run: &mut TargetRun<'_>, metric: &str, sample: Sample) -> st
         metric: metric.into(),
         unit: spec.unit,
         better: spec.better,
+        comparable: spec.comparable,
         method: run.plan.method.to_string(),
         sample,
     })
@@ -338,9 +333,9 @@ fn run_step(
     let mut write_err: Option<std::io::Error> = None;
     let mut on_sample = |metric: &str, sample: Sample| {
         let spec = metrics.iter().find(|m| m.name == metric);
-        let (unit, better) = spec
-            .map(|m| (m.unit.clone(), m.better))
-            .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower));
+        let (unit, better, comparable) = spec
+            .map(|m| (m.unit.clone(), m.better, m.comparable))
+            .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
         obs.sample(&step, metric, &unit, &sample);
         let ev = Event::Sample {
             target: label.to_string(),
@@ -348,6 +343,7 @@ fn run_step(
             metric: metric.into(),
             unit,
             better,
+            comparable,
             method: method.clone(),
             sample,
         };

@@ -102,7 +102,7 @@ impl Target for DirTarget {
     fn root(&self) -> &Path {
         &self.path
     }
-    fn teardown(&mut self) -> Result<Option<f64>, TargetError> {
+    fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError> {
         Ok(None)
     }
 }

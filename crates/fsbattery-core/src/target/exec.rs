@@ -11,7 +11,6 @@ use super::TargetError;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 /// Directories searched after PATH: mkfs tools live in sbin.
 const EXTRA_DIRS: [&str; 4] = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"];
@@ -46,6 +45,9 @@ pub(crate) struct Ran {
     pub stderr: String,
     /// Wall seconds from spawn to exit.
     pub secs: f64,
+    /// CPU of the command (reaped child) and of this process while it ran: measured around
+    /// this command alone, so mkfs's CPU never lands on the mount's sample.
+    pub cpu: crate::model::CpuSecs,
 }
 
 /// The command line as text (for records and messages).
@@ -102,11 +104,11 @@ pub(crate) fn run(argv: &[String]) -> Result<Ran, TargetError> {
 pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), TargetError> {
     let (mut cmd, shown) = command(argv)?;
     let command = show(&shown);
-    let start = Instant::now();
+    let sw = crate::measure::Stopwatch::start();
     let out = cmd
         .output()
         .map_err(|e| TargetError(format!("cannot run {command}: {e}")))?;
-    let secs = start.elapsed().as_secs_f64();
+    let timing = sw.stop();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
     output.push_str(&stderr);
@@ -115,7 +117,8 @@ pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), TargetEr
             command,
             output,
             stderr,
-            secs,
+            secs: timing.elapsed_s,
+            cpu: timing.cpu(),
         },
         out.status.code(),
     ))

@@ -194,16 +194,20 @@ impl Target for FsTarget {
         let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();
         let (total_bytes, avail_bytes) = space(&made.mount_point);
         self.direct_io = Some(probe_direct_io(&made.mount_point));
+        let mkfs_cpu = made.mkfs.as_ref().map(|m| m.cpu);
         let mkfs = made.mkfs.unwrap_or_default();
         let lifecycle = Lifecycle {
             repeat,
             mkfs_command: mkfs.command,
             mkfs_output: mkfs.output,
             mkfs_secs: mkfs.secs,
+            mkfs_cpu,
             mount_command: made.mount.command,
             mount_secs: made.mount.secs,
+            mount_cpu: Some(made.mount.cpu),
             mount_options: entry.options,
             umount_secs: None,
+            umount_cpu: None,
             total_bytes,
             avail_bytes,
             tool_versions: self.tool_versions(),
@@ -217,7 +221,7 @@ impl Target for FsTarget {
         &self.root
     }
 
-    fn teardown(&mut self) -> Result<Option<f64>, TargetError> {
+    fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError> {
         match self.session.take() {
             Some(s) => s.close(),
             None => Ok(None),
@@ -236,6 +240,8 @@ pub(crate) fn run_all(cmds: &[Vec<String>]) -> Result<Ran, TargetError> {
         all.command.push_str(&ran.command);
         all.output.push_str(&ran.output);
         all.secs += ran.secs;
+        all.cpu.user_s += ran.cpu.user_s;
+        all.cpu.sys_s += ran.cpu.sys_s;
     }
     Ok(all)
 }

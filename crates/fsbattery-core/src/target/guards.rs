@@ -303,15 +303,15 @@ impl Session {
         }
     }
 
-    /// Release everything in reverse order; returns the unmount seconds and every failure.
-    fn release_all(&mut self) -> (Option<f64>, Vec<String>) {
-        let mut umount: Option<f64> = None;
+    /// Release everything in reverse order; returns the unmount time and every failure.
+    fn release_all(&mut self) -> (Option<crate::measure::Timing>, Vec<String>) {
+        let mut umount: Option<crate::measure::Timing> = None;
         let mut errors = Vec::new();
         while let Some(h) = self.held.pop() {
             match release::release(&h.res, h.handle) {
                 Ok(out) => {
-                    if let Some(s) = out.umount_secs {
-                        *umount.get_or_insert(0.0) += s;
+                    if let Some(t) = out.umount {
+                        umount = Some(umount.map_or(t, |u| u.plus(&t)));
                     }
                     if let Err(e) = self.state.released(h.id) {
                         errors.push(format!(
@@ -335,8 +335,8 @@ impl Session {
         (umount, errors)
     }
 
-    /// Tear down in reverse order; returns the unmount seconds (if anything was unmounted).
-    pub(crate) fn close(mut self) -> Result<Option<f64>, TargetError> {
+    /// Tear down in reverse order; returns the unmount time (if anything was unmounted).
+    pub(crate) fn close(mut self) -> Result<Option<crate::measure::Timing>, TargetError> {
         let (secs, errors) = self.release_all();
         if errors.is_empty() {
             return Ok(secs);

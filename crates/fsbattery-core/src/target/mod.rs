@@ -60,8 +60,9 @@ pub trait Target: Send {
     fn setup(&mut self, repeat: u32) -> Result<Option<Lifecycle>, TargetError>;
     /// Directory the workloads run in; valid between `setup` and `teardown`.
     fn root(&self) -> &Path;
-    /// Undo `setup`; returns the unmount time in seconds when something was unmounted.
-    fn teardown(&mut self) -> Result<Option<f64>, TargetError>;
+    /// Undo `setup`; returns the wall and CPU time of the unmount alone when something was
+    /// unmounted (not of the whole teardown: detaching a loop device is not the unmount).
+    fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError>;
 }
 
 /// Options that apply to every target of a run.

@@ -25,8 +25,8 @@ pub(crate) enum Handle {
 /// How a release went.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
-    /// Seconds the unmount took, when this release unmounted something.
-    pub umount_secs: Option<f64>,
+    /// Wall and CPU time of the unmount alone, when this release unmounted something.
+    pub umount: Option<crate::measure::Timing>,
     /// Something worth telling (already gone, not ours, lazy unmount).
     pub note: Option<String>,
 }
@@ -34,7 +34,7 @@ pub(crate) struct Outcome {
 impl Outcome {
     fn note(s: impl Into<String>) -> Outcome {
         Outcome {
-            umount_secs: None,
+            umount: None,
             note: Some(s.into()),
         }
     }
@@ -184,12 +184,11 @@ fn unmount(mount_point: &Path, source: &str) -> Result<Outcome, String> {
     }
     let mut delay = Duration::from_millis(50);
     for _ in 0..8 {
-        let start = Instant::now();
+        let sw = crate::measure::Stopwatch::start();
         match umount2(mount_point, MntFlags::UMOUNT_NOFOLLOW) {
             Ok(()) => {
-                let secs = start.elapsed().as_secs_f64();
                 return Ok(Outcome {
-                    umount_secs: Some(secs),
+                    umount: Some(sw.stop()),
                     note: None,
                 });
             }

@@ -111,7 +111,7 @@ fn remount(
 }
 
 /// Unmount the pool's dataset if mounted; the time runs until the kernel mount is gone.
-fn unmount_timed(name: &str) -> Result<Option<f64>, String> {
+fn unmount_timed(name: &str) -> Result<Option<crate::measure::Timing>, String> {
     let get = |prop: &str| {
         exec::run(&args(&["zfs", "get", "-H", "-o", "value", prop, name]))
             .map(|r| r.output.trim().to_string())
@@ -121,13 +121,14 @@ fn unmount_timed(name: &str) -> Result<Option<f64>, String> {
         return Ok(None);
     }
     let mount_point = PathBuf::from(get("mountpoint"));
+    let sw = crate::measure::Stopwatch::start();
     let start = Instant::now();
     exec::run(&args(&["zfs", "unmount", name])).map_err(|e| e.0)?;
     let deadline = start + Duration::from_secs(10);
     while release::mounted_at(&mount_point).is_some() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(2));
     }
-    Ok(Some(start.elapsed().as_secs_f64()))
+    Ok(Some(sw.stop()))
 }
 
 /// vdev words: `mirror a b mirror c d ...` pairs devices; raidz takes them all.
@@ -218,7 +219,7 @@ fn wait_ready(pid: i32, log: &Path) -> Result<(), TargetError> {
 pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, String> {
     if exec::which("zpool").is_none() {
         return Ok(Outcome {
-            umount_secs: None,
+            umount: None,
             note: Some("zpool missing: no pool can exist".into()),
         });
     }
@@ -227,13 +228,13 @@ pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, Str
     if code != Some(0) {
         // No daemon answers: the pool lived in a zfs-fuse process that is gone.
         return Ok(Outcome {
-            umount_secs: None,
+            umount: None,
             note: Some("zfs-fuse not running: the pool went with it".into()),
         });
     }
     if !ran.output.lines().any(|l| l.trim() == name) {
         return Ok(Outcome {
-            umount_secs: None,
+            umount: None,
             note: Some("already gone".into()),
         });
     }
@@ -247,7 +248,7 @@ pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, Str
             v.display()
         ));
     }
-    let umount_secs = unmount_timed(name)?;
+    let umount = unmount_timed(name)?;
     // zfs-fuse finishes unmounts asynchronously and calls the pool busy until then.
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
@@ -266,10 +267,7 @@ pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, Str
             }
         }
     }
-    Ok(Outcome {
-        umount_secs,
-        note: None,
-    })
+    Ok(Outcome { umount, note: None })
 }
 
 #[cfg(test)]

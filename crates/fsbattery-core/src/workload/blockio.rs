@@ -228,6 +228,7 @@ pub(super) fn ms(name: &str, help: &str) -> MetricSpec {
         unit: "ms".into(),
         better: Better::Lower,
         help: help.into(),
+        comparable: true,
     }
 }
 

@@ -369,6 +369,7 @@ pub(super) fn lat_specs(prefix: &str, what: &str) -> Vec<MetricSpec> {
             unit: "ms".into(),
             better: Better::Lower,
             help: format!("{stat} latency of {what}"),
+            comparable: true,
         })
         .collect()
 }

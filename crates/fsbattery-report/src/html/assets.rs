@@ -8,7 +8,7 @@
 
 /// Inline CSS: system fonts, readable tables, a responsive grid of chart cards.
 pub(crate) const STYLE: &str = r#"
-:root{--ink:#1f2937;--muted:#6b7280;--line:#e5e7eb;--bg:#f8fafc;--card:#ffffff;--best:#c81e1e;--accent:#2563eb}
+:root{--ink:#1f2937;--muted:#6b7280;--line:#e5e7eb;--bg:#f8fafc;--card:#ffffff;--best:#047857;--accent:#2563eb}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
@@ -44,8 +44,10 @@ tbody tr:hover{background:#f9fafb}
 td.num{text-align:right;white-space:nowrap}
 th.num{text-align:right}
 td.unit{color:var(--muted);white-space:nowrap}
-td.best{color:var(--best);font-weight:700}
-td.best-journaling{color:var(--best);box-shadow:inset 0 0 0 2px #fca5a5}
+td.best{color:var(--best);font-weight:700;background:#d1fae5}
+td.tied{background:#f0fdf4}
+td .mark{font-weight:700}
+td.best-journaling{color:var(--best);box-shadow:inset 0 0 0 2px #34d399}
 td.best-journaling::after{content:" J";font-size:10px;vertical-align:super}
 td.failed{color:#b91c1c;font-style:italic}
 td.pending,tr.pending th,tr.pending td{color:var(--muted);font-style:italic}
@@ -55,6 +57,7 @@ td.pending,tr.pending th,tr.pending td{color:var(--muted);font-style:italic}
 .sig{color:#047857;font-weight:600}
 table.winners td{white-space:nowrap}
 .best-mark{color:var(--best);font-weight:700}
+.tied-mark,.tie{font-weight:700}
 .verdict-better{color:#047857;font-weight:600}
 .verdict-worse{color:#b91c1c;font-weight:600}
 .winner-map td{text-align:center;font-weight:600;min-width:84px;border:1px solid #fff}

@@ -3,7 +3,9 @@
 //! Role: merge the per-run matrices (built by [`crate::matrix::Matrix`], so every renderer
 //! ranks the same way) into one list of columns — "label: target" when several runs are
 //! reported together — and one list of lines, classify each line (an ordinary test, an iozone
-//! record-size point, a latency statistic), and choose the best cell of each line.
+//! record-size point, a latency statistic), and judge each line with the verdict every renderer
+//! shares ([`crate::matrix::judge`]: a winner only when significantly best, else the cells tied
+//! with the best; none for lines not comparable across targets, and none on CPU %).
 //!
 //! Invariants:
 //! - every row the matrix keeps appears in exactly one line — the matrix keeps pending rows and
@@ -18,10 +20,10 @@
 //! - latency: a metric ending in `_p50`, `_p90`, `_p95`, `_p99`, `_p99.9`, `_p99.99` or `_max`
 //!   whose direction is lower-is-better, or any metric in `ms`, `us`, `µs` or `ns`.
 
-use crate::matrix::{Entry, Matrix, Quantity};
+use crate::matrix::{judge, Entry, Matrix, Quantity};
 use crate::{RenderError, Report};
 use fsbattery_core::model::{Cell, RunRecord};
-use fsbattery_stats::{Aggregate, Better};
+use fsbattery_stats::{Aggregate, Better, RowVerdict};
 
 /// Tableau 10: distinct, print-safe, readable on white. Keyed by target order.
 const PALETTE: [&str; 10] = [
@@ -107,12 +109,13 @@ pub(crate) struct Line {
     pub value: Vec<Entry>,
     /// CPU % entry per column.
     pub cpu: Vec<Entry>,
-    /// Best value column.
-    pub best: Option<usize>,
-    /// Best journaling column, set only when `best` is a non-journaling filesystem.
+    /// Whether targets may be ranked on this line (false in any run: never marked or scored).
+    pub comparable: bool,
+    /// Winner, tied cells or no verdict, over every column.
+    pub verdict: RowVerdict,
+    /// Significant winner among journaling columns, set only when the line's winner is a
+    /// non-journaling filesystem.
     pub best_journaling: Option<usize>,
-    /// Lowest CPU % column.
-    pub cpu_best: Option<usize>,
 }
 
 /// Every run merged.
@@ -190,20 +193,41 @@ impl<'a> Data<'a> {
             line.kind = classify(&line.workload, &line.metric, &line.unit, line.better);
             line.pending = pending_everywhere(&runs, line);
         }
-        for line in &mut lines {
-            line.best = best_of(&line.value, line.better, aggregate, |_| true);
-            line.best_journaling = line.best.filter(|b| !columns[*b].journaling).and_then(|_| {
-                best_of(&line.value, line.better, aggregate, |i| {
-                    columns[i].journaling
-                })
-            });
-            line.cpu_best = best_of(&line.cpu, Better::Lower, aggregate, |_| true);
-        }
-        Ok(Data {
+        let mut data = Data {
             runs,
             columns,
             lines,
             aggregate,
+        };
+        let all: Vec<usize> = (0..data.columns.len()).collect();
+        let journaling: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|c| data.columns[*c].journaling)
+            .collect();
+        for i in 0..data.lines.len() {
+            let verdict = data.verdict(&data.lines[i], &all);
+            let winner = verdict.winner();
+            let best_journaling = winner
+                .filter(|w| !data.columns[*w].journaling)
+                .and_then(|_| data.verdict(&data.lines[i], &journaling).winner());
+            let line = &mut data.lines[i];
+            (line.verdict, line.best_journaling) = (verdict, best_journaling);
+        }
+        Ok(data)
+    }
+
+    /// The verdict of `line` among the columns `cols` (the shared rule of
+    /// [`crate::matrix::judge`]); no marks when the line is not comparable across targets.
+    pub fn verdict(&self, line: &Line, cols: &[usize]) -> RowVerdict {
+        if !line.comparable {
+            return RowVerdict::none(self.columns.len());
+        }
+        let samples: Vec<Vec<f64>> = (0..self.columns.len())
+            .map(|c| self.samples(line, c))
+            .collect();
+        judge(&line.value, &samples, line.better, self.aggregate, |i| {
+            cols.contains(&i)
         })
     }
 
@@ -225,19 +249,6 @@ impl<'a> Data<'a> {
         (0..self.columns.len())
             .filter(|c| self.columns[*c].run == run)
             .collect()
-    }
-
-    /// Columns of `cols` with a measured value, best first (ties keep column order).
-    pub fn ranked(&self, entries: &[Entry], better: Better, cols: &[usize]) -> Vec<usize> {
-        let mut m: Vec<(usize, f64)> = cols
-            .iter()
-            .filter_map(|c| self.value(&entries[*c]).map(|v| (*c, v)))
-            .collect();
-        m.sort_by(|a, b| match better {
-            Better::Lower => a.1.total_cmp(&b.1),
-            Better::Higher => b.1.total_cmp(&a.1),
-        });
-        m.into_iter().map(|x| x.0).collect()
     }
 
     /// The raw samples behind a line's value in one column (empty when none).
@@ -387,6 +398,7 @@ fn merge_run(lines: &mut Vec<Line>, val: &Matrix, cpu: &Matrix, first: usize, wi
         if line.unit.is_empty() && !row.unit.is_empty() {
             (line.unit, line.better) = (row.unit.clone(), row.better);
         }
+        line.comparable &= row.comparable;
         for (i, e) in row.entries.iter().enumerate() {
             line.value[first + i] = e.clone();
         }
@@ -420,11 +432,11 @@ fn find_or_push(
         better: Better::Lower,
         kind: Kind::Test,
         pending: None,
-        value: vec![Entry::Missing; width],
-        cpu: vec![Entry::Missing; width],
-        best: None,
+        value: vec![Entry::NotApplicable; width],
+        cpu: vec![Entry::NotApplicable; width],
+        comparable: true,
+        verdict: RowVerdict::none(width),
         best_journaling: None,
-        cpu_best: None,
     });
     lines.len() - 1
 }
@@ -473,28 +485,6 @@ pub(crate) fn classify(workload: &str, metric: &str, unit: &str, better: Better)
         };
     }
     Kind::Test
-}
-
-/// Best measured entry among the columns `allowed` admits; none unless two are measured,
-/// because a single column has nothing to win against.
-fn best_of(
-    entries: &[Entry],
-    better: Better,
-    agg: Aggregate,
-    allowed: impl Fn(usize) -> bool,
-) -> Option<usize> {
-    let mut best: Option<(usize, f64)> = None;
-    let mut measured = 0;
-    for (i, e) in entries.iter().enumerate() {
-        if let (Entry::Measured(s), true) = (e, allowed(i)) {
-            measured += 1;
-            let v = s.aggregate(agg);
-            if best.is_none_or(|(_, b)| better.is_better(v, b)) {
-                best = Some((i, v));
-            }
-        }
-    }
-    best.filter(|_| measured > 1).map(|(i, _)| i)
 }
 
 #[cfg(test)]

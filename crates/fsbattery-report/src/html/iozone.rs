@@ -4,14 +4,16 @@
 //! `<test>@<record bytes>` — the way S3 compared EXT4 and XFS: x = record size, one line per
 //! filesystem, and a table record size × test whose cells are coloured by the winner.
 //! Invariants: record sizes are placed on a log2 axis (iozone doubles them), so gaps in the
-//! measured sizes show as gaps; a cell with no winner (failed, single column) is grey and says
-//! why in its tooltip.
+//! measured sizes show as gaps; a cell is coloured only by a significant winner (the shared
+//! row verdict); a cell with no winner (a tie, shown `≈`, too few runs, failed, single column)
+//! is grey and says why in its tooltip.
 
 use super::charts::{line_chart, LineChart, Series};
 use super::data::{Data, IozoneTest};
 use super::sections::matrix_cell;
 use super::{esc, figure, swatch};
 use crate::format;
+use fsbattery_stats::Outcome;
 
 /// iozone's way of naming a record size: 8K, 64K, 16M.
 pub(crate) fn record_label(bytes: u64) -> String {
@@ -63,7 +65,12 @@ fn winner_map(d: &Data<'_>, tests: &[IozoneTest<'_>], run: usize) -> String {
     } else {
         "Winner map".to_string()
     };
-    let mut out = format!("<h3>{title}</h3>\n<ul class=\"legend\">");
+    let mut out = format!(
+        "<h3>{title}</h3>\n<p class=\"note\">A cell takes the colour of the target that is \
+         significantly best at that record size (Welch's t-test, α = {}); ≈: no significant \
+         difference; —: no verdict (fewer than 3 runs, one target, nothing measured).</p>\n<ul class=\"legend\">",
+        fsbattery_stats::DEFAULT_ALPHA
+    );
     for c in &cols {
         let col = &d.columns[*c];
         out.push_str(&format!(
@@ -102,9 +109,9 @@ fn winner_cell(d: &Data<'_>, t: &IozoneTest<'_>, record: u64, cols: &[usize]) ->
     let Some((_, line)) = t.points.iter().find(|p| p.0 == record) else {
         return "<td class=\"none\" title=\"not measured\">—</td>".into();
     };
-    let order = d.ranked(&line.value, line.better, cols);
-    // A single measured target has nothing to win against.
-    let (Some(&b), Some(&next)) = (order.first(), order.get(1)) else {
+    let verdict = d.verdict(line, cols);
+    // Only a significant winner colours the cell; a tie or too few runs leave it blank.
+    let (Some(b), Some(next)) = (verdict.winner(), verdict.runner_up) else {
         let why: Vec<String> = cols
             .iter()
             .map(|c| {
@@ -115,8 +122,14 @@ fn winner_cell(d: &Data<'_>, t: &IozoneTest<'_>, record: u64, cols: &[usize]) ->
                 )
             })
             .collect();
+        let mark = if verdict.outcome == Outcome::NoSignificantDifference {
+            "≈"
+        } else {
+            "—"
+        };
         return format!(
-            "<td class=\"none\" title=\"no winner: {}\">—</td>",
+            "<td class=\"none\" title=\"no winner ({}): {}\">{mark}</td>",
+            verdict.describe(),
             esc(&why.join(", "))
         );
     };
@@ -247,7 +260,7 @@ fn numbers(d: &Data<'_>, t: &IozoneTest<'_>) -> String {
             out.push_str(&matrix_cell(
                 d,
                 e,
-                l.best == Some(i),
+                l.verdict.mark(i),
                 l.best_journaling == Some(i),
             ));
         }

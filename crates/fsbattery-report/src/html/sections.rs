@@ -11,15 +11,19 @@ use super::data::{Data, Line};
 use super::{esc, figure, swatch};
 use crate::format;
 use crate::matrix::Entry;
-use fsbattery_stats::{compare, Better, Verdict};
+use fsbattery_stats::{compare, Better, Mark, Outcome, RowVerdict, Verdict};
 
-const ALPHA: f64 = 0.05;
+/// The significance level of every verdict on the page (a run record carries none).
+const ALPHA: f64 = fsbattery_stats::DEFAULT_ALPHA;
 
 /// Summary: per run, the winner of each test; then the composites across every column.
 pub(crate) fn summary(d: &Data<'_>) -> String {
     let mut out = format!(
-        "<p>Winner of each test by the {} of its runs; the significance column asks whether the \
-         winner's samples differ from the runner-up's (Welch's t-test, α = {ALPHA}).</p>\n",
+        "<p>Best of each test by the {} of its runs. A target is named the winner only when its \
+         samples are significantly better than every other target's (Welch's t-test, α = {ALPHA}, \
+         at least 3 runs on each side); otherwise the targets that cannot be told apart from the \
+         best are listed as tied and the test has no significant difference. Rows whose values \
+         describe each target rather than measure it (space available) are n/a.</p>\n",
         d.aggregate
     );
     for (ri, run) in d.runs.iter().enumerate() {
@@ -42,7 +46,25 @@ pub(crate) fn summary(d: &Data<'_>) -> String {
         over the tests every column measured, so 1.0 means best at everything and no single long \
         test dominates. iozone and latency results are summarised in their own sections.</p>\n",
     );
+    out.push_str(&not_scored(d));
     out
+}
+
+/// The tests left out of every composite because targets cannot be ranked on them.
+fn not_scored(d: &Data<'_>) -> String {
+    let names: Vec<String> = d
+        .tests()
+        .filter(|l| l.pending.is_none() && !l.comparable)
+        .map(|l| esc(&l.label))
+        .collect();
+    if names.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"note not-scored\">Not in the total or the score (n/a: the values describe each \
+         target, such as the size it was given, not its filesystem): {}.</p>\n",
+        names.join(", ")
+    )
 }
 
 fn winners(d: &Data<'_>, run: usize) -> String {
@@ -57,8 +79,8 @@ fn winners(d: &Data<'_>, run: usize) -> String {
     for t in d.iozone() {
         let mut wins = vec![0usize; d.columns.len()];
         for (_, l) in &t.points {
-            if let Some(b) = d.ranked(&l.value, l.better, &cols).first() {
-                wins[*b] += 1;
+            if let Some(b) = d.verdict(l, &cols).winner() {
+                wins[b] += 1;
             }
         }
         let top = cols
@@ -67,13 +89,13 @@ fn winners(d: &Data<'_>, run: usize) -> String {
             .max_by_key(|c| (wins[*c], usize::MAX - c));
         let cell = match top.filter(|c| wins[*c] > 0) {
             Some(c) => format!(
-                "{}{} <span class=\"note\">— best at {} of {} record sizes</span>",
+                "{}{} <span class=\"note\">— significantly best at {} of {} record sizes</span>",
                 swatch(&d.columns[c].colour),
                 esc(&d.columns[c].target),
                 wins[c],
                 t.points.len()
             ),
-            None => "no measured value".into(),
+            None => "no significant winner at any record size".into(),
         };
         out.push_str(&format!(
             "<tr data-test=\"iozone/{}\"><th scope=\"row\">{} <span class=\"note\">(iozone)</span></th>\
@@ -102,20 +124,24 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         esc(&line.workload),
         esc(&line.metric)
     );
+    let nodata = |why: &str| {
+        format!("<tr class=\"nodata\" {attrs}>{head}<td colspan=\"5\">{why}</td></tr>\n")
+    };
     if let Some(reason) = &line.pending {
         return format!(
             "<tr class=\"pending\" {attrs}>{head}<td colspan=\"5\">pending: {}</td></tr>\n",
             esc(reason)
         );
     }
-    let order = d.ranked(&line.value, line.better, cols);
-    let (Some(&w), Some(&r)) = (order.first(), order.get(1)) else {
-        let why = if order.len() == 1 {
-            "only one target measured"
-        } else {
-            "no measured value"
-        };
-        return format!("<tr class=\"nodata\" {attrs}>{head}<td colspan=\"5\">{why}</td></tr>\n");
+    if !line.comparable {
+        return nodata("n/a — the values describe each target, not comparable across targets");
+    }
+    let v = d.verdict(line, cols);
+    let (Some(w), Some(r)) = (v.best, v.runner_up) else {
+        return nodata(match v.best {
+            Some(_) => v.describe(),
+            None => "no measured value",
+        });
     };
     let name = |c: usize| {
         format!(
@@ -129,16 +155,21 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         d.value(&line.value[r]).unwrap_or(0.0),
     );
     let unit = esc(&line.unit);
-    let mut winner = name(w);
-    if !d.columns[w].journaling {
-        if let Some(j) = order.iter().find(|c| d.columns[**c].journaling) {
-            winner.push_str(&format!(
-                "<br><span class=\"note\">best journaling: {} ({} {unit})</span>",
-                name(*j),
-                format::num(d.value(&line.value[*j]).unwrap_or(0.0))
-            ));
+    let winner = match v.outcome {
+        Outcome::Winner(_) => name(w) + &best_journaling(d, line, cols, w),
+        Outcome::NoSignificantDifference => {
+            let tied: Vec<String> = cols
+                .iter()
+                .filter(|c| v.mark(**c) == Mark::Tied)
+                .map(|c| name(*c))
+                .collect();
+            format!("<span class=\"tie\">tied:</span> {}", tied.join(", "))
         }
-    }
+        _ => format!(
+            "{} <span class=\"note\">(best value, no verdict)</span>",
+            name(w)
+        ),
+    };
     let margin = if rv != 0.0 {
         let dir = if wv < rv { "lower" } else { "higher" };
         format!("{:.1}% {dir}", ((wv - rv) / rv * 100.0).abs())
@@ -147,10 +178,10 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
     };
     let c = compare(&d.samples(line, r), &d.samples(line, w), line.better, ALPHA);
     let p = c.p_value.map(p_text).unwrap_or_default();
-    let sig = match c.verdict {
-        Verdict::Better => format!("<span class=\"sig\">significant</span>{p}"),
-        Verdict::NotEnoughSamples => "not enough samples (n &lt; 3)".into(),
-        _ => format!("within noise{p}"),
+    let sig = match v.outcome {
+        Outcome::Winner(_) => format!("<span class=\"sig\">significant</span>{p}"),
+        Outcome::NoSignificantDifference => format!("no significant difference{p}"),
+        _ => "not enough samples (n &lt; 3)".into(),
     };
     format!(
         "<tr {attrs}>{head}<td>{winner}</td><td class=\"num\">{} {unit}</td><td>{} <span class=\"note\">{} {unit}</span></td>\
@@ -161,10 +192,33 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
     )
 }
 
+/// Where a filesystem without a journal wins, S2 also names the significant winner among the
+/// journaling ones (empty when there is none).
+fn best_journaling(d: &Data<'_>, line: &Line, cols: &[usize], winner: usize) -> String {
+    if d.columns[winner].journaling {
+        return String::new();
+    }
+    let journaling: Vec<usize> = cols
+        .iter()
+        .copied()
+        .filter(|c| d.columns[*c].journaling)
+        .collect();
+    let Some(j) = d.verdict(line, &journaling).winner() else {
+        return String::new();
+    };
+    format!(
+        "<br><span class=\"note\">best journaling: {}{} ({} {})</span>",
+        swatch(&d.columns[j].colour),
+        esc(&d.columns[j].target),
+        format::num(d.value(&line.value[j]).unwrap_or(0.0)),
+        esc(&line.unit)
+    )
+}
+
 /// Test lines every column measured, for the composites.
 fn complete<'d>(d: &'d Data<'_>, only_time: bool) -> Vec<&'d Line> {
     d.tests()
-        .filter(|l| l.pending.is_none() && (!only_time || l.unit == "s"))
+        .filter(|l| l.pending.is_none() && l.comparable && (!only_time || l.unit == "s"))
         .filter(|l| l.value.iter().all(|e| matches!(e, Entry::Measured(_))))
         .collect()
 }
@@ -268,8 +322,8 @@ fn score(d: &Data<'_>) -> String {
     figure("score", "Score", &sub, &bar_chart(&chart))
 }
 
-/// One bar per column from matrix entries.
-pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], best: Option<usize>) -> Vec<Bar> {
+/// One bar per column from matrix entries; a significant winner's value is printed bold.
+pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], verdict: &RowVerdict) -> Vec<Bar> {
     let value = |s: &fsbattery_stats::Summary, note: Option<String>| BarState::Value {
         v: s.aggregate(d.aggregate),
         ci: s.ci95_half_width.map(|h| (s.mean, h)),
@@ -294,9 +348,10 @@ pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], best: Option<usize>) -> Vec<
                 }
                 Entry::Failed(r) => empty("failed", r),
                 Entry::Pending(r) => empty("pending", r),
-                Entry::Missing => empty("not run", "no cell recorded for this target"),
+                Entry::Missing => empty("not run", "planned but no sample was recorded"),
+                Entry::NotApplicable => empty("n/a", "this test does not apply to this target"),
             },
-            best: best == Some(i),
+            best: verdict.mark(i) == Mark::Winner,
         })
         .collect()
 }
@@ -318,7 +373,8 @@ pub(crate) fn per_test(d: &Data<'_>, cpu: bool) -> String {
     } else {
         format!(
             "<p>Bars: the {} of each target's runs. Whiskers: 95% confidence interval of the mean \
-             (Student t); n: samples. The best value is printed in bold.</p>\n",
+             (Student t); n: samples. A value in bold is significantly better than every other \
+             target's (Welch's t-test, α = {ALPHA}).</p>\n",
             d.aggregate
         )
     };
@@ -337,9 +393,10 @@ pub(crate) fn per_test(d: &Data<'_>, cpu: bool) -> String {
             title: format!("{}: {unit} per target, {dir}", l.label),
             axis: format!("{unit} — {dir}"),
             bars: if cpu {
-                bars(d, &l.cpu, l.cpu_best)
+                // CPU % is shown, never ranked.
+                bars(d, &l.cpu, &RowVerdict::none(d.columns.len()))
             } else {
-                bars(d, &l.value, l.best)
+                bars(d, &l.value, &l.verdict)
             },
         };
         let file = format!("{}-{key}", if cpu { "cpu" } else { "bar" });
@@ -359,7 +416,9 @@ pub(crate) fn per_test(d: &Data<'_>, cpu: bool) -> String {
 
 /// Whether any column has a CPU entry: rows of sizes and rates have none.
 fn has_cpu(l: &Line) -> bool {
-    l.cpu.iter().any(|e| !matches!(e, Entry::Missing))
+    l.cpu
+        .iter()
+        .any(|e| !matches!(e, Entry::Missing | Entry::NotApplicable))
 }
 
 fn pending_note(d: &Data<'_>) -> String {
@@ -529,8 +588,13 @@ pub(crate) fn matrices(d: &Data<'_>) -> String {
         .partition(|l| l.pending.is_none() && l.better == Better::Higher);
     let mut out = format!(
         "<p>The {} of each target's runs ± the CI95 half width (hover a cell for n and range). \
-         <span class=\"best-mark\">Red</span>: best of the row. Where a filesystem without a journal \
-         (ext2, tmpfs) wins, the best journaling filesystem is marked too (outlined, “J”), as S2 did.</p>\n",
+         <span class=\"best-mark\">Green, bold, *</span>: significantly better than every other \
+         target (Welch's t-test, α = {ALPHA}, n ≥ 3 on each side). <span class=\"tied-mark\">≈</span>: \
+         cannot be told apart from the best (no significant difference). No mark: fewer than 3 \
+         runs, or a row that is not ranked (CPU %, values that describe the target). n/a: the \
+         test does not apply to that target. Where a filesystem without a journal (ext2, tmpfs) \
+         wins, the significant winner among journaling filesystems is marked too (outlined, “J”), \
+         as S2 did.</p>\n",
         d.aggregate
     );
     out.push_str("<h3>Times and other lower-is-better values</h3>\n");
@@ -574,13 +638,14 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
         if !cpu {
             out.push_str(&format!("<td class=\"unit\">{}</td>", esc(&l.unit)));
         }
-        let (entries, best, journaling) = if cpu {
-            (&l.cpu, l.cpu_best, None)
+        let none = RowVerdict::none(d.columns.len());
+        let (entries, verdict, journaling) = if cpu {
+            (&l.cpu, &none, None)
         } else {
-            (&l.value, l.best, l.best_journaling)
+            (&l.value, &l.verdict, l.best_journaling)
         };
         for (i, e) in entries.iter().enumerate() {
-            out.push_str(&matrix_cell(d, e, best == Some(i), journaling == Some(i)));
+            out.push_str(&matrix_cell(d, e, verdict.mark(i), journaling == Some(i)));
         }
         out.push_str("</tr>\n");
     }
@@ -588,8 +653,9 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
     out
 }
 
-/// One table cell with its state as class and its detail as tooltip.
-pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, best: bool, journaling: bool) -> String {
+/// One table cell with its state as class and its detail as tooltip; the mark is also written
+/// as text (`*`, `≈`) so it does not depend on colour.
+pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, mark: Mark, journaling: bool) -> String {
     let mut class = vec!["num"];
     let title = match e {
         Entry::Measured(s) | Entry::Incomplete(Some(s)) => format!(
@@ -609,19 +675,28 @@ pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, best: bool, journaling: bool)
             r.clone()
         }
         Entry::Incomplete(None) => "interrupted before any repeat finished".into(),
-        Entry::Missing => "no cell recorded for this target".into(),
+        Entry::Missing => "planned but no sample was recorded".into(),
+        Entry::NotApplicable => "this test does not apply to this target".into(),
     };
-    if best {
-        class.push("best");
+    match mark {
+        Mark::Winner => class.push("best"),
+        Mark::Tied => class.push("tied"),
+        Mark::None => {}
+    }
+    let mut text = esc(&format::entry(e, d.aggregate));
+    if mark != Mark::None {
+        text.push_str(&format!(
+            " <span class=\"mark\">{}</span>",
+            format::mark(mark)
+        ));
     }
     if journaling {
         class.push("best-journaling");
     }
     format!(
-        "<td class=\"{}\" title=\"{}\">{}</td>",
+        "<td class=\"{}\" title=\"{}\">{text}</td>",
         class.join(" "),
         esc(&title),
-        esc(&format::entry(e, d.aggregate))
     )
 }
 

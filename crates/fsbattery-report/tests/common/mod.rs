@@ -14,7 +14,10 @@ pub fn fixtures() -> PathBuf {
 /// one failed cell, lifecycles, iozone and latency cells.
 pub fn run() -> RunRecord {
     let text = std::fs::read_to_string(fixtures().join("run.json")).expect("read run.json");
-    serde_json::from_str(&text).expect("parse run.json")
+    let mut rec: RunRecord = serde_json::from_str(&text).expect("parse run.json");
+    // Written before cells carried `comparable`: loaded as `fsbattery report` loads it.
+    fsbattery_core::runner::lifecycle::upgrade(&mut rec);
+    rec
 }
 
 /// The same study one round earlier: another kernel, times 12% longer and rates 10% lower

@@ -30,8 +30,16 @@ struct Version {
     schema_version: u32,
 }
 
-/// Load the run record of `dir` (see the module header for the fallbacks).
+/// Load the run record of `dir` (see the module header for the fallbacks), with fields that
+/// older records lack filled in from the built-in declarations.
 pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
+    let mut rec = load_as_written(dir)?;
+    fsbattery_core::runner::lifecycle::upgrade(&mut rec);
+    Ok(rec)
+}
+
+/// The record exactly as the directory holds it.
+fn load_as_written(dir: &Path) -> anyhow::Result<RunRecord> {
     let (results, jpath) = (dir.join(RESULTS_FILE), dir.join(JOURNAL_FILE));
     let why_results = match read_results(&results) {
         Read::Loaded(rec) => return Ok(*rec),

@@ -1,0 +1,180 @@
+//! Issue 10 part 3: a winner only where there is one, in every renderer.
+//!
+//! A hand-built run of three targets (ext4, xfs, tmpfs; three repeats): one row whose samples
+//! overlap on all three, one row where ext4 is clearly fastest, a space-available row that is
+//! not comparable (tmpfs is RAM-sized), and an mkfs row tmpfs does not have.
+
+use fsbattery_core::model::RunRecord;
+use fsbattery_report::html::Html;
+use fsbattery_report::markdown::Markdown;
+use fsbattery_report::table::TerminalTable;
+use fsbattery_report::{Renderer, Report};
+use fsbattery_stats::Aggregate;
+use serde_json::{json, Value};
+
+fn cell(target: &str, workload: &str, metric: &str, values: &[f64], extra: Value) -> Value {
+    let (unit, better) = match metric {
+        "avail_mib" => ("MiB", "higher"),
+        _ => ("s", "lower"),
+    };
+    let samples: Vec<Value> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            json!({"repeat": i, "value": v, "elapsed_s": v, "user_s": v / 4.0,
+                   "sys_s": v / 4.0, "cpu_pct": 50.0 + i as f64})
+        })
+        .collect();
+    let mut c = json!({"target": target, "workload": workload, "metric": metric, "unit": unit,
+        "better": better, "method": "native", "status": {"state": "ok"}, "samples": samples});
+    if let (Value::Object(c), Value::Object(e)) = (&mut c, extra) {
+        c.extend(e);
+    }
+    c
+}
+
+fn record() -> RunRecord {
+    let not_comparable = json!({"comparable": false});
+    let mut cells = Vec::new();
+    let overlap: [(&str, [f64; 3]); 3] = [
+        ("ext4", [10.0, 12.0, 8.0]),
+        ("xfs", [9.5, 11.5, 8.5]),
+        ("tmpfs", [10.5, 12.5, 7.9]),
+    ];
+    for (t, v) in overlap {
+        cells.push(cell(t, "metadata", "touch_files", &v, json!({})));
+    }
+    let separated: [(&str, [f64; 3]); 3] = [
+        ("ext4", [1.0, 1.01, 0.99]),
+        ("xfs", [2.0, 2.02, 1.98]),
+        ("tmpfs", [3.0, 3.03, 2.97]),
+    ];
+    for (t, v) in separated {
+        cells.push(cell(t, "metadata", "find_files", &v, json!({})));
+    }
+    for (t, v) in [("ext4", 950.0), ("xfs", 1004.0), ("tmpfs", 7900.0)] {
+        cells.push(cell(
+            t,
+            "filesystem",
+            "avail_mib",
+            &[v, v, v],
+            not_comparable.clone(),
+        ));
+    }
+    for (t, v) in [("ext4", [0.5, 0.52, 0.48]), ("xfs", [0.2, 0.21, 0.19])] {
+        cells.push(cell(t, "filesystem", "mkfs", &v, json!({})));
+    }
+    let target = |l: &str| {
+        json!({"label": l, "spec": l, "path": "/m", "fs_type": l,
+        "mount_options": "rw", "device": "d", "capabilities": {"needs_root": true,
+        "drop_caches": true, "direct_io": true, "direct_io_bypasses_cache": true},
+        "lifecycles": [], "error": null})
+    };
+    serde_json::from_value(json!({
+        "schema_version": 1,
+        "tool": {"name": "fsbattery", "version": "0"},
+        "started": "2026-01-01T00:00:00Z",
+        "finished": "2026-01-01T00:10:00Z",
+        "host": {"hostname": "h", "kernel": "k", "os": "o", "cpu_model": "c", "cores": 2,
+                 "ram_bytes": 1, "root": true},
+        "plan": {"suite": "verdict", "scale": "quick", "repeat": 3, "aggregate": "mean",
+                 "pause_secs": 0.0, "method": "native", "workloads": [], "rows": [
+                    {"label": "Touch", "workload": "metadata", "metric": "touch_files"},
+                    {"label": "Find", "workload": "metadata", "metric": "find_files"},
+                    {"label": "Space", "workload": "filesystem", "metric": "avail_mib"},
+                    {"label": "Mkfs", "workload": "filesystem", "metric": "mkfs"}]},
+        "targets": [target("ext4"), target("xfs"), target("tmpfs")],
+        "cells": cells
+    }))
+    .unwrap()
+}
+
+fn render(r: &dyn Renderer, rec: &RunRecord) -> String {
+    let report = Report {
+        record: rec,
+        aggregate: Aggregate::Mean,
+    };
+    String::from_utf8(r.render(&report).unwrap()).unwrap()
+}
+
+/// The first line of `text` that starts a table row labelled `label`.
+fn line<'a>(text: &'a str, label: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.trim_start_matches(['│', '|', ' ']).starts_with(label))
+        .unwrap_or_else(|| panic!("no row {label} in\n{text}"))
+}
+
+#[test]
+fn terminal_table_marks_a_winner_only_where_there_is_one() {
+    let rec = record();
+    let text = render(&TerminalTable { styled: false }, &rec);
+    let touch = line(&text, "Touch");
+    assert!(!touch.contains('*'), "overlapping CIs: no winner: {touch}");
+    assert_eq!(touch.matches('≈').count(), 3, "all three tied: {touch}");
+    let find = line(&text, "Find");
+    assert_eq!(find.matches('*').count(), 1, "{find}");
+    assert!(find.contains("1.00 ±0.025 *"), "{find}");
+    let space = line(&text, "Space");
+    assert!(
+        !space.contains('*') && !space.contains('≈'),
+        "not comparable: {space}"
+    );
+    let mkfs = line(&text, "Mkfs");
+    assert!(mkfs.contains("n/a"), "tmpfs has no mkfs: {mkfs}");
+    assert!(!mkfs.contains("not run"), "{mkfs}");
+    // The CPU % table is shown, never ranked.
+    let cpu = &text[text.find("CPU % ((user+sys)").unwrap()..];
+    assert!(!cpu.contains(" *") && !cpu.contains('≈'), "{cpu}");
+    assert!(text.contains("≈ tied with the best"), "legend: {text}");
+}
+
+#[test]
+fn markdown_marks_a_winner_only_where_there_is_one() {
+    let rec = record();
+    let md = render(&Markdown, &rec);
+    let touch = line(&md, "Touch");
+    assert!(
+        !touch.contains("**") && touch.matches('≈').count() == 3,
+        "{touch}"
+    );
+    let find = line(&md, "Find");
+    assert!(find.contains("**1.00 ±0.025** \\*"), "{find}");
+    assert!(!line(&md, "Space").contains("**"), "{md}");
+    assert!(line(&md, "Mkfs").contains("n/a"), "{md}");
+}
+
+#[test]
+fn html_marks_ties_keeps_space_out_of_the_score_and_says_n_a() {
+    let rec = record();
+    let html = render(&Html, &rec);
+    let row = |key: &str| {
+        let at = html.find("<table class=\"matrix\"").unwrap();
+        let body = &html[at..];
+        let k = body.find(&format!("data-test=\"{key}\"")).unwrap();
+        let end = body[k..].find("</tr>").unwrap();
+        body[k..k + end].to_string()
+    };
+    let touch = row("metadata/touch_files");
+    assert!(!touch.contains("num best"), "{touch}");
+    assert_eq!(touch.matches("num tied").count(), 3, "{touch}");
+    assert_eq!(row("metadata/find_files").matches("num best").count(), 1);
+    let space = row("filesystem/avail_mib");
+    assert!(
+        !space.contains("best") && !space.contains("tied"),
+        "{space}"
+    );
+    assert!(
+        row("filesystem/mkfs").contains(">n/a</td>"),
+        "tmpfs has no mkfs"
+    );
+    // The summary says there is no significant difference and names no winner.
+    let summary = &html[html.find("data-test=\"metadata/touch_files\"").unwrap()..];
+    let summary = &summary[..summary.find("</tr>").unwrap()];
+    assert!(summary.contains("tied:") && summary.contains("no significant difference"));
+    assert!(
+        html.contains("Not in the total or the score"),
+        "space is n/a in the score"
+    );
+    // Best reads as best: green, not red.
+    assert!(html.contains("--best:#047857"));
+}
