@@ -11,6 +11,7 @@
 //! a run prepares each spec once ([`DatasetStore`]) before or during its first use, and never
 //! writes to a user's tarball.
 
+mod compare;
 mod generator;
 mod hash;
 pub mod profile;
@@ -18,6 +19,7 @@ mod rng;
 mod store;
 mod tarball;
 
+pub use compare::{Comparison, DiffKind, Difference, Stores};
 pub use generator::{generate, Manifest};
 pub use hash::{content_hash, summarize, TreeSummary};
 pub use profile::{Profile, PROFILES};
@@ -27,6 +29,7 @@ pub(crate) use tarball::normalize as normalize_member;
 use crate::error::{UsageError, WorkloadError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// A dataset could not be made or read.
@@ -166,6 +169,8 @@ pub struct SourceDataset {
     origin: Origin,
     copies: u32,
     summary: tarball::TarSummary,
+    /// Every entry of the tree, read from the tarball the first time a comparison needs it.
+    entries: OnceLock<Arc<hash::TreeHasher>>,
 }
 
 /// The dataset as written into the run record.
@@ -211,6 +216,7 @@ impl SourceDataset {
             origin: Origin::Generated(DatasetSpec { copies: 1, ..*spec }),
             copies: 1,
             summary,
+            entries: OnceLock::new(),
         };
         if spec.copies > 1 {
             one.with_copies(spec.copies, source_dir)
@@ -236,6 +242,7 @@ impl SourceDataset {
             origin: Origin::User(path.to_path_buf()),
             copies: 1,
             summary,
+            entries: OnceLock::new(),
         })
     }
 
@@ -261,6 +268,7 @@ impl SourceDataset {
             origin,
             copies,
             summary,
+            entries: OnceLock::new(),
         })
     }
 
@@ -301,6 +309,27 @@ impl SourceDataset {
     /// Size of the tarball in bytes.
     pub fn tar_bytes(&self) -> u64 {
         self.summary.tar_bytes
+    }
+
+    /// Compare the tree in `dir` with this dataset, within what its filesystem `stores`
+    /// (see [`Comparison`]). Equal content hashes need no further reading.
+    pub fn compare(&self, dir: &Path, stores: Stores) -> Result<Comparison, DatasetError> {
+        let actual = hash::scan_dir(dir)?;
+        if actual.summary().hash == self.summary.tree.hash {
+            return Ok(Comparison {
+                stores,
+                unstorable: Vec::new(),
+                differences: Vec::new(),
+            });
+        }
+        let expected = match self.entries.get() {
+            Some(e) => e.clone(),
+            None => {
+                let (entries, _) = tarball::scan_entries(&self.tarball)?;
+                self.entries.get_or_init(|| Arc::new(entries)).clone()
+            }
+        };
+        Ok(compare::compare(&expected, &actual, stores))
     }
 
     /// What the run record keeps of this dataset.
