@@ -16,7 +16,9 @@
 
 use super::hash::{Kind, Record, TreeHasher};
 use super::DatasetError;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufReader, Read};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -113,9 +115,14 @@ pub enum DiffKind {
         want: u64,
         /// Found.
         got: u64,
+        /// First byte that differs, where it was looked for ([`locate`]).
+        at: Option<u64>,
     },
     /// Same size, other bytes (a symlink: another target).
-    Content,
+    Content {
+        /// First byte that differs, where it was looked for ([`locate`]).
+        at: Option<u64>,
+    },
     /// Other permission bits (compared only where the filesystem stores them).
     Mode {
         /// In the dataset.
@@ -141,9 +148,15 @@ impl std::fmt::Display for Difference {
             DiffKind::Missing => write!(f, "{p} missing"),
             DiffKind::Unexpected => write!(f, "{p} not in the dataset"),
             DiffKind::Kind { want, got } => write!(f, "{p} is a {got} instead of a {want}"),
-            DiffKind::Size { want, got } => write!(f, "{p} has {got} bytes instead of {want}"),
-            DiffKind::Content => write!(f, "{p} has other contents of the same size"),
-            DiffKind::Mode { want, got } => write!(f, "{p} has mode {got:04o} instead of {want:04o}"),
+            DiffKind::Size { want, got, at } => {
+                write!(f, "{p} has {got} bytes instead of {want}")?;
+                at.map_or(Ok(()), |n| write!(f, ", differing from byte {n}"))
+            }
+            DiffKind::Content { at: Some(n) } => write!(f, "{p} differs from byte {n} on"),
+            DiffKind::Content { at: None } => write!(f, "{p} has other contents, same size"),
+            DiffKind::Mode { want, got } => {
+                write!(f, "{p} has mode {got:04o} instead of {want:04o}")
+            }
         }
     }
 }
@@ -203,10 +216,11 @@ fn differs(w: &Record, g: &Record, stores: Stores) -> Option<DiffKind> {
         return Some(DiffKind::Size {
             want: w.size,
             got: g.size,
+            at: None,
         });
     }
     if w.digest != g.digest {
-        return Some(DiffKind::Content);
+        return Some(DiffKind::Content { at: None });
     }
     if stores.permissions && w.kind != Kind::Symlink && w.mode != g.mode {
         return Some(DiffKind::Mode {
@@ -215,6 +229,85 @@ fn differs(w: &Record, g: &Record, stores: Stores) -> Option<DiffKind> {
         });
     }
     None
+}
+
+/// Fill in the first differing byte of the first `limit` files whose bytes differ, reading
+/// their members from `tarball` beside the files below `dir` (one pass; only on failure).
+pub(crate) fn locate(
+    tarball: &Path,
+    dir: &Path,
+    diffs: &mut [Difference],
+    limit: usize,
+) -> Result<(), DatasetError> {
+    let mut wanted: HashMap<Vec<u8>, usize> = diffs
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| matches!(d.kind, DiffKind::Content { .. } | DiffKind::Size { .. }))
+        .take(limit)
+        .map(|(i, d)| (d.path.as_bytes().to_vec(), i))
+        .collect();
+    let bad = |e: std::io::Error| DatasetError::io(format!("read {}", tarball.display()), e);
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let file = File::open(tarball).map_err(bad)?;
+    let mut ar = tar::Archive::new(BufReader::with_capacity(1 << 20, file));
+    for entry in ar.entries().map_err(bad)? {
+        let mut entry = entry.map_err(bad)?;
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let Some(rel) = super::tarball::normalize(&entry.path_bytes(), tarball)? else {
+            continue;
+        };
+        let Some(i) = wanted.remove(&rel) else {
+            continue;
+        };
+        let path = dir.join(&diffs[i].path);
+        let mut got = File::open(&path)
+            .map_err(|e| DatasetError::io(format!("open {}", path.display()), e))?;
+        let n = first_difference(&mut entry, &mut got).map_err(bad)?;
+        match &mut diffs[i].kind {
+            DiffKind::Content { at } | DiffKind::Size { at, .. } => *at = n,
+            _ => {}
+        }
+        if wanted.is_empty() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Offset of the first byte where `a` and `b` differ (the shorter one's length if one is a
+/// prefix of the other), or None if they are equal.
+fn first_difference(a: &mut impl Read, b: &mut impl Read) -> std::io::Result<Option<u64>> {
+    let (mut x, mut y) = (vec![0u8; 64 << 10], vec![0u8; 64 << 10]);
+    let mut offset = 0u64;
+    loop {
+        let (n, m) = (fill(a, &mut x)?, fill(b, &mut y)?);
+        if let Some(i) = x[..n].iter().zip(&y[..m]).position(|(p, q)| p != q) {
+            return Ok(Some(offset + i as u64));
+        }
+        if n != m {
+            return Ok(Some(offset + n.min(m) as u64));
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+        offset += n as u64;
+    }
+}
+
+/// Read until `buf` is full or the end; returns the bytes read.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
 }
 
 /// Dataset entries the filesystem cannot store, and the case-folded names that collide.
@@ -232,7 +325,11 @@ fn unstorable(want: &BTreeMap<Vec<u8>, Record>, stores: Stores) -> Unstorable {
         for path in want.keys() {
             *seen.entry(fold(path)).or_default() += 1;
         }
-        out.folded = seen.into_iter().filter(|(_, n)| *n > 1).map(|(p, _)| p).collect();
+        out.folded = seen
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(p, _)| p)
+            .collect();
     }
     if !stores.symlinks {
         out.symlinks = want
@@ -298,7 +395,10 @@ mod tests {
         let got = tree(&[("t", 0o777, ""), ("t/f", 0o777, "x")]);
         let c = compare(&want, &got, Stores::ALL);
         assert_eq!(c.differences.len(), 2);
-        assert_eq!(c.differences[1].to_string(), "t/f has mode 0777 instead of 0644");
+        assert_eq!(
+            c.differences[1].to_string(),
+            "t/f has mode 0777 instead of 0644"
+        );
         let no_modes = Stores {
             permissions: false,
             ..Stores::ALL
@@ -335,9 +435,21 @@ mod tests {
             ["n/Sub", "n/sub", "n/sub/f", "n/xt_DSCP.c", "n/xt_dscp.c"]
         );
         assert_eq!(c.differences.len(), 1, "{:?}", c.differences);
-        assert_eq!(c.differences[0].kind, DiffKind::Content);
+        assert_eq!(c.differences[0].kind, DiffKind::Content { at: None });
         // On a case-sensitive filesystem the same tree is plain data loss.
         assert!(compare(&want, &got, Stores::ALL).differences.len() > 1);
+    }
+
+    #[test]
+    fn first_difference_finds_the_byte() {
+        let d = |a: &[u8], b: &[u8]| first_difference(&mut &a[..], &mut &b[..]).unwrap();
+        assert_eq!(d(b"abc", b"abc"), None);
+        assert_eq!(d(b"abc", b"abd"), Some(2));
+        assert_eq!(d(b"abc", b"ab"), Some(2));
+        let big: Vec<u8> = (0..200_000u32).map(|i| i as u8).collect();
+        let mut other = big.clone();
+        other[150_001] ^= 1;
+        assert_eq!(d(&big, &other), Some(150_001));
     }
 
     #[test]

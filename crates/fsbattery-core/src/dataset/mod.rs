@@ -101,6 +101,9 @@ impl From<DatasetError> for WorkloadError {
     }
 }
 
+/// How many differing files [`SourceDataset::compare`] locates to the byte.
+const LOCATED: usize = 5;
+
 /// Which generated tree: the workload parameters that decide a dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DatasetSpec {
@@ -329,7 +332,9 @@ impl SourceDataset {
                 self.entries.get_or_init(|| Arc::new(entries)).clone()
             }
         };
-        Ok(compare::compare(&expected, &actual, stores))
+        let mut c = compare::compare(&expected, &actual, stores);
+        compare::locate(&self.tarball, dir, &mut c.differences, LOCATED)?;
+        Ok(c)
     }
 
     /// What the run record keeps of this dataset.
