@@ -132,6 +132,10 @@ pub struct TargetRecord {
     pub device: String,
     /// Capabilities probed before the run.
     pub capabilities: Capabilities,
+    /// What the filesystem stores of a tree (permission bits, case in names, symlinks, hard
+    /// links), probed on it after its first setup; tree cells are verified within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stores: Option<crate::dataset::Stores>,
     /// One entry per make/mount cycle (empty for targets fsbattery does not make).
     #[serde(default)]
     pub lifecycles: Vec<Lifecycle>,

@@ -307,6 +307,18 @@ fn tree_on_ntfs_and_exfat_passes_within_what_they_store() {
     let err = stderr(&o);
     assert_eq!(code(&o), 0, "{err}");
     let rec = results(&work.path().join("r"));
+    let stores: Vec<(&str, &serde_json::Value)> = rec["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["label"].as_str().unwrap(), &t["stores"]))
+        .collect();
+    let probed = |perm: bool, case: bool, links: bool| {
+        serde_json::json!({"permissions": perm, "case_sensitive": case, "symlinks": links,
+            "hard_links": links})
+    };
+    assert_eq!(stores[0], ("ntfs", &probed(false, true, true)));
+    assert_eq!(stores[1], ("exfat", &probed(false, false, false)));
     let cells = rec["cells"].as_array().unwrap();
     for t in ["ntfs", "exfat"] {
         let tree: Vec<_> = cells

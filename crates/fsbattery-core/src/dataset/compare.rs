@@ -16,6 +16,7 @@
 
 use super::hash::{Kind, Record, TreeHasher};
 use super::DatasetError;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -23,7 +24,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// What a mounted filesystem stores of a tree, as probed on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stores {
     /// Permission bits set by chmod read back as set.
     pub permissions: bool,

@@ -399,6 +399,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         mount_options: m.options,
         device: m.device,
         capabilities: target.capabilities(),
+        stores: crate::dataset::Stores::probe(target.root()).ok(),
         lifecycles: Vec::new(),
         error: None,
     }
