@@ -5,7 +5,9 @@
 //! A dataset lives on the *source disk*, a directory that is not a target (S1 copied the
 //! tarball "from the other disk"): an uncompressed tar plus what it holds (counts, bytes and a
 //! content hash of the tree it extracts to). Workloads verify what they extracted or copied
-//! against that hash, so a filesystem that loses data fails its cell instead of looking fast.
+//! against that hash, so a filesystem that loses data fails its cell instead of looking fast;
+//! when the hash differs, [`SourceDataset::compare`] says which entries differ and how, within
+//! what the filesystem can store ([`Stores`]).
 //!
 //! Invariants: a [`DatasetSpec`] names one tree forever (same bytes, same hash, any machine);
 //! a run prepares each spec once ([`DatasetStore`]) before or during its first use, and never

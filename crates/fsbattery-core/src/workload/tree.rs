@@ -6,8 +6,9 @@
 //! `tarball_out` (copy it back to the source disk), `untar`, `tar`, `cpio` (newc),
 //! `copy_tree` (preserving modes and mtimes), `remove_tree`, `tarball_copy10`.
 //!
-//! Invariants: the extracted tree and its copy must have the dataset's content hash, or the
-//! cell fails; what a phase made for the next one is kept, anything else is removed untimed
+//! Invariants: the extracted tree and its copy must equal the dataset within what the
+//! filesystem stores (probed once per run: ntfs-3g without `permissions` and exFAT keep no
+//! permission bits), or the cell fails naming the entries that differ and how; what a phase made for the next one is kept, anything else is removed untimed
 //! right after its phase; nothing is left on the target (the scratch guard) or on the source
 //! disk (the tarball_out guard) on any exit path. Native and command mode produce the same
 //! metrics from the same trees. Helper modules (`tree_*.rs`) are children of this one.
