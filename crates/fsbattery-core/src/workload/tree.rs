@@ -126,7 +126,9 @@ impl Workload for Tree {
         tarball_in_out(ctx, ops, &ds, &scratch, &tarball)?;
         let tree = scratch.join("tree");
         mkdir(&tree)?;
-        ctx.timed("untar", &[scratch.path()], || ops.untar(&tarball, &tree))?;
+        ctx.timed("untar", &[scratch.path()], || {
+            ops.untar(&tarball, &tree).map_err(|e| case_hint(e, stores))
+        })?;
         verify(&tree, &ds, stores, "untar")?;
         archives(ctx, ops, &ds, &scratch, &tree)?;
         copy_tree(ctx, ops, &ds, stores, &scratch, &tree)?;
@@ -238,6 +240,22 @@ pub(super) fn probe(scratch: &Scratch) -> Result<Stores, WorkloadError> {
         );
     }
     Ok(stores)
+}
+
+/// An extraction that met a name already there, on a filesystem that folds case: the dataset
+/// holds names that differ only in case (a real kernel tree does: `xt_DSCP.c`, `xt_dscp.c`).
+pub(super) fn case_hint(e: WorkloadError, stores: Stores) -> WorkloadError {
+    match e {
+        WorkloadError::Io { what, source }
+            if !stores.case_sensitive && source.kind() == std::io::ErrorKind::AlreadyExists =>
+        {
+            WorkloadError::Failed(format!(
+                "{what}: {source}: this filesystem does not store case in names and the \
+                 dataset holds names that differ only in case, so it cannot hold this tree"
+            ))
+        }
+        e => e,
+    }
 }
 
 /// How many differing entries a failure names.
@@ -577,6 +595,29 @@ pub(super) mod tests {
             ..Stores::ALL
         };
         verify(&y, &ds, no_modes, "untar").unwrap();
+    }
+
+    #[test]
+    fn a_name_taken_on_a_case_folding_filesystem_is_explained() {
+        let taken = || {
+            WorkloadError::io(
+                "create t/xt_dscp.c",
+                std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+            )
+        };
+        let folding = Stores {
+            case_sensitive: false,
+            ..Stores::ALL
+        };
+        let e = case_hint(taken(), folding).to_string();
+        assert!(
+            e.starts_with("create t/xt_dscp.c: ") && e.contains("differ only in case"),
+            "{e}"
+        );
+        assert!(matches!(
+            case_hint(taken(), Stores::ALL),
+            WorkloadError::Io { .. }
+        ));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! The extracted tree is verified against the dataset's hash; the cpio archive is removed
 //! untimed after its phase.
 
-use super::{mkdir, probe, remove_file, source, verify, Ops};
+use super::{case_hint, mkdir, probe, remove_file, source, verify, Ops};
 use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
@@ -95,6 +95,7 @@ impl Workload for Tree4 {
         mkdir(&tree)?;
         ctx.timed("untar4", &[ds.tarball(), scratch.path()], || {
             ops.untar(ds.tarball(), &tree)
+                .map_err(|e| case_hint(e, stores))
         })?;
         verify(&tree, &ds, stores, "untar4")?;
         let archive = scratch.join("trees.cpio");
