@@ -156,6 +156,10 @@ pub struct TargetRecord {
     /// differ here. Absent in records written before it existed (read as empty).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub options: std::collections::BTreeMap<String, String>,
+    /// What the filesystem stores of a tree (permission bits, case in names, symlinks, hard
+    /// links), probed on it after its first setup; tree cells are verified within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stores: Option<crate::dataset::Stores>,
     /// One entry per make/mount cycle (empty for targets fsbattery does not make).
     #[serde(default)]
     pub lifecycles: Vec<Lifecycle>,

@@ -708,4 +708,30 @@ mod tests {
         let err = (total as f64 - (p.bytes / 16) as f64).abs() / (p.bytes / 16) as f64;
         assert!(err < 0.10, "{total}");
     }
+
+    /// Generated names are storable on every supported filesystem, so a tree that differs
+    /// on a target is the filesystem's doing: siblings stay distinct when case is folded
+    /// (exFAT), and names use only characters and forms that NTFS and exFAT accept.
+    #[test]
+    fn names_are_portable_to_case_folding_filesystems() {
+        const RESERVED: &[&str] = &["con", "prn", "aux", "nul", "com1", "lpt1"];
+        for p in crate::dataset::PROFILES {
+            for (div, seed) in [(1, 1), (16, 1), (16, 2), (256, 3)] {
+                let plan = TreePlan::new(p, div, seed);
+                for d in &plan.dirs {
+                    let names = d.files.iter().map(|&i| &plan.files[i].name);
+                    let names = names.chain(d.subdirs.iter().map(|&i| &plan.dirs[i].name));
+                    let mut folded = HashSet::new();
+                    for n in names {
+                        assert!(folded.insert(n.to_lowercase()), "{}: {n}", p.version);
+                        let ok = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
+                        assert!(n.bytes().all(ok) && n.len() <= 255, "{n}");
+                        assert!(!n.ends_with('.'), "{n}");
+                        let stem = n.split('.').next().unwrap().to_lowercase();
+                        assert!(!RESERVED.contains(&stem.as_str()), "{n}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -36,18 +36,33 @@ pub struct TreeSummary {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Dir = 1,
     File = 2,
     Symlink = 3,
 }
 
+impl Kind {
+    /// The kind in words, for explanations.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kind::Dir => "directory",
+            Kind::File => "file",
+            Kind::Symlink => "symlink",
+        }
+    }
+}
+
+/// What the hash covers of one entry.
 #[derive(Debug, Clone)]
-struct Record {
-    kind: Kind,
-    mode: u32,
-    size: u64,
-    digest: [u8; 32],
+pub(crate) struct Record {
+    pub(crate) kind: Kind,
+    /// `mode & 0o7777`; 0 for symlinks.
+    pub(crate) mode: u32,
+    /// Bytes of a file, or of a symlink's target.
+    pub(crate) size: u64,
+    /// SHA-256 of those bytes.
+    pub(crate) digest: [u8; 32],
 }
 
 /// Collects entry records in any order and folds them into a [`TreeSummary`].
@@ -117,8 +132,18 @@ impl TreeHasher {
         }
     }
 
+    /// Every record, by path.
+    pub(crate) fn entries(&self) -> &BTreeMap<Vec<u8>, Record> {
+        &self.entries
+    }
+
     /// Fold the records into the summary.
     pub(crate) fn finish(self) -> TreeSummary {
+        self.summary()
+    }
+
+    /// The summary, keeping the records (to compare them when hashes differ).
+    pub(crate) fn summary(&self) -> TreeSummary {
         let mut h = Sha256::new();
         h.update(SCHEME);
         let (mut files, mut dirs, mut symlinks, mut bytes) = (0, 0, 0, 0);
@@ -160,6 +185,11 @@ pub fn content_hash(dir: &Path) -> Result<String, DatasetError> {
 
 /// Counts and content hash of everything below `dir`.
 pub fn summarize(dir: &Path) -> Result<TreeSummary, DatasetError> {
+    Ok(scan_dir(dir)?.finish())
+}
+
+/// The record of every entry below `dir`.
+pub(crate) fn scan_dir(dir: &Path) -> Result<TreeHasher, DatasetError> {
     let mut hasher = TreeHasher::default();
     let mut buf = vec![0u8; 256 << 10];
     let mut stack = vec![dir.to_path_buf()];
@@ -192,7 +222,7 @@ pub fn summarize(dir: &Path) -> Result<TreeSummary, DatasetError> {
             }
         }
     }
-    Ok(hasher.finish())
+    Ok(hasher)
 }
 
 fn hash_file(path: &Path, buf: &mut [u8]) -> Result<[u8; 32], DatasetError> {

@@ -5,12 +5,15 @@
 //! A dataset lives on the *source disk*, a directory that is not a target (S1 copied the
 //! tarball "from the other disk"): an uncompressed tar plus what it holds (counts, bytes and a
 //! content hash of the tree it extracts to). Workloads verify what they extracted or copied
-//! against that hash, so a filesystem that loses data fails its cell instead of looking fast.
+//! against that hash, so a filesystem that loses data fails its cell instead of looking fast;
+//! when the hash differs, [`SourceDataset::compare`] says which entries differ and how, within
+//! what the filesystem can store ([`Stores`]).
 //!
 //! Invariants: a [`DatasetSpec`] names one tree forever (same bytes, same hash, any machine);
 //! a run prepares each spec once ([`DatasetStore`]) before or during its first use, and never
 //! writes to a user's tarball.
 
+mod compare;
 mod generator;
 mod hash;
 pub mod profile;
@@ -18,6 +21,7 @@ mod rng;
 mod store;
 mod tarball;
 
+pub use compare::{Comparison, DiffKind, Difference, Stores};
 pub use generator::{generate, Manifest};
 pub use hash::{content_hash, summarize, TreeSummary};
 pub use profile::{Profile, PROFILES};
@@ -27,6 +31,7 @@ pub(crate) use tarball::normalize as normalize_member;
 use crate::error::{UsageError, WorkloadError};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// A dataset could not be made or read.
@@ -98,6 +103,9 @@ impl From<DatasetError> for WorkloadError {
     }
 }
 
+/// How many differing files [`SourceDataset::compare`] locates to the byte.
+const LOCATED: usize = 5;
+
 /// Which generated tree: the workload parameters that decide a dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DatasetSpec {
@@ -166,6 +174,8 @@ pub struct SourceDataset {
     origin: Origin,
     copies: u32,
     summary: tarball::TarSummary,
+    /// Every entry of the tree, read from the tarball the first time a comparison needs it.
+    entries: OnceLock<Arc<hash::TreeHasher>>,
 }
 
 /// The dataset as written into the run record.
@@ -211,6 +221,7 @@ impl SourceDataset {
             origin: Origin::Generated(DatasetSpec { copies: 1, ..*spec }),
             copies: 1,
             summary,
+            entries: OnceLock::new(),
         };
         if spec.copies > 1 {
             one.with_copies(spec.copies, source_dir)
@@ -236,6 +247,7 @@ impl SourceDataset {
             origin: Origin::User(path.to_path_buf()),
             copies: 1,
             summary,
+            entries: OnceLock::new(),
         })
     }
 
@@ -261,6 +273,7 @@ impl SourceDataset {
             origin,
             copies,
             summary,
+            entries: OnceLock::new(),
         })
     }
 
@@ -301,6 +314,29 @@ impl SourceDataset {
     /// Size of the tarball in bytes.
     pub fn tar_bytes(&self) -> u64 {
         self.summary.tar_bytes
+    }
+
+    /// Compare the tree in `dir` with this dataset, within what its filesystem `stores`
+    /// (see [`Comparison`]). Equal content hashes need no further reading.
+    pub fn compare(&self, dir: &Path, stores: Stores) -> Result<Comparison, DatasetError> {
+        let actual = hash::scan_dir(dir)?;
+        if actual.summary().hash == self.summary.tree.hash {
+            return Ok(Comparison {
+                stores,
+                unstorable: Vec::new(),
+                differences: Vec::new(),
+            });
+        }
+        let expected = match self.entries.get() {
+            Some(e) => e.clone(),
+            None => {
+                let (entries, _) = tarball::scan_entries(&self.tarball)?;
+                self.entries.get_or_init(|| Arc::new(entries)).clone()
+            }
+        };
+        let mut c = compare::compare(&expected, &actual, stores);
+        compare::locate(&self.tarball, dir, &mut c.differences, LOCATED)?;
+        Ok(c)
     }
 
     /// What the run record keeps of this dataset.

@@ -149,6 +149,16 @@ pub(crate) fn normalize(raw: &[u8], archive: &Path) -> Result<Option<Vec<u8>>, D
 
 /// Read `path` (an uncompressed tar) and summarise the tree it extracts to.
 pub(crate) fn scan(path: &Path) -> Result<TarSummary, DatasetError> {
+    let (hasher, top) = scan_entries(path)?;
+    Ok(TarSummary {
+        tree: hasher.finish(),
+        top,
+        tar_bytes: file_len(path)?,
+    })
+}
+
+/// The record of every entry `path` extracts to, and its top-level names in archive order.
+pub(crate) fn scan_entries(path: &Path) -> Result<(TreeHasher, Vec<String>), DatasetError> {
     check_uncompressed(path)?;
     let bad = |e: std::io::Error| DatasetError::BadTarball {
         path: path.to_path_buf(),
@@ -209,11 +219,7 @@ pub(crate) fn scan(path: &Path) -> Result<TarSummary, DatasetError> {
         }
     }
     hasher.add_implicit_parents(IMPLICIT_DIR_MODE);
-    Ok(TarSummary {
-        tree: hasher.finish(),
-        top,
-        tar_bytes: file_len(path)?,
-    })
+    Ok((hasher, top))
 }
 
 /// Size and SHA-256 of what `r` yields.

@@ -397,6 +397,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         device: m.device,
         capabilities: target.capabilities(),
         options: target.options(),
+        stores: crate::dataset::Stores::probe(target.root()).ok(),
         lifecycles: Vec::new(),
         error: None,
     }

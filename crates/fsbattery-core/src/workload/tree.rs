@@ -6,8 +6,9 @@
 //! `tarball_out` (copy it back to the source disk), `untar`, `tar`, `cpio` (newc),
 //! `copy_tree` (preserving modes and mtimes), `remove_tree`, `tarball_copy10`.
 //!
-//! Invariants: the extracted tree and its copy must have the dataset's content hash, or the
-//! cell fails; what a phase made for the next one is kept, anything else is removed untimed
+//! Invariants: the extracted tree and its copy must equal the dataset within what the
+//! filesystem stores (probed once per run: ntfs-3g without `permissions` and exFAT keep no
+//! permission bits), or the cell fails naming the entries that differ and how; what a phase made for the next one is kept, anything else is removed untimed
 //! right after its phase; nothing is left on the target (the scratch guard) or on the source
 //! disk (the tarball_out guard) on any exit path. Native and command mode produce the same
 //! metrics from the same trees. Helper modules (`tree_*.rs`) are children of this one.
@@ -24,7 +25,7 @@ mod ops;
 pub(super) use four::Tree4;
 
 use super::{Method, Scratch, Workload, WorkloadCtx};
-use crate::dataset::{summarize, DatasetSpec, SourceDataset};
+use crate::dataset::{Comparison, DatasetSpec, SourceDataset, Stores};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};
@@ -120,14 +121,17 @@ impl Workload for Tree {
         let ds = source(ctx, &self.dataset(p).expect("tree has a dataset"))?;
         let ops = Ops::new(ctx.method())?;
         let scratch = Scratch::create(ctx.root(), "tree")?;
+        let stores = probe(&scratch)?;
         let tarball = scratch.join("linux.tar");
         tarball_in_out(ctx, ops, &ds, &scratch, &tarball)?;
         let tree = scratch.join("tree");
         mkdir(&tree)?;
-        ctx.timed("untar", &[scratch.path()], || ops.untar(&tarball, &tree))?;
-        verify(&tree, &ds, "untar")?;
+        ctx.timed("untar", &[scratch.path()], || {
+            ops.untar(&tarball, &tree).map_err(|e| case_hint(e, stores))
+        })?;
+        verify(&tree, &ds, stores, "untar")?;
         archives(ctx, ops, &ds, &scratch, &tree)?;
-        copy_tree(ctx, ops, &ds, &scratch, &tree)?;
+        copy_tree(ctx, ops, &ds, stores, &scratch, &tree)?;
         ctx.timed("remove_tree", &[scratch.path()], || {
             ops.remove(&tree, ds.top())
         })?;
@@ -179,6 +183,7 @@ fn copy_tree(
     ctx: &mut WorkloadCtx<'_>,
     ops: Ops,
     ds: &SourceDataset,
+    stores: Stores,
     scratch: &Scratch,
     tree: &Path,
 ) -> Result<(), WorkloadError> {
@@ -187,7 +192,7 @@ fn copy_tree(
     ctx.timed("copy_tree", &[scratch.path()], || {
         ops.copy_tree(tree, ds.top(), &copy)
     })?;
-    verify(&copy, ds, "copy_tree")?;
+    verify(&copy, ds, stores, "copy_tree")?;
     super::fsops::remove_tree(&copy)
 }
 
@@ -222,28 +227,90 @@ pub(super) fn source(
     Ok(store.prepare(spec)?)
 }
 
-/// Fail unless `dir` holds exactly the dataset's tree.
-pub(super) fn verify(dir: &Path, ds: &SourceDataset, phase: &str) -> Result<(), WorkloadError> {
-    let got = summarize(dir)?;
-    let want = ds.tree();
-    if got.hash != want.hash {
-        return Err(WorkloadError::Failed(format!(
-            "{phase}: the tree in {} differs from the dataset {} ({} files, {} dirs, {} bytes; \
-             expected {} files, {} dirs, {} bytes; content hash {} instead of {}): the \
-             filesystem lost or changed data",
-            dir.display(),
-            ds.tarball().display(),
-            got.files,
-            got.dirs,
-            got.bytes,
-            want.files,
-            want.dirs,
-            want.bytes,
-            got.hash,
-            want.hash
-        )));
+/// What the filesystem under `scratch` stores, probed once per run, untimed; what it lacks is
+/// said once, since the trees are then verified without it.
+pub(super) fn probe(scratch: &Scratch) -> Result<Stores, WorkloadError> {
+    let stores = Stores::probe(scratch.path())?;
+    let lacking = stores.lacking();
+    if !lacking.is_empty() {
+        eprintln!(
+            "fsbattery: note: the filesystem under {} stores no {lacking}; trees on it are \
+             verified within what it stores",
+            scratch.path().display()
+        );
     }
-    Ok(())
+    Ok(stores)
+}
+
+/// An extraction that met a name already there, on a filesystem that folds case: the dataset
+/// holds names that differ only in case (a real kernel tree does: `xt_DSCP.c`, `xt_dscp.c`).
+pub(super) fn case_hint(e: WorkloadError, stores: Stores) -> WorkloadError {
+    match e {
+        WorkloadError::Io { what, source }
+            if !stores.case_sensitive && source.kind() == std::io::ErrorKind::AlreadyExists =>
+        {
+            WorkloadError::Failed(format!(
+                "{what}: {source}: this filesystem does not store case in names and the \
+                 dataset holds names that differ only in case, so it cannot hold this tree"
+            ))
+        }
+        e => e,
+    }
+}
+
+/// How many differing entries a failure names.
+const SHOWN: usize = 5;
+
+/// Fail unless `dir` holds the dataset's tree, within what its filesystem `stores`; the
+/// failure names the entries that differ and how (or those the filesystem cannot store).
+pub(super) fn verify(
+    dir: &Path,
+    ds: &SourceDataset,
+    stores: Stores,
+    phase: &str,
+) -> Result<(), WorkloadError> {
+    let c = ds.compare(dir, stores)?;
+    if c.differences.is_empty() && c.unstorable.is_empty() {
+        return Ok(());
+    }
+    Err(WorkloadError::Failed(explain(dir, ds, &c, phase)))
+}
+
+/// The failure message of a comparison that found something.
+fn explain(dir: &Path, ds: &SourceDataset, c: &Comparison, phase: &str) -> String {
+    let list = |items: Vec<String>| {
+        let n = items.len();
+        let mut s = items.into_iter().take(SHOWN).collect::<Vec<_>>().join("; ");
+        if n > SHOWN {
+            s.push_str(&format!("; and {} more", n - SHOWN));
+        }
+        s
+    };
+    if c.differences.is_empty() {
+        return format!(
+            "{phase}: the filesystem under {} cannot store {} entries of the dataset {} (it \
+             stores no {}): {}; every other entry is intact",
+            dir.display(),
+            c.unstorable.len(),
+            ds.tarball().display(),
+            c.stores.lacking(),
+            list(c.unstorable.clone())
+        );
+    }
+    let lacking = c.stores.lacking();
+    let within = if lacking.is_empty() {
+        String::new()
+    } else {
+        format!(" (compared without what it does not store: {lacking})")
+    };
+    format!(
+        "{phase}: the tree in {} differs from the dataset {} in {} entries{within}: {}: the \
+         filesystem lost or changed data",
+        dir.display(),
+        ds.tarball().display(),
+        c.differences.len(),
+        list(c.differences.iter().map(ToString::to_string).collect())
+    )
 }
 
 pub(super) fn mkdir(p: &Path) -> Result<(), WorkloadError> {
@@ -479,24 +546,78 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn verify_catches_a_changed_byte_and_a_lost_file() {
+    fn verify_names_the_entry_that_differs_and_how() {
+        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().unwrap();
         let ds = tiny_dataset(tmp.path());
         let x = tmp.path().join("x");
         mkdir(&x).unwrap();
         ops::extract(ds.tarball(), &x).unwrap();
-        verify(&x, &ds, "untar").unwrap();
+        let all = Stores::ALL;
+        verify(&x, &ds, all, "untar").unwrap();
+        let err = |stores| verify(&x, &ds, stores, "untar").unwrap_err().to_string();
         let makefile = x.join("linux-2.6.14.4/Makefile");
         let mut bytes = std::fs::read(&makefile).unwrap();
         bytes[0] ^= 1;
         std::fs::write(&makefile, &bytes).unwrap();
-        let e = verify(&x, &ds, "untar").unwrap_err().to_string();
+        let e = err(all);
         assert!(
-            e.contains("lost or changed data") && e.contains("untar"),
+            e.contains("untar: ")
+                && e.contains("in 1 entries: linux-2.6.14.4/Makefile differs from byte 0 on")
+                && e.contains("lost or changed data"),
             "{e}"
         );
         std::fs::remove_file(&makefile).unwrap();
-        assert!(verify(&x, &ds, "copy_tree").is_err());
+        assert!(err(all).contains("linux-2.6.14.4/Makefile missing"));
+        // What ntfs-3g (no `permissions`) and exFAT do to every entry: mode 0777.
+        let y = tmp.path().join("y");
+        mkdir(&y).unwrap();
+        ops::extract(ds.tarball(), &y).unwrap();
+        let chmod =
+            |p: &Path| std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mut stack = vec![y.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                chmod(&p);
+                if p.is_dir() {
+                    stack.push(p);
+                }
+            }
+        }
+        let e = verify(&y, &ds, all, "untar").unwrap_err().to_string();
+        assert!(
+            e.contains("linux-2.6.14.4 has mode 0777 instead of 0755"),
+            "{e}"
+        );
+        let no_modes = Stores {
+            permissions: false,
+            ..Stores::ALL
+        };
+        verify(&y, &ds, no_modes, "untar").unwrap();
+    }
+
+    #[test]
+    fn a_name_taken_on_a_case_folding_filesystem_is_explained() {
+        let taken = || {
+            WorkloadError::io(
+                "create t/xt_dscp.c",
+                std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+            )
+        };
+        let folding = Stores {
+            case_sensitive: false,
+            ..Stores::ALL
+        };
+        let e = case_hint(taken(), folding).to_string();
+        assert!(
+            e.starts_with("create t/xt_dscp.c: ") && e.contains("differ only in case"),
+            "{e}"
+        );
+        assert!(matches!(
+            case_hint(taken(), Stores::ALL),
+            WorkloadError::Io { .. }
+        ));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! The extracted tree is verified against the dataset's hash; the cpio archive is removed
 //! untimed after its phase.
 
-use super::{mkdir, remove_file, source, verify, Ops};
+use super::{case_hint, mkdir, probe, remove_file, source, verify, Ops};
 use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
@@ -90,12 +90,14 @@ impl Workload for Tree4 {
         let ds = source(ctx, &self.dataset(p).expect("tree4 has a dataset"))?;
         let ops = Ops::new(ctx.method())?;
         let scratch = Scratch::create(ctx.root(), "tree4")?;
+        let stores = probe(&scratch)?;
         let tree = scratch.join("tree");
         mkdir(&tree)?;
         ctx.timed("untar4", &[ds.tarball(), scratch.path()], || {
             ops.untar(ds.tarball(), &tree)
+                .map_err(|e| case_hint(e, stores))
         })?;
-        verify(&tree, &ds, "untar4")?;
+        verify(&tree, &ds, stores, "untar4")?;
         let archive = scratch.join("trees.cpio");
         ctx.timed("cpio4", &[scratch.path()], || {
             ops.cpio(&tree, ds.top(), &archive)
