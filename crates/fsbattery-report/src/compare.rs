@@ -189,6 +189,7 @@ mod tests {
                 workloads: vec![],
                 rows: vec![],
                 datasets: vec![],
+                skipped_targets: vec![],
             },
             targets: vec![],
             cells: vec![Cell {

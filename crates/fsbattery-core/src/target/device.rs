@@ -30,7 +30,7 @@ pub(super) fn parse(
     let d = DevSpec::parse(rest).map_err(bad)?;
     require_root().map_err(bad)?;
     d.fs.check_available()
-        .map_err(|e| bad(format!("{e} (or drop {} from the targets)", d.fs.name())))?;
+        .map_err(|e| bad(e.for_target(d.fs.name())))?;
     check_device(&d.device, opts.destroy_data).map_err(bad)?;
     check_size(&d.device, &d.fs).map_err(bad)?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))

@@ -38,7 +38,7 @@ pub(super) fn parse(
         ));
     }
     l.fs.check_available()
-        .map_err(|e| bad(format!("{e} (or drop {} from the targets)", l.fs.name())))?;
+        .map_err(|e| bad(e.for_target(l.fs.name())))?;
     let workdir = super::fstarget::workdir_of(opts);
     check_space(&workdir, l.image_bytes()).map_err(bad)?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Loop(l), opts)))
