@@ -185,6 +185,11 @@ pub fn hint_here(need: &Need) -> String {
     hint(need, detect_family())
 }
 
+/// Whether this process may install packages (effective uid 0).
+pub fn is_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}
+
 /// The Python interpreters tried for a module, in order: the one on PATH, then the
 /// system's (a pyenv or venv `python3` on PATH often lacks the distribution's modules).
 pub const PYTHONS: [&str; 2] = ["python3", "/usr/bin/python3"];

@@ -92,15 +92,18 @@ pub fn default_targets(opts: &TargetOptions) -> Result<Defaults, String> {
 /// A skipped default: a missing tool is fixed by `fsbattery setup` (which covers every
 /// default), naming the package manager's own command too.
 fn skipped(spec: String, why: &Unavailable) -> SkippedTarget {
-    let fix = match why {
-        Unavailable::Missing { fix: Some(cmd), .. } => Some(format!("fsbattery setup ({cmd})")),
-        _ => None,
+    let (reason, fix) = match why {
+        Unavailable::Missing {
+            program,
+            fix: Some(cmd),
+            ..
+        } => (
+            format!("{program} not found"),
+            Some(format!("fsbattery setup ({cmd})")),
+        ),
+        other => (other.to_string(), None),
     };
-    SkippedTarget {
-        spec,
-        reason: why.to_string(),
-        fix,
-    }
+    SkippedTarget { spec, reason, fix }
 }
 
 /// The default target specs: the five default filesystems on loop images, then tmpfs.

@@ -7,6 +7,7 @@ mod outputs;
 mod plan;
 mod report;
 mod run;
+mod setup;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -19,5 +20,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
+        Command::Setup(args) => setup::setup(args),
     }
 }
