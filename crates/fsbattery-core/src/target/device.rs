@@ -28,6 +28,7 @@ pub(super) fn parse(
         message: m,
     };
     let d = DevSpec::parse(rest).map_err(bad)?;
+    d.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     d.fs.check_available()
         .map_err(|e| bad(e.for_target(d.fs.name())))?;

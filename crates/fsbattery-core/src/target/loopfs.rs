@@ -31,6 +31,7 @@ pub(super) fn parse(
     if let (Some(size), false) = (opts.image_size, size_given) {
         l.size = l.size.max(size);
     }
+    l.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {
         return Err(bad(

@@ -156,12 +156,7 @@ impl FsKind {
     /// the kernel does not list is unknown (a typo, not a missing tool); a kernel filesystem
     /// the kernel cannot mount says so before any tool is asked for, since no package fixes it.
     pub(crate) fn check_available(&self) -> Result<(), Unavailable> {
-        let proc = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
-        if let FsKind::Other(n) = self {
-            if !known_name(n, &proc) {
-                return Err(Unavailable::Unknown(n.clone()));
-            }
-        }
+        self.check_known()?;
         if !self.is_fuse() {
             kernel_supports(self.name())?;
         }
@@ -174,6 +169,22 @@ impl FsKind {
             fuse_available().map_err(Unavailable::Other)?;
         }
         Ok(())
+    }
+
+    /// `Unknown` for a name neither fsbattery nor this kernel knows (checked before anything
+    /// else, root included: a typo is a typo).
+    pub(crate) fn check_known(&self) -> Result<(), Unavailable> {
+        match self {
+            FsKind::Other(n) => {
+                let proc = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
+                if known_name(n, &proc) {
+                    Ok(())
+                } else {
+                    Err(Unavailable::Unknown(n.clone()))
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Version strings of the tools involved, for the record.
