@@ -52,7 +52,10 @@ fn without(hide: &[&str], cwd: &Path, argv: &[&str]) -> Output {
         .args(hide)
         .args(argv)
         .current_dir(cwd)
-        .env("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+        .env(
+            "PATH",
+            "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        )
         .output()
         .expect("spawn unshare")
 }
@@ -65,7 +68,12 @@ fn is_debian_family() -> bool {
 }
 
 const BIN: &str = env!("CARGO_BIN_EXE_fsbattery");
-const NOBODY: [&str; 4] = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+const NOBODY: [&str; 4] = [
+    "setpriv",
+    "--reuid=65534",
+    "--regid=65534",
+    "--clear-groups",
+];
 
 #[test]
 fn nothing_needed_is_nothing_to_do_even_without_root() {
@@ -135,7 +143,11 @@ fn setup_names_what_it_would_install_and_the_exact_command_when_not_root() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let o = without(&["mkfs.xfs", "cpio"], dir.path(), &[BIN, "setup", "--dry-run"]);
+    let o = without(
+        &["mkfs.xfs", "cpio"],
+        dir.path(),
+        &[BIN, "setup", "--dry-run"],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
@@ -156,7 +168,12 @@ fn setup_names_what_it_would_install_and_the_exact_command_when_not_root() {
     let mut argv = NOBODY.to_vec();
     argv.extend([BIN, "setup"]);
     let o = without(&["mkfs.xfs"], dir.path(), &argv);
-    assert_eq!(code(&o), 5, "not root: exit 5 with the command; {}", stderr(&o));
+    assert_eq!(
+        code(&o),
+        5,
+        "not root: exit 5 with the command; {}",
+        stderr(&o)
+    );
     assert!(
         stdout(&o).contains(
             "not root: run: sudo apt-get update && sudo apt-get install -y \
@@ -195,13 +212,19 @@ fn a_default_filesystem_that_cannot_be_made_is_reported_first_and_recorded() {
         .find("loop:xfs skipped: mkfs.xfs not found; fix: fsbattery setup (")
         .unwrap_or_else(|| panic!("no skip line: {err}"));
     let first_progress = err.find("ext2").expect("progress names ext2");
-    assert!(skip < first_progress, "skip line after the run began: {err}");
+    assert!(
+        skip < first_progress,
+        "skip line after the run began: {err}"
+    );
     let rec = results(&dir.path().join("r"));
     let skipped = rec["plan"]["skipped_targets"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
     assert_eq!(skipped[0]["spec"], "loop:xfs");
     assert_eq!(skipped[0]["reason"], "mkfs.xfs not found");
-    assert!(skipped[0]["fix"].as_str().unwrap().starts_with("fsbattery setup ("));
+    assert!(skipped[0]["fix"]
+        .as_str()
+        .unwrap()
+        .starts_with("fsbattery setup ("));
     let labels: Vec<&str> = rec["targets"]
         .as_array()
         .unwrap()

@@ -45,7 +45,11 @@ pub fn family_from_os_release(text: &str) -> Family {
         text.lines()
             .filter_map(|l| l.split_once('='))
             .find(|(k, _)| k.trim() == name)
-            .map(|(_, v)| v.trim().trim_matches(|c| c == '"' || c == '\'').to_lowercase())
+            .map(|(_, v)| {
+                v.trim()
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .to_lowercase()
+            })
             .unwrap_or_default()
     };
     let id = field("ID");
@@ -82,7 +86,8 @@ mod tests {
 
     #[test]
     fn families_from_id_and_id_like() {
-        let debian = "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n";
+        let debian =
+            "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n";
         assert_eq!(family_from_os_release(debian), Family::Apt);
         assert_eq!(
             family_from_os_release("ID=ubuntu\nID_LIKE=debian\n"),

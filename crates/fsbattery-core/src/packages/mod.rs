@@ -223,7 +223,11 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for e in PROVIDERS {
             assert!(seen.insert(e.need), "{} twice", e.need);
-            assert!(e.apt.is_some(), "{}: every need has a Debian package", e.need);
+            assert!(
+                e.apt.is_some(),
+                "{}: every need has a Debian package",
+                e.need
+            );
         }
     }
 

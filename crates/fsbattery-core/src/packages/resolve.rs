@@ -89,10 +89,20 @@ mod tests {
 
     #[test]
     fn missing_programs_become_packages_once_each_in_order() {
-        let want = needs(&["mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mount", "zpool", "zfs-fuse"]);
+        let want = needs(&[
+            "mkfs.ext4",
+            "mkfs.xfs",
+            "mkfs.btrfs",
+            "mount",
+            "zpool",
+            "zfs-fuse",
+        ]);
         let have = |n: &Need| matches!(n, Need::Program(p) if p == "mkfs.ext4" || p == "mount");
         let r = resolve(&want, Family::Apt, have);
-        assert_eq!(r.missing, needs(&["mkfs.xfs", "mkfs.btrfs", "zpool", "zfs-fuse"]));
+        assert_eq!(
+            r.missing,
+            needs(&["mkfs.xfs", "mkfs.btrfs", "zpool", "zfs-fuse"])
+        );
         assert_eq!(r.packages, ["xfsprogs", "btrfs-progs", "zfs-fuse"]);
         assert!(r.unprovided.is_empty());
         assert_eq!(

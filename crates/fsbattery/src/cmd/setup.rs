@@ -67,14 +67,20 @@ fn act(r: &Resolution, dry_run: bool) -> anyhow::Result<ExitCode> {
     }
     if r.family != Family::Apt || !root {
         let why = if root {
-            format!("fsbattery installs with apt-get only; on this {} system run", r.family.manager())
+            format!(
+                "fsbattery installs with apt-get only; on this {} system run",
+                r.family.manager()
+            )
         } else {
             "not root: run".to_string()
         };
         println!("fsbattery setup: {why}: {}", r.command_line(!root));
         return Ok(manual);
     }
-    println!("fsbattery setup: installing {pkgs}: {}", r.command_line(false));
+    println!(
+        "fsbattery setup: installing {pkgs}: {}",
+        r.command_line(false)
+    );
     for argv in r.commands() {
         let status = Command::new(&argv[0])
             .args(&argv[1..])
@@ -88,7 +94,10 @@ fn act(r: &Resolution, dry_run: bool) -> anyhow::Result<ExitCode> {
     let after = packages::resolve(&r.needs, r.family, packages::present);
     if !after.missing.is_empty() {
         let still: Vec<String> = after.missing.iter().map(|n| n.to_string()).collect();
-        println!("fsbattery setup: still missing after install: {}", still.join(", "));
+        println!(
+            "fsbattery setup: still missing after install: {}",
+            still.join(", ")
+        );
         return Ok(manual);
     }
     println!("fsbattery setup: done");
@@ -119,7 +128,10 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
     let method: Method = args.method.into();
     if method == Method::Commands || args.tests {
         let all = args.tests;
-        for w in workload_names(args)?.iter().filter_map(|n| workload::find(n)) {
+        for w in workload_names(args)?
+            .iter()
+            .filter_map(|n| workload::find(n))
+        {
             needs.extend(w.commands().iter().map(|p| Need::program(p)));
         }
         if all {
@@ -130,7 +142,11 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
     }
     if args.tests {
         needs.extend(TEST_PROGRAMS.iter().map(|p| Need::program(p)));
-        needs.extend(TEST_MODULES.iter().map(|m| Need::PythonModule(m.to_string())));
+        needs.extend(
+            TEST_MODULES
+                .iter()
+                .map(|m| Need::PythonModule(m.to_string())),
+        );
     }
     Ok((needs, notes))
 }
