@@ -12,6 +12,7 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "fsbattery", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
+    fsbattery setup                                # install the default filesystems' tools\n  \
     fsbattery run                                  # the classic suite, quick scale\n  \
     fsbattery run --target dir:/mnt/test --repeat 5 --aggregate best\n  \
     fsbattery list workloads\n  \
@@ -40,7 +41,8 @@ pub enum Command {
         loop:ext4,journal=external[,journal_size=SIZE]   loop:xfs,log=external\n  \
         dev:/dev/NAME                 a whole, empty block device (--destroy-data to overwrite)\n\n\
         With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
-        this machine can make); otherwise a fresh directory.\n\n\
+        this machine can make; the others are named with why and the fix before the first\n\
+        mkfs, and `fsbattery setup` installs their tools); otherwise a fresh directory.\n\n\
         Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 130 interrupted.")]
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.

@@ -14,7 +14,8 @@ use std::path::Path;
 const DEFAULT_FS: [&str; 5] = ["ext2", "ext3", "ext4", "xfs", "btrfs"];
 
 /// Every filesystem fsbattery knows, with `Ok` or why this machine cannot use it
-/// ("mkfs.xfs missing: apt-get install xfsprogs", "kernel lacks f2fs ...").
+/// ("mkfs.xfs not found: install xfsprogs (apt-get install ...)", "this kernel cannot mount
+/// f2fs ...").
 pub fn availability() -> Vec<(String, Result<(), String>)> {
     KNOWN
         .iter()

@@ -178,9 +178,11 @@ fn probe_signature(dev: &Path) -> Result<Option<String>, String> {
         dev.display().to_string(),
     ];
     let (ran, code) = super::exec::run_status(&argv).map_err(|e| {
+        let need = crate::packages::Need::program("blkid");
         format!(
-            "cannot probe {} for data: {e} (apt-get install util-linux)",
-            dev.display()
+            "cannot probe {} for data: {e} ({})",
+            dev.display(),
+            crate::packages::hint_here(&need)
         )
     })?;
     match code {
