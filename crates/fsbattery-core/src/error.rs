@@ -15,6 +15,9 @@ pub const EXIT_CELL_FAILED: u8 = 3;
 pub const EXIT_RUNTIME: u8 = 1;
 /// Exit status of `compare --fail-if-worse` when a significant regression exceeds the limit.
 pub const EXIT_REGRESSION: u8 = 4;
+/// Exit status of `setup` when something is missing that the user must install: not root,
+/// a dnf/zypper system (the exact command is printed), or no package known for a need.
+pub const EXIT_SETUP_NEEDED: u8 = 5;
 /// Exit status after SIGINT or SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 

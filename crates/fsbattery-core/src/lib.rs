@@ -14,6 +14,7 @@ pub mod interrupt;
 pub mod journal;
 pub mod measure;
 pub mod model;
+pub mod packages;
 pub mod params;
 pub mod runner;
 pub mod suite;

@@ -104,6 +104,32 @@ pub struct PlanInfo {
     /// Source datasets (kernel trees) the run prepared, with their content hashes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub datasets: Vec<crate::dataset::DatasetInfo>,
+    /// Default targets this machine could not make (a tool or kernel support missing), with
+    /// the reason and the fix; they have no column and no cells.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_targets: Vec<SkippedTarget>,
+}
+
+/// A default target left out of a run because this machine cannot make it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SkippedTarget {
+    /// The spec that would have run, e.g. "loop:xfs".
+    pub spec: String,
+    /// Why it cannot be made here, e.g. "mkfs.xfs not found: install xfsprogs (...)".
+    pub reason: String,
+    /// The command that fixes it, when one does (no package adds a filesystem to a kernel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl SkippedTarget {
+    /// One line: "loop:xfs skipped: REASON; fix: FIX".
+    pub fn line(&self) -> String {
+        match &self.fix {
+            Some(fix) => format!("{} skipped: {}; fix: {fix}", self.spec, self.reason),
+            None => format!("{} skipped: {}", self.spec, self.reason),
+        }
+    }
 }
 
 /// One workload of the plan and its resolved parameters.

@@ -239,6 +239,7 @@ pub(crate) mod tests {
                 workloads: vec![],
                 rows: vec![],
                 datasets: vec![],
+                skipped_targets: vec![],
             },
             targets: vec![],
             cells: vec![Cell {

@@ -93,6 +93,7 @@ fn run() -> RunRecord {
                 row("Cat the 1GB file", "stream", "read", None),
             ],
             datasets: Vec::new(),
+            skipped_targets: Vec::new(),
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

@@ -39,6 +39,13 @@ impl Renderer for Markdown {
                 out.push_str(&format!("- {}\n", escape(l)));
             }
         }
+        let skipped = crate::table::skipped(rec);
+        if !skipped.is_empty() {
+            out.push_str("\n## Skipped targets\n\n");
+            for l in skipped.lines() {
+                out.push_str(&format!("- {}\n", escape(l)));
+            }
+        }
         if let Some(t) = iozone {
             if !out.ends_with("\n\n") {
                 out.push('\n');

@@ -36,6 +36,7 @@ impl Renderer for TerminalTable {
             out.push_str(&self.table(&cpu, report, false));
         }
         out.push_str(&failures(&main));
+        out.push_str(&skipped(rec));
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -81,6 +82,19 @@ impl TerminalTable {
         }
         format!("{t}\n")
     }
+}
+
+/// One line per default target the run left out ("skipped: loop:xfs: why; fix: ..."): a
+/// column that is missing says why, as a failed cell does.
+pub fn skipped(rec: &fsbattery_core::model::RunRecord) -> String {
+    rec.plan
+        .skipped_targets
+        .iter()
+        .map(|s| match &s.fix {
+            Some(fix) => format!("skipped: {}: {}; fix: {fix}\n", s.spec, s.reason),
+            None => format!("skipped: {}: {}\n", s.spec, s.reason),
+        })
+        .collect()
 }
 
 /// One line per failed cell and per pending row, so a reason is never hidden behind a word.

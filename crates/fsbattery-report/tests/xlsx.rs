@@ -29,11 +29,11 @@ fn render(rec: &RunRecord) -> Vec<u8> {
     .unwrap()
 }
 
-fn openpyxl() -> bool {
-    Command::new("python3")
-        .args(["-c", "import openpyxl"])
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// The first python3 that imports openpyxl (`python3` on PATH may be a pyenv or venv
+/// interpreter without the distribution's modules; `fsbattery setup --tests` installs
+/// python3-openpyxl for /usr/bin/python3), found the way `fsbattery setup` checks it.
+fn python() -> Option<&'static str> {
+    fsbattery_core::packages::python_with("openpyxl")
 }
 
 /// Every sheet as rows of JSON values (numbers stay numbers, text stays text).
@@ -42,7 +42,7 @@ fn read_back(bytes: &[u8]) -> Value {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("report.xlsx");
     std::fs::write(&path, bytes).unwrap();
-    let out = Command::new("python3")
+    let out = Command::new(python().expect("checked by the gate"))
         .args(["-c", DUMP])
         .arg(&path)
         .output()
@@ -76,7 +76,10 @@ fn workbook_is_a_zip_and_deterministic() {
 
 #[test]
 fn numbers_read_back_equal_the_record() {
-    if !common::gate(openpyxl(), "python3 with openpyxl (pip install openpyxl)") {
+    if !common::gate(
+        python().is_some(),
+        "python3 with openpyxl (fsbattery setup --tests: apt-get install python3-openpyxl)",
+    ) {
         return;
     }
     let rec = common::run();

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "fsbattery", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
+    fsbattery setup                                # install the default filesystems' tools\n  \
     fsbattery run                                  # the classic suite, quick scale\n  \
     fsbattery run --target dir:/mnt/test --repeat 5 --aggregate best\n  \
     fsbattery list workloads\n  \
@@ -40,7 +41,8 @@ pub enum Command {
         loop:ext4,journal=external[,journal_size=SIZE]   loop:xfs,log=external\n  \
         dev:/dev/NAME                 a whole, empty block device (--destroy-data to overwrite)\n\n\
         With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
-        this machine can make); otherwise a fresh directory.\n\n\
+        this machine can make; the others are named with why and the fix before the first\n\
+        mkfs, and `fsbattery setup` installs their tools); otherwise a fresh directory.\n\n\
         Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 130 interrupted.")]
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
@@ -77,6 +79,43 @@ pub enum Command {
         label: filesystem type, spec options, mount options in effect); else the differences are\n\
         listed and compare exits 2, unless --allow-different. Rows only in one run are listed.")]
     Compare(CompareArgs),
+    /// Install the system packages (mkfs tools, FUSE helpers, command-mode and test tools)
+    /// that the chosen targets and workloads need, with the distribution's package manager.
+    #[command(after_help = "Examples:\n  \
+        fsbattery setup                          # the six default filesystems, the default suite\n  \
+        fsbattery setup --target loop:zfs --target loop:ntfs\n  \
+        fsbattery setup --method commands        # also the seeds' commands (cpio, tar, ...)\n  \
+        fsbattery setup --tests --dry-run        # what `cargo test --workspace` needs, not installed\n\n\
+        Says what it installs and does nothing when everything is there. apt-get is run as root\n\
+        (Debian, Ubuntu); not root, or on dnf/zypper systems, the exact command is printed instead.\n\n\
+        Exit status: 0 nothing missing (or installed, or --dry-run), 2 bad input (an unknown\n\
+        filesystem, one this kernel cannot mount), 5 something is missing that you must install\n\
+        (the command is printed), 1 the package manager failed.")]
+    Setup(SetupArgs),
+}
+
+/// Options of `setup`.
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// Targets to prepare for (repeatable) [default: ext2 ext3 ext4 xfs btrfs on loop images, tmpfs].
+    #[arg(long = "target", value_name = "SPEC")]
+    pub targets: Vec<String>,
+    /// Suite whose workloads will run (matters with --method commands).
+    #[arg(long, value_name = "NAME|FILE.toml", default_value = "classic")]
+    pub suite: String,
+    /// Only these workloads (comma-separated).
+    #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
+    pub workloads: Vec<String>,
+    /// commands: also the programs the seeds' commands need (touch, cp, tar, cpio, ...).
+    #[arg(long, value_enum, default_value = "native")]
+    pub method: MethodArg,
+    /// Also everything `cargo test --workspace` needs (every FUSE filesystem, command mode,
+    /// fio, bonnie++, chromium, python3-openpyxl, ...).
+    #[arg(long)]
+    pub tests: bool,
+    /// Print what would be installed and install nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Options of `compare`.

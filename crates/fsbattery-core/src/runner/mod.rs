@@ -60,6 +60,8 @@ pub struct Plan {
     /// Source datasets (kernel trees) for the workloads that read one; made by the caller in a
     /// directory outside every target.
     pub datasets: Option<DatasetStore>,
+    /// Default targets left out because this machine cannot make them (recorded, no cells).
+    pub skipped: Vec<crate::model::SkippedTarget>,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -95,6 +97,7 @@ impl Plan {
                 .collect(),
             rows: self.rows.clone(),
             datasets: Vec::new(),
+            skipped_targets: self.skipped.clone(),
         }
     }
 }

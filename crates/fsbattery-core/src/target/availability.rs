@@ -2,15 +2,20 @@
 //!
 //! Probing only reads: PATH lookups, /proc/filesystems, /lib/modules, /dev nodes, euid.
 
-use super::mkfs::{kernel_supports, FsKind, KNOWN};
+use super::mkfs::{kernel_supports, FsKind, Unavailable, KNOWN};
+use super::spec::{DevSpec, LoopSpec};
 use super::{Target, TargetOptions};
+use crate::error::UsageError;
+use crate::model::SkippedTarget;
+use crate::packages::Need;
 use std::path::Path;
 
 /// Filesystems the default run compares (plus tmpfs), as in the seed studies.
 const DEFAULT_FS: [&str; 5] = ["ext2", "ext3", "ext4", "xfs", "btrfs"];
 
 /// Every filesystem fsbattery knows, with `Ok` or why this machine cannot use it
-/// ("mkfs.xfs missing: apt-get install xfsprogs", "kernel lacks f2fs ...").
+/// ("mkfs.xfs not found: install xfsprogs (apt-get install ...)", "this kernel cannot mount
+/// f2fs ...").
 pub fn availability() -> Vec<(String, Result<(), String>)> {
     KNOWN
         .iter()
@@ -25,8 +30,8 @@ fn check(name: &str) -> Result<(), String> {
         Some(FsKind::from_name(name)?)
     };
     match &fs {
-        None => kernel_supports("tmpfs")?,
-        Some(fs) => fs.check_available()?,
+        None => kernel_supports("tmpfs").map_err(|e| e.to_string())?,
+        Some(fs) => fs.check_available().map_err(|e| e.to_string())?,
     }
     if !nix::unistd::geteuid().is_root() {
         return Err("needs root to mount".into());
@@ -38,34 +43,108 @@ fn check(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The default targets this machine can make, and the defaults it cannot, with why.
+pub struct Defaults {
+    /// Loop targets for each default filesystem that can be made, then tmpfs.
+    pub targets: Vec<Box<dyn Target>>,
+    /// Each default filesystem that cannot, with the reason and the fix.
+    pub skipped: Vec<SkippedTarget>,
+}
+
 /// Loop targets for each of ext2, ext3, ext4, xfs and btrfs this machine can make, plus
 /// tmpfs — when running as root with loop devices; otherwise `Err(why)` (the CLI then falls
-/// back to a plain directory).
-pub fn default_targets(opts: &TargetOptions) -> Result<Vec<Box<dyn Target>>, String> {
+/// back to a plain directory). A default it cannot make is kept in `skipped`; when none of
+/// the five can be made, `targets` is empty.
+pub fn default_targets(opts: &TargetOptions) -> Result<Defaults, String> {
     if !nix::unistd::geteuid().is_root() {
         return Err("not running as root: filesystems cannot be made and mounted".into());
     }
     if !Path::new("/dev/loop-control").exists() {
         return Err("no /dev/loop-control: loop devices unavailable".into());
     }
-    let mut out: Vec<Box<dyn Target>> = Vec::new();
-    let mut missing = Vec::new();
+    let mut d = Defaults {
+        targets: Vec::new(),
+        skipped: Vec::new(),
+    };
     for fs in DEFAULT_FS {
-        match check(fs) {
-            Ok(()) => {
-                out.push(super::parse(&format!("loop:{fs}"), opts).map_err(|e| e.to_string())?)
-            }
-            Err(why) => missing.push(format!("{fs}: {why}")),
+        let spec = format!("loop:{fs}");
+        match FsKind::from_name(fs)
+            .expect("a default name")
+            .check_available()
+        {
+            Ok(()) => d
+                .targets
+                .push(super::parse(&spec, opts).map_err(|e| e.to_string())?),
+            Err(why) => d.skipped.push(skipped(spec, &why)),
         }
     }
-    if out.is_empty() {
-        return Err(format!(
-            "no filesystem can be made here ({})",
-            missing.join("; ")
-        ));
+    if d.targets.is_empty() {
+        return Ok(d);
     }
-    out.push(super::parse("tmpfs", opts).map_err(|e| e.to_string())?);
-    Ok(out)
+    match kernel_supports("tmpfs") {
+        Ok(()) => d
+            .targets
+            .push(super::parse("tmpfs", opts).map_err(|e| e.to_string())?),
+        Err(why) => d.skipped.push(skipped("tmpfs".into(), &why)),
+    }
+    Ok(d)
+}
+
+/// A skipped default: a missing tool is fixed by `fsbattery setup` (which covers every
+/// default), naming the package manager's own command too.
+fn skipped(spec: String, why: &Unavailable) -> SkippedTarget {
+    let (reason, fix) = match why {
+        Unavailable::Missing {
+            program,
+            fix: Some(cmd),
+            ..
+        } => (
+            format!("{program} not found"),
+            Some(format!("fsbattery setup ({cmd})")),
+        ),
+        other => (other.to_string(), None),
+    };
+    SkippedTarget { spec, reason, fix }
+}
+
+/// The default target specs: the five default filesystems on loop images, then tmpfs.
+pub fn default_specs() -> Vec<String> {
+    DEFAULT_FS
+        .iter()
+        .map(|f| format!("loop:{f}"))
+        .chain(std::iter::once("tmpfs".to_string()))
+        .collect()
+}
+
+/// The programs a target spec needs (for `fsbattery setup`), without probing anything but
+/// the kernel's filesystem list. An unknown filesystem name, or one this kernel cannot
+/// mount (no package fixes that), is a usage error.
+pub fn spec_needs(spec: &str) -> Result<Vec<Need>, UsageError> {
+    let bad = |m: String| UsageError::Target {
+        spec: spec.into(),
+        message: m,
+    };
+    let (prefix, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    let (fs, extra): (Option<FsKind>, &[&str]) = match prefix {
+        "dir" => (None, &[]),
+        "tmpfs" => (None, &["mount"]),
+        "loop" => (Some(LoopSpec::parse(rest).map_err(bad)?.fs), &[]),
+        "dev" => (
+            Some(DevSpec::parse(rest).map_err(bad)?.fs),
+            &["blkid", "wipefs"],
+        ),
+        _ => return super::parse(spec, &TargetOptions::default()).map(|_| Vec::new()),
+    };
+    let mut needs: Vec<Need> = extra.iter().map(|p| Need::program(p)).collect();
+    if let Some(fs) = fs {
+        match fs.check_available() {
+            Err(e @ (Unavailable::Unknown(_) | Unavailable::Kernel { .. })) => {
+                return Err(bad(e.for_target(fs.name())))
+            }
+            _ => needs.extend(fs.programs().iter().map(|p| Need::program(p))),
+        }
+    }
+    Ok(needs)
 }
 
 #[cfg(test)]

@@ -28,9 +28,10 @@ pub(super) fn parse(
         message: m,
     };
     let d = DevSpec::parse(rest).map_err(bad)?;
+    d.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     d.fs.check_available()
-        .map_err(|e| bad(format!("{e} (or drop {} from the targets)", d.fs.name())))?;
+        .map_err(|e| bad(e.for_target(d.fs.name())))?;
     check_device(&d.device, opts.destroy_data).map_err(bad)?;
     check_size(&d.device, &d.fs).map_err(bad)?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))
@@ -177,9 +178,11 @@ fn probe_signature(dev: &Path) -> Result<Option<String>, String> {
         dev.display().to_string(),
     ];
     let (ran, code) = super::exec::run_status(&argv).map_err(|e| {
+        let need = crate::packages::Need::program("blkid");
         format!(
-            "cannot probe {} for data: {e} (apt-get install util-linux)",
-            dev.display()
+            "cannot probe {} for data: {e} ({})",
+            dev.display(),
+            crate::packages::hint_here(&need)
         )
     })?;
     match code {

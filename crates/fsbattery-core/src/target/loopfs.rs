@@ -31,6 +31,7 @@ pub(super) fn parse(
     if let (Some(size), false) = (opts.image_size, size_given) {
         l.size = l.size.max(size);
     }
+    l.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {
         return Err(bad(
@@ -38,7 +39,7 @@ pub(super) fn parse(
         ));
     }
     l.fs.check_available()
-        .map_err(|e| bad(format!("{e} (or drop {} from the targets)", l.fs.name())))?;
+        .map_err(|e| bad(e.for_target(l.fs.name())))?;
     let workdir = super::fstarget::workdir_of(opts);
     check_space(&workdir, l.image_bytes()).map_err(bad)?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Loop(l), opts)))

@@ -127,25 +127,14 @@ impl FsKind {
         }
     }
 
-    /// Debian package(s) that provide the tools.
-    pub(crate) fn package(&self) -> String {
-        match self {
-            FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 => "e2fsprogs".into(),
-            FsKind::Xfs => "xfsprogs".into(),
-            FsKind::Btrfs => "btrfs-progs".into(),
-            FsKind::Ntfs => "ntfs-3g".into(),
-            FsKind::Exfat => "exfat-fuse exfatprogs".into(),
-            FsKind::Fuse2fs => "fuse2fs".into(),
-            FsKind::Zfs => "zfs-fuse".into(),
-            FsKind::Other(n) => match n.as_str() {
-                "f2fs" => "f2fs-tools".into(),
-                "jfs" => "jfsutils".into(),
-                "nilfs2" => "nilfs-tools".into(),
-                "reiserfs" => "reiserfsprogs".into(),
-                "vfat" | "msdos" => "dosfstools".into(),
-                n => format!("the package that provides mkfs.{n}"),
-            },
+    /// The programs making and mounting it runs (looked up in [`crate::packages`] for the
+    /// package that provides each).
+    pub(crate) fn programs(&self) -> Vec<String> {
+        let mut v = vec![self.mkfs_tool(), self.mount_tool().to_string()];
+        if *self == FsKind::Zfs {
+            v.push("zfs".into());
         }
+        v
     }
 
     /// Flags that keep mkfs from asking questions (and nothing else).
@@ -163,20 +152,39 @@ impl FsKind {
         }
     }
 
-    /// Why this machine cannot make and mount it, or Ok.
-    pub(crate) fn check_available(&self) -> Result<(), String> {
-        let install = || format!("apt-get install {}", self.package());
-        let tool = self.mkfs_tool();
-        if which(&tool).is_none() {
-            return Err(format!("{tool} missing: {}", install()));
+    /// Why this machine cannot make and mount it, or Ok. A name fsbattery does not know and
+    /// the kernel does not list is unknown (a typo, not a missing tool); a kernel filesystem
+    /// the kernel cannot mount says so before any tool is asked for, since no package fixes it.
+    pub(crate) fn check_available(&self) -> Result<(), Unavailable> {
+        self.check_known()?;
+        if !self.is_fuse() {
+            kernel_supports(self.name())?;
+        }
+        for tool in self.programs() {
+            if which(&tool).is_none() {
+                return Err(Unavailable::missing(&tool));
+            }
         }
         if self.is_fuse() {
-            if which(self.mount_tool()).is_none() {
-                return Err(format!("{} missing: {}", self.mount_tool(), install()));
-            }
-            return fuse_available();
+            fuse_available().map_err(Unavailable::Other)?;
         }
-        kernel_supports(self.name())
+        Ok(())
+    }
+
+    /// `Unknown` for a name neither fsbattery nor this kernel knows (checked before anything
+    /// else, root included: a typo is a typo).
+    pub(crate) fn check_known(&self) -> Result<(), Unavailable> {
+        match self {
+            FsKind::Other(n) => {
+                let proc = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
+                if known_name(n, &proc) {
+                    Ok(())
+                } else {
+                    Err(Unavailable::Unknown(n.clone()))
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Version strings of the tools involved, for the record.
@@ -215,18 +223,108 @@ impl FsKind {
     }
 }
 
+/// Why a filesystem cannot be made and mounted on this machine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Unavailable {
+    /// Neither fsbattery nor the kernel knows the name (a typo).
+    #[error(
+        "unknown filesystem '{0}': known are {list} and any filesystem in /proc/filesystems \
+         with a mkfs.NAME tool (see `fsbattery list targets`)",
+        list = KNOWN.iter().filter(|k| **k != "tmpfs").copied().collect::<Vec<_>>().join(", ")
+    )]
+    Unknown(String),
+    /// The running kernel has neither the filesystem nor a module for it.
+    #[error("this kernel cannot mount {fs} (not in /proc/filesystems, no module in /lib/modules/{release})")]
+    Kernel {
+        /// The filesystem.
+        fs: String,
+        /// `uname -r`.
+        release: String,
+    },
+    /// A program is not installed.
+    #[error("{program} not found: {hint}")]
+    Missing {
+        /// The program.
+        program: String,
+        /// What to install, with the exact command (from [`crate::packages`]).
+        hint: String,
+        /// The exact command that installs it here, when a package is known.
+        fix: Option<String>,
+    },
+    /// Anything else (FUSE unavailable).
+    #[error("{0}")]
+    Other(String),
+}
+
+impl Unavailable {
+    /// `program` is missing: the hint comes from the package table for this distribution.
+    pub(crate) fn missing(program: &str) -> Unavailable {
+        use crate::packages::{detect_family, fix_command, hint, Need};
+        let need = Need::program(program);
+        let family = detect_family();
+        Unavailable::Missing {
+            program: program.into(),
+            hint: hint(&need, family),
+            fix: fix_command(&need, family),
+        }
+    }
+
+    /// The message for a target spec: a missing tool or kernel support can also be solved
+    /// by dropping the filesystem from the targets; an unknown name cannot.
+    pub(crate) fn for_target(&self, fs: &str) -> String {
+        match self {
+            Unavailable::Unknown(_) => self.to_string(),
+            _ => format!("{self} (or drop {fs} from the targets)"),
+        }
+    }
+}
+
+/// Whether `name` is a filesystem fsbattery knows, or one the kernel can put on a block
+/// device (listed in `/proc/filesystems` without `nodev`), or one with a loadable module.
+fn known_name(name: &str, proc_filesystems: &str) -> bool {
+    KNOWN.contains(&name)
+        || crate::packages::known_program(&format!("mkfs.{name}"))
+        || listed(name, proc_filesystems, false)
+        || module_present(name)
+}
+
+/// Whether `/proc/filesystems` text lists `fs` (with `nodev` entries only when `nodev_ok`).
+fn listed(fs: &str, proc_filesystems: &str, nodev_ok: bool) -> bool {
+    proc_filesystems.lines().any(|l| {
+        let mut w = l.split_whitespace().rev();
+        let name = w.next();
+        let nodev = w.next() == Some("nodev");
+        name == Some(fs) && (nodev_ok || !nodev)
+    })
+}
+
 /// Whether the running kernel can mount `fs` (listed, or present as a loadable module).
-pub(crate) fn kernel_supports(fs: &str) -> Result<(), String> {
-    let listed = std::fs::read_to_string("/proc/filesystems")
-        .map(|t| t.lines().any(|l| l.split_whitespace().last() == Some(fs)))
-        .unwrap_or(false);
-    if listed || module_present(fs) {
+pub(crate) fn kernel_supports(fs: &str) -> Result<(), Unavailable> {
+    let proc = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
+    kernel_check(fs, &proc, module_present(fs), &kernel_release())
+}
+
+/// Pure part of [`kernel_supports`]: listed in `proc_filesystems`, or a module is present.
+fn kernel_check(
+    fs: &str,
+    proc_filesystems: &str,
+    module: bool,
+    release: &str,
+) -> Result<(), Unavailable> {
+    if listed(fs, proc_filesystems, true) || module {
         Ok(())
     } else {
-        Err(format!(
-            "kernel lacks {fs} (not in /proc/filesystems, no module to load)"
-        ))
+        Err(Unavailable::Kernel {
+            fs: fs.into(),
+            release: release.into(),
+        })
     }
+}
+
+fn kernel_release() -> String {
+    nix::sys::utsname::uname()
+        .map(|u| u.release().to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "?".into())
 }
 
 fn module_present(fs: &str) -> bool {
@@ -242,7 +340,7 @@ fn module_present(fs: &str) -> bool {
 
 /// FUSE needs the kernel module and /dev/fuse.
 pub(crate) fn fuse_available() -> Result<(), String> {
-    kernel_supports("fuse").map_err(|_| "kernel lacks FUSE".to_string())?;
+    kernel_supports("fuse").map_err(|_| "this kernel lacks FUSE".to_string())?;
     if !Path::new("/dev/fuse").exists() {
         return Err("/dev/fuse is missing".into());
     }
@@ -455,5 +553,43 @@ mod tests {
         }
         assert!(FsKind::from_name("../x").is_err());
         assert!(FsKind::from_name("tmpfs").is_err());
+    }
+
+    const PROC: &str = "nodev\tsysfs\nnodev\ttmpfs\n\text4\n\txfs\nnodev\tfuse\n";
+
+    #[test]
+    fn kernel_support_comes_from_proc_filesystems_or_a_module() {
+        assert_eq!(kernel_check("xfs", PROC, false, "6.1"), Ok(()));
+        assert_eq!(kernel_check("fuse", PROC, false, "6.1"), Ok(()));
+        assert_eq!(kernel_check("jfs", PROC, true, "6.1"), Ok(()));
+        let e = kernel_check("jfs", PROC, false, "6.18.0").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "this kernel cannot mount jfs (not in /proc/filesystems, no module in \
+             /lib/modules/6.18.0)"
+        );
+    }
+
+    #[test]
+    fn a_typo_is_unknown_and_a_known_name_is_not() {
+        assert!(!known_name("nosuchfs", PROC));
+        assert!(known_name("jfs", PROC), "in the package table");
+        assert!(known_name("xfs", PROC));
+        assert!(!known_name("sysfs", PROC), "nodev: cannot live on an image");
+        let e = Unavailable::Unknown("nosuchfs".into());
+        assert_eq!(
+            e.for_target("nosuchfs"),
+            "unknown filesystem 'nosuchfs': known are ext2, ext3, ext4, xfs, btrfs, f2fs, jfs, \
+             nilfs2, reiserfs, ntfs, exfat, fuse2fs, zfs and any filesystem in \
+             /proc/filesystems with a mkfs.NAME tool (see `fsbattery list targets`)"
+        );
+    }
+
+    #[test]
+    fn programs_of_each_kind() {
+        assert_eq!(FsKind::Xfs.programs(), ["mkfs.xfs", "mount"]);
+        assert_eq!(FsKind::Zfs.programs(), ["zpool", "zfs-fuse", "zfs"]);
+        assert_eq!(FsKind::Ntfs.programs(), ["mkfs.ntfs", "ntfs-3g"]);
+        assert_eq!(FsKind::Fuse2fs.programs(), ["mke2fs", "fuse2fs"]);
     }
 }

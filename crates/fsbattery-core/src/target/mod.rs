@@ -28,9 +28,10 @@ mod state;
 mod tmpfs;
 mod zfs;
 
-pub use availability::{availability, default_targets};
+pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
+pub(crate) use exec::{show as show_command, which};
 
 use crate::error::UsageError;
 use crate::model::{Capabilities, Lifecycle};

@@ -21,7 +21,7 @@ pub(super) fn parse(
     };
     let t = TmpfsSpec::parse(rest).map_err(bad)?;
     require_root().map_err(bad)?;
-    super::mkfs::kernel_supports("tmpfs").map_err(bad)?;
+    super::mkfs::kernel_supports("tmpfs").map_err(|e| bad(e.to_string()))?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Tmpfs(t), opts)))
 }
 

@@ -39,6 +39,9 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Dd {
+    fn commands(&self) -> &'static [&'static str] {
+        &["dd", "sync"]
+    }
     fn name(&self) -> &'static str {
         "dd"
     }

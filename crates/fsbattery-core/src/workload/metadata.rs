@@ -26,6 +26,9 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 impl Workload for Metadata {
+    fn commands(&self) -> &'static [&'static str] {
+        &["touch", "find", "rm", "mkdir"]
+    }
     fn name(&self) -> &'static str {
         "metadata"
     }

@@ -49,6 +49,11 @@ pub trait Workload: Sync {
     fn dataset(&self, _params: &Params) -> Option<DatasetSpec> {
         None
     }
+    /// The programs it runs as child processes with `--method commands` (checked when the
+    /// plan is built; `fsbattery setup --method commands` installs them).
+    fn commands(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }

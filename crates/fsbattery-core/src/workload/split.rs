@@ -29,6 +29,9 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 impl Workload for Split {
+    fn commands(&self) -> &'static [&'static str] {
+        &["split"]
+    }
     fn name(&self) -> &'static str {
         "split"
     }

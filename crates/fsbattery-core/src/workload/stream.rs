@@ -37,6 +37,9 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Stream {
+    fn commands(&self) -> &'static [&'static str] {
+        &["dd", "cp", "sync", "cat"]
+    }
     fn name(&self) -> &'static str {
         "stream"
     }

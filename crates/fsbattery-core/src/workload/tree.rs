@@ -66,6 +66,9 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Tree {
+    fn commands(&self) -> &'static [&'static str] {
+        cmd::TOOLS
+    }
     fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
         Some(DatasetSpec {
             kernel: p.get("kernel"),

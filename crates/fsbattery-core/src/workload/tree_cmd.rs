@@ -13,30 +13,20 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Every tool the tree workloads run in command mode.
-pub(super) const TOOLS: &[(&str, &str)] = &[
-    ("cp", "coreutils"),
-    ("rm", "coreutils"),
-    ("tar", "tar"),
-    ("find", "findutils"),
-    ("cpio", "cpio"),
-    ("sh", "dash or bash"),
-];
+pub(super) const TOOLS: &[&str] = &["cp", "rm", "tar", "find", "cpio", "sh"];
 
-/// Fail unless every tool is on PATH, naming the package to install.
+/// Fail unless every tool is on PATH, naming the package to install (from the package table).
 pub(super) fn require() -> Result<(), WorkloadError> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for (tool, package) in TOOLS {
-        if !std::env::split_paths(&path).any(|d| d.join(tool).is_file()) {
-            return Err(missing(tool, package));
-        }
+    match crate::workload::command::missing_program(TOOLS) {
+        None => Ok(()),
+        Some(tool) => Err(missing(&tool)),
     }
-    Ok(())
 }
 
-fn missing(tool: &str, package: &str) -> WorkloadError {
+fn missing(tool: &str) -> WorkloadError {
     WorkloadError::Failed(format!(
-        "command mode needs `{tool}`, which is not on PATH: install {package}, or run with \
-         --method native"
+        "command mode needs `{tool}`, which is not on PATH: {}, or run with --method native",
+        crate::packages::hint_here(&crate::packages::Need::program(tool))
     ))
 }
 
@@ -60,8 +50,7 @@ fn run(mut cmd: Command) -> Result<(), WorkloadError> {
         .output()
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                let package = TOOLS.iter().find(|t| t.0 == program).map_or("it", |t| t.1);
-                missing(&program, package)
+                missing(&program)
             } else {
                 WorkloadError::io(format!("run {shown}"), e)
             }

@@ -55,6 +55,9 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Tree4 {
+    fn commands(&self) -> &'static [&'static str] {
+        super::cmd::TOOLS
+    }
     fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
         let copies = u32::try_from(p.get("copies")).unwrap_or(u32::MAX);
         Some(DatasetSpec {

@@ -168,10 +168,33 @@ fn targets(d: &Data<'_>, run: usize) -> String {
         ));
     }
     out.push_str("</tbody></table></div>\n");
+    out.push_str(&skipped(rec));
     out.push_str(&making(rec));
     for t in &rec.targets {
         out.push_str(&cycles(t));
     }
+    out
+}
+
+/// Default targets the run left out, each with why and the command that fixes it.
+fn skipped(rec: &RunRecord) -> String {
+    if rec.plan.skipped_targets.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<h4>Skipped targets</h4>\n<ul class=\"skipped\">\n");
+    for s in &rec.plan.skipped_targets {
+        let fix = s
+            .fix
+            .as_ref()
+            .map(|f| format!("; fix: <code>{}</code>", esc(f)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "<li><code>{}</code> <span class=\"warn\">skipped</span>: {}{fix}</li>\n",
+            esc(&s.spec),
+            esc(&s.reason)
+        ));
+    }
+    out.push_str("</ul>\n");
     out
 }
 

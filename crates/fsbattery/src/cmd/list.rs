@@ -100,7 +100,9 @@ fn targets() -> String {
     out.push_str(
         "\nWith no --target: as root with loop devices, each available filesystem among\n\
          ext2, ext3, ext4, xfs, btrfs and tmpfs on its own loop image; otherwise a fresh\n\
-         directory under ./fsbattery-work, removed afterwards.\n",
+         directory under ./fsbattery-work, removed afterwards. A default that cannot be made\n\
+         is skipped, said before the first mkfs and kept in the record; `fsbattery setup`\n\
+         installs the tools the defaults need.\n",
     );
     out
 }

@@ -8,6 +8,7 @@ mod plan;
 mod record;
 mod report;
 mod run;
+mod setup;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -20,5 +21,6 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
+        Command::Setup(args) => setup::setup(args),
     }
 }

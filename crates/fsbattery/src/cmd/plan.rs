@@ -61,7 +61,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         }
     }
     let rows = rows(&suite, &workloads);
-    let (targets, no_default_why) = targets(args, &workloads)?;
+    let (targets, skipped, no_default_why) = targets(args, &workloads)?;
     let pause = match args.pause {
         Some(p) if p.is_finite() && p >= 0.0 => p,
         Some(p) => {
@@ -77,24 +77,33 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
         pause: Duration::from_secs_f64(pause),
-        method: method(args)?,
+        method: method(args, &workloads)?,
         workloads,
         rows,
         targets,
         suite,
         fresh: args.fresh.into(),
         datasets: None,
+        skipped,
     };
     Ok((plan, no_default_why))
 }
 
-/// The method, refused up front when command mode would miss a program.
-fn method(args: &RunArgs) -> Result<Method, UsageError> {
+/// The method, refused up front when command mode would miss a program one of the planned
+/// workloads runs (the package to install comes from the package table).
+fn method(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<Method, UsageError> {
     let m: Method = args.method.into();
     if m == Method::Commands {
-        if let Some(p) = workload::command::missing_program(&[]) {
+        let programs: Vec<&str> = workloads
+            .iter()
+            .flat_map(|w| w.workload.commands().iter().copied())
+            .collect();
+        if let Some(p) = workload::command::missing_program(&programs) {
+            let need = fsbattery_core::packages::Need::program(&p);
             return Err(UsageError::Invalid(format!(
-                "--method commands needs `{p}` in PATH: install it (coreutils, findutils) or use --method native"
+                "--method commands needs `{p}`, which is not on PATH: {}, or run \
+                 `fsbattery setup --method commands`, or use --method native",
+                fsbattery_core::packages::hint_here(&need)
             )));
         }
     }
@@ -215,13 +224,15 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
     (biggest + trees + (512 << 20)).max(1 << 30)
 }
 
+type Skipped = Vec<fsbattery_core::model::SkippedTarget>;
+
 /// Parse every `--target`. With none: every default filesystem this machine can make on loop
-/// images (root with loop devices), else an empty list and the reason, and the caller falls
-/// back to a fresh directory.
+/// images (root with loop devices) and the defaults it cannot, with why; with no default
+/// possible, an empty list and the reason, and the caller falls back to a fresh directory.
 fn targets(
     args: &RunArgs,
     workloads: &[PlannedWorkload],
-) -> Result<(Targets, Option<String>), UsageError> {
+) -> Result<(Targets, Skipped, Option<String>), UsageError> {
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
@@ -229,17 +240,18 @@ fn targets(
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {
-            Ok(t) if !t.is_empty() => (t, None),
-            Ok(_) => (
+            Ok(d) if !d.targets.is_empty() => (d.targets, d.skipped, None),
+            Ok(d) => (
                 Vec::new(),
+                d.skipped,
                 Some("no default filesystem can be made here".into()),
             ),
-            Err(why) => (Vec::new(), Some(why)),
+            Err(why) => (Vec::new(), Vec::new(), Some(why)),
         });
     }
     let mut out: Vec<Box<dyn Target>> = Vec::new();
     for spec in &args.targets {
         out.push(target::parse(spec, &opts)?);
     }
-    Ok((out, None))
+    Ok((out, Vec::new(), None))
 }

@@ -15,6 +15,10 @@ use std::process::ExitCode;
 /// Run a suite.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let (mut plan, no_default_why) = plan::build(&args)?;
+    // Before anything is made: which defaults this run leaves out, why, and the fix.
+    for s in &plan.skipped {
+        eprintln!("fsbattery: {}", s.line());
+    }
     let out_dir = out_dir(&args)?;
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {

@@ -1,0 +1,171 @@
+//! `fsbattery setup`: install what the chosen targets, workloads and tests need.
+//!
+//! Three steps: gather the needs (targets' programs, command-mode programs, the tests'
+//! tools — all data from the core crate), resolve them against this machine with the pure
+//! [`packages::resolve`], then act: nothing when nothing is missing; apt-get as root on a
+//! Debian-family system; otherwise print the exact command and exit 5. Every step says what
+//! it does.
+
+use crate::cli::SetupArgs;
+use anyhow::Context;
+use fsbattery_core::error::{UsageError, EXIT_SETUP_NEEDED};
+use fsbattery_core::packages::{self, Family, Need, Resolution};
+use fsbattery_core::workload::{self, Method};
+use fsbattery_core::{suite, target};
+use std::process::{Command, ExitCode};
+
+/// Target specs the tests make beyond the defaults (the privileged FUSE tests).
+const TEST_SPECS: [&str; 4] = ["loop:ntfs", "loop:exfat", "loop:fuse2fs", "loop:zfs"];
+
+/// Programs the tests run themselves: reference tools, the browser, user and mount helpers.
+const TEST_PROGRAMS: [&str; 8] = [
+    "fio", "bonnie++", "chromium", "setpriv", "unshare", "blkid", "wipefs", "losetup",
+];
+
+/// Python modules the tests import (the spreadsheet is read back by openpyxl).
+const TEST_MODULES: [&str; 1] = ["openpyxl"];
+
+/// Install what is missing, or say that nothing is.
+pub fn setup(args: SetupArgs) -> anyhow::Result<ExitCode> {
+    let (needs, notes) = needs(&args)?;
+    for n in &notes {
+        println!("fsbattery setup: note: {n}");
+    }
+    let r = packages::resolve(&needs, packages::detect_family(), packages::present);
+    if r.nothing_to_do() {
+        println!(
+            "fsbattery setup: everything needed is installed ({} programs and modules checked); nothing to do",
+            r.needs.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let missing: Vec<String> = r.missing.iter().map(|n| n.to_string()).collect();
+    println!("fsbattery setup: missing: {}", missing.join(", "));
+    for u in &r.unprovided {
+        println!(
+            "fsbattery setup: no {} package is known to provide {u}: install it yourself",
+            r.family.manager()
+        );
+    }
+    act(&r, args.dry_run)
+}
+
+/// Dry run, install, or print the command for the user.
+fn act(r: &Resolution, dry_run: bool) -> anyhow::Result<ExitCode> {
+    let pkgs = r.packages.join(" ");
+    let manual = ExitCode::from(EXIT_SETUP_NEEDED);
+    if r.packages.is_empty() {
+        return Ok(manual);
+    }
+    let root = packages::is_root();
+    if dry_run {
+        println!(
+            "fsbattery setup: would install {pkgs}: {}",
+            r.command_line(!root)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if r.family != Family::Apt || !root {
+        let why = if root {
+            format!(
+                "fsbattery installs with apt-get only; on this {} system run",
+                r.family.manager()
+            )
+        } else {
+            "not root: run".to_string()
+        };
+        println!("fsbattery setup: {why}: {}", r.command_line(!root));
+        return Ok(manual);
+    }
+    println!(
+        "fsbattery setup: installing {pkgs}: {}",
+        r.command_line(false)
+    );
+    for argv in r.commands() {
+        let status = Command::new(&argv[0])
+            .args(&argv[1..])
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .with_context(|| format!("running {}", argv.join(" ")))?;
+        if !status.success() {
+            anyhow::bail!("{} failed ({status})", argv.join(" "));
+        }
+    }
+    let after = packages::resolve(&r.needs, r.family, packages::present);
+    if !after.missing.is_empty() {
+        let still: Vec<String> = after.missing.iter().map(|n| n.to_string()).collect();
+        println!(
+            "fsbattery setup: still missing after install: {}",
+            still.join(", ")
+        );
+        return Ok(manual);
+    }
+    println!("fsbattery setup: done");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every need of the chosen targets, workloads and tests, and notes about defaults this
+/// kernel cannot mount (no package fixes those; an explicit target of that kind is an error).
+fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
+    let mut needs = Vec::new();
+    let mut notes = Vec::new();
+    let explicit = !args.targets.is_empty();
+    let mut specs: Vec<String> = if explicit {
+        args.targets.clone()
+    } else {
+        target::default_specs()
+    };
+    if args.tests {
+        specs.extend(TEST_SPECS.iter().map(|s| s.to_string()));
+    }
+    for (i, spec) in specs.iter().enumerate() {
+        match target::spec_needs(spec) {
+            Ok(n) => needs.extend(n),
+            Err(e) if !explicit || i >= args.targets.len() => notes.push(e.to_string()),
+            Err(e) => return Err(e),
+        }
+    }
+    let method: Method = args.method.into();
+    if method == Method::Commands || args.tests {
+        let all = args.tests;
+        for w in workload_names(args)?
+            .iter()
+            .filter_map(|n| workload::find(n))
+        {
+            needs.extend(w.commands().iter().map(|p| Need::program(p)));
+        }
+        if all {
+            for w in workload::registry() {
+                needs.extend(w.commands().iter().map(|p| Need::program(p)));
+            }
+        }
+    }
+    if args.tests {
+        needs.extend(TEST_PROGRAMS.iter().map(|p| Need::program(p)));
+        needs.extend(
+            TEST_MODULES
+                .iter()
+                .map(|m| Need::PythonModule(m.to_string())),
+        );
+    }
+    Ok((needs, notes))
+}
+
+/// `--workload` names (validated) or the suite's.
+fn workload_names(args: &SetupArgs) -> Result<Vec<String>, UsageError> {
+    if args.workloads.is_empty() {
+        let s = suite::load(&args.suite)?;
+        return Ok(s.workloads.into_iter().map(|(n, _)| n).collect());
+    }
+    for n in &args.workloads {
+        if workload::find(n).is_none() {
+            return Err(UsageError::Unknown {
+                kind: "workload",
+                name: n.clone(),
+                choices: workload::names(),
+                list: "workloads",
+            });
+        }
+    }
+    Ok(args.workloads.clone())
+}
