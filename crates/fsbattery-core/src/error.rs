@@ -15,6 +15,9 @@ pub const EXIT_CELL_FAILED: u8 = 3;
 pub const EXIT_RUNTIME: u8 = 1;
 /// Exit status of `compare --fail-if-worse` when a significant regression exceeds the limit.
 pub const EXIT_REGRESSION: u8 = 4;
+/// Exit status of `cleanup` when a state file or an entry in it was refused as not verifiably
+/// fsbattery's (outside its session, someone else's, or no longer matching): left untouched.
+pub const EXIT_REFUSED: u8 = 5;
 /// Exit status after SIGINT or SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 

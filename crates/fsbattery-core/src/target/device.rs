@@ -206,16 +206,34 @@ fn probe_signature(dev: &Path) -> Result<Option<String>, String> {
     }
 }
 
+/// The filesystem UUID `blkid -p` reads from `dev` right now, if any.
+pub(crate) fn fs_uuid(dev: &Path) -> Option<String> {
+    let argv: Vec<String> = vec![
+        "blkid".into(),
+        "-p".into(),
+        "-o".into(),
+        "value".into(),
+        "-s".into(),
+        "UUID".into(),
+        dev.display().to_string(),
+    ];
+    match super::exec::run_status(&argv) {
+        Ok((ran, Some(0))) => Some(ran.output.trim().to_string()).filter(|u| !u.is_empty()),
+        _ => None,
+    }
+}
+
 /// Make and mount the filesystem on the user's device.
 pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     let shown = d.device.display();
     exclusive_open(&d.device).map_err(TargetError)?;
     let mount_point = s.make_dir("mnt")?;
-    let sig = Resource::Signature {
+    let mut sig = Resource::Signature {
         device: d.device.clone(),
+        uuid: None,
     };
     let id = s.record(&sig)?;
-    s.created(id, sig, Handle::None);
+    s.created(id, sig.clone(), Handle::None);
     if d.fs == FsKind::Zfs {
         let vdevs = [d.device.clone()];
         return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
@@ -230,6 +248,12 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     };
     let mkfs = run_all(&mkfs_commands(&d.fs, &devs, &o))
         .map_err(|e| TargetError(format!("making {} on {shown}: {e}", d.fs.name())))?;
+    // The UUID is what lets `cleanup` prove, after a crash, that the device still holds the
+    // filesystem we made before it wipes it.
+    if let Resource::Signature { uuid, .. } = &mut sig {
+        *uuid = fs_uuid(&d.device);
+    }
+    s.replace(id, sig);
     let (argv, source) = mount_command(&d.fs, &devs, d.mount.as_deref(), &mount_point);
     let fuse = d.fs.is_fuse().then(|| d.fs.mount_tool());
     let mount = s.mount(&argv, &source, &mount_point, fuse)?;

@@ -1,9 +1,10 @@
 //! `fsbattery cleanup`: finish the teardown of a run that was killed (kill -9, power loss),
-//! from the state files in its work directory. Only what those files record, and only while
-//! it is still verifiably fsbattery's (same image inode, same mount source, same process), is
-//! removed.
+//! from the state files in its work directory. Only what those files record, inside the
+//! session directory each names, and only while it is still verifiably fsbattery's (same
+//! image inode, same mount source, same process), is removed. A state file or entry that is
+//! not verifiably ours is refused, reported, and makes the exit status 5.
 
-use fsbattery_core::error::EXIT_RUNTIME;
+use fsbattery_core::error::{EXIT_REFUSED, EXIT_RUNTIME};
 use fsbattery_core::target;
 use std::path::Path;
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
         println!("nothing to clean: {} does not exist", workdir.display());
         return Ok(ExitCode::SUCCESS);
     }
+    target::check_workdir(workdir)?;
     let report = target::cleanup(workdir)
         .map_err(|e| anyhow::anyhow!("cleanup of {}: {e}", workdir.display()))?;
     if report.is_empty() {
@@ -25,6 +27,9 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
     for s in &report.skipped {
         println!("skipped (not ours or still in use): {s}");
     }
+    for r in &report.refused {
+        println!("refused (left untouched, not verifiably fsbattery's): {r}");
+    }
     for f in &report.failed {
         eprintln!("failed: {f}");
     }
@@ -34,6 +39,14 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
             report.failed.len()
         );
         return Ok(ExitCode::from(EXIT_RUNTIME));
+    }
+    if !report.refused.is_empty() {
+        eprintln!(
+            "fsbattery: cleanup refused {} item(s) (see above): remove them yourself if they \
+             are really leftovers of fsbattery",
+            report.refused.len()
+        );
+        return Ok(ExitCode::from(EXIT_REFUSED));
     }
     Ok(ExitCode::SUCCESS)
 }
