@@ -221,7 +221,7 @@ fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
         return;
     }
     // Each moment is "the first time this appears under the work directory".
-    let moments: [(&str, fn(&Path) -> bool); 3] = [
+    let moments: [(&str, fn(&Path) -> bool); 4] = [
         ("dataset dir", |w| {
             entries(w)
                 .iter()
@@ -232,7 +232,12 @@ fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
                 .iter()
                 .any(|p| p.extension().is_some_and(|x| x == "tar"))
         }),
-        ("a mount", |w| !kernel_leftovers(w).is_empty()),
+        ("a mount", |w| {
+            kernel_leftovers(w).iter().any(|l| l.starts_with("mount"))
+        }),
+        ("a loop device", |w| {
+            kernel_leftovers(w).iter().any(|l| l.starts_with("loop"))
+        }),
     ];
     for (what, reached) in moments {
         let top = tempfile::tempdir_in("/var/tmp").unwrap();
@@ -240,6 +245,7 @@ fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
         let mut child = bin()
             .current_dir(top.path())
             .args(["run", "--workdir", "w", "--target", "tmpfs:size=256m"])
+            .args(["--target", "loop:ext4,size=256m"])
             .args(["--workload", "tree", "--repeat", "3", "--out", "r", "--quiet"])
             .args(["--set", "tree.scale_div=64", "--pause", "0.2"])
             .stdout(std::process::Stdio::null())
@@ -259,6 +265,7 @@ fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
         child.wait().unwrap();
         let o = run_in(top.path(), &["cleanup", "--workdir", "w"]);
         assert_eq!(code(&o), 0, "{what}: {}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("removed"), "{what}: {}", stdout(&o));
         let left = entries(&work);
         assert!(left.is_empty(), "{what}: left in the work directory: {left:#?}");
         let k = kernel_leftovers(top.path());

@@ -172,12 +172,38 @@ fn signature_is_ours(device: &Path, uuid: Option<&str>) -> Result<(), String> {
     }
 }
 
+/// A state file with no complete line yet records nothing, so it can go once the process in
+/// its name (`fsb-LABEL-PID-SEQ`) is gone; while that pid runs, it may be a run just starting.
+fn forget_headerless(path: &Path, report: &mut CleanupReport) {
+    let pid: Option<i32> = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.rsplit('-').nth(1))
+        .and_then(|p| p.parse().ok());
+    match pid {
+        Some(pid) if !Path::new(&format!("/proc/{pid}")).exists() => {
+            match std::fs::remove_file(path) {
+                Ok(()) => report.state_files.push(path.to_path_buf()),
+                Err(e) => report.failed.push(format!("rm {}: {e}", path.display())),
+            }
+        }
+        _ => report.skipped.push(format!(
+            "{}: not written yet, by a process that may still be running",
+            path.display()
+        )),
+    }
+}
+
 fn clean_one(workdir: &Path, path: &Path, report: &mut CleanupReport) {
     let shown = path.display();
     let snap = match state::read(path) {
         Ok(s) => s,
         Err(ReadError::Untrusted(e)) => {
             report.refused.push(format!("state file {e}"));
+            return;
+        }
+        Err(ReadError::Headerless) => {
+            forget_headerless(path, report);
             return;
         }
         Err(ReadError::Bad(e)) => {

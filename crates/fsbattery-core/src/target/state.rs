@@ -261,6 +261,9 @@ pub(crate) enum ReadError {
     Untrusted(String),
     /// It cannot be read or parsed.
     Bad(String),
+    /// Ours, but without a complete header: its process died between creating it and writing
+    /// the first line, before anything was recorded (so before anything was created).
+    Headerless,
 }
 
 /// Parse a state file; a torn last line (crash mid-write) is ignored. Refused unless it is a
@@ -290,6 +293,9 @@ pub(crate) fn read(path: &Path) -> Result<Snapshot, ReadError> {
     super::safety::private_to_us(path, &meta).map_err(ReadError::Untrusted)?;
     let mut text = String::new();
     file.read_to_string(&mut text).map_err(bad)?;
+    if !text.contains('\n') {
+        return Err(ReadError::Headerless);
+    }
     parse(path, &text).map_err(ReadError::Bad)
 }
 

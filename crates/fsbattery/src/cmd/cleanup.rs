@@ -24,6 +24,9 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
     for r in &report.removed {
         println!("removed: {r}");
     }
+    for f in &report.state_files {
+        println!("removed: state file {}", f.display());
+    }
     for s in &report.skipped {
         println!("skipped (not ours or still in use): {s}");
     }
