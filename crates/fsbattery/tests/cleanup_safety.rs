@@ -97,7 +97,10 @@ fn forged_state_file_pointing_outside_its_session_touches_nothing() {
     ];
     let state = forge(&work, "fsb-x-1-0", &session, &entries);
 
-    let o = run_in(top.path(), &["cleanup", "--workdir", work.to_str().unwrap()]);
+    let o = run_in(
+        top.path(),
+        &["cleanup", "--workdir", work.to_str().unwrap()],
+    );
     let all = format!("{}{}", stdout(&o), stderr(&o));
     assert!(victim.exists(), "victim deleted:\n{all}");
     assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
@@ -125,7 +128,10 @@ fn forged_state_file_pointing_outside_its_session_touches_nothing() {
         &outside,
         &[serde_json::json!({"kind": "file", "path": victim, "id": [m.dev(), m.ino()]})],
     );
-    let o = run_in(top.path(), &["cleanup", "--workdir", work.to_str().unwrap()]);
+    let o = run_in(
+        top.path(),
+        &["cleanup", "--workdir", work.to_str().unwrap()],
+    );
     let all = format!("{}{}", stdout(&o), stderr(&o));
     assert!(victim.exists(), "{all}");
     assert_eq!(code(&o), 5, "{all}");
@@ -246,7 +252,15 @@ fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
             .current_dir(top.path())
             .args(["run", "--workdir", "w", "--target", "tmpfs:size=256m"])
             .args(["--target", "loop:ext4,size=256m"])
-            .args(["--workload", "tree", "--repeat", "3", "--out", "r", "--quiet"])
+            .args([
+                "--workload",
+                "tree",
+                "--repeat",
+                "3",
+                "--out",
+                "r",
+                "--quiet",
+            ])
             .args(["--set", "tree.scale_div=64", "--pause", "0.2"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -267,8 +281,101 @@ fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
         assert_eq!(code(&o), 0, "{what}: {}{}", stdout(&o), stderr(&o));
         assert!(stdout(&o).contains("removed"), "{what}: {}", stdout(&o));
         let left = entries(&work);
-        assert!(left.is_empty(), "{what}: left in the work directory: {left:#?}");
+        assert!(
+            left.is_empty(),
+            "{what}: left in the work directory: {left:#?}"
+        );
         let k = kernel_leftovers(top.path());
         assert!(k.is_empty(), "{what}: {k:#?}");
     }
+}
+
+/// Loop devices this test attaches itself with losetup; each detached on drop.
+struct OurLoops(Vec<String>);
+
+impl OurLoops {
+    fn attach(&mut self, image: &Path) -> String {
+        let out = std::process::Command::new("losetup")
+            .args(["--find", "--show"])
+            .arg(image)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        self.0.push(dev.clone());
+        dev
+    }
+}
+
+impl Drop for OurLoops {
+    fn drop(&mut self) {
+        for d in self.0.iter().rev() {
+            let _ = std::process::Command::new("losetup")
+                .args(["-d", d])
+                .status();
+        }
+    }
+}
+
+#[test]
+fn a_dev_target_aliasing_a_mounted_loop_device_is_refused_even_with_destroy_data() {
+    if !root_or_skip("loop devices") || !Path::new("/dev/loop-control").exists() {
+        return;
+    }
+    let top = tempfile::tempdir_in("/var/tmp").unwrap();
+    let image = top.path().join("disk.img");
+    std::fs::File::create(&image)
+        .unwrap()
+        .set_len(64 << 20)
+        .unwrap();
+    let mkfs = std::process::Command::new("mkfs.ext4")
+        .args(["-q", "-F"])
+        .arg(&image)
+        .status()
+        .unwrap();
+    assert!(mkfs.success());
+    let mut loops = OurLoops(Vec::new());
+    let a = loops.attach(&image);
+    let b = loops.attach(&image);
+    let mnt = top.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    let st = std::process::Command::new("mount")
+        .arg(&a)
+        .arg(&mnt)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let _mounted = OurTmpfs(mnt.clone(), String::new()); // unmounts on drop, before `loops`
+    std::fs::write(mnt.join("keep.txt"), b"mine").unwrap();
+    nix::unistd::sync();
+
+    let o = run_in(
+        top.path(),
+        &[
+            "run",
+            "--workdir",
+            "w",
+            "--target",
+            &format!("dev:{b}"),
+            "--destroy-data",
+            "--workload",
+            "metadata",
+            "--quiet",
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains(&*mnt.to_string_lossy()), "{err}");
+    assert!(err.contains("shares its storage"), "{err}");
+    assert_eq!(std::fs::read(mnt.join("keep.txt")).unwrap(), b"mine");
+    let blkid = std::process::Command::new("blkid")
+        .args(["-p", "-o", "value", "-s", "TYPE"])
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&blkid.stdout).trim(), "ext4");
 }

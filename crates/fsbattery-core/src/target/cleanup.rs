@@ -110,9 +110,9 @@ fn admit(res: &Resource, session: &Path, exists: bool) -> Result<(), String> {
         ));
     }
     match res {
-        Resource::Dir { path } | Resource::File { path, .. } | Resource::ScratchDir { path, .. } => {
-            inside(path)
-        }
+        Resource::Dir { path }
+        | Resource::File { path, .. }
+        | Resource::ScratchDir { path, .. } => inside(path),
         Resource::Loop { image, device, .. } => {
             inside(image)?;
             match device {
@@ -128,7 +128,10 @@ fn admit(res: &Resource, session: &Path, exists: bool) -> Result<(), String> {
             .iter()
             .find(|d| !super::zfs::RUNTIME_DIRS.iter().any(|r| Path::new(r) == *d))
         {
-            Some(d) => Err(format!("{} is not a zfs-fuse runtime directory", d.display())),
+            Some(d) => Err(format!(
+                "{} is not a zfs-fuse runtime directory",
+                d.display()
+            )),
             None => Ok(()),
         },
         Resource::Pool { name, vdevs } => {

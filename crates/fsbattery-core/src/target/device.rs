@@ -124,24 +124,38 @@ fn check_size(dev: &Path, fs: &FsKind) -> Result<(), String> {
     Ok(())
 }
 
-/// Mounted (itself or a partition), swap, held by dm/md, or busy: never usable.
+/// Mounted (itself, a partition, or an alias: see `alias`), swap, held by dm/md, or busy:
+/// never usable.
 fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
     let shown = dev.display();
-    let ids = family(sys);
+    let mut ids = family(sys);
+    let aliases = alias_names(sys);
+    for name in &aliases {
+        ids.extend(family(&Path::new("/sys/block").join(name)));
+    }
+    let via = |id: &str| match family(sys).contains(id) {
+        true => String::new(),
+        false => " (it shares its storage with that device)".to_string(),
+    };
     let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
     for m in super::fsinfo::parse_mounts(&mounts) {
-        if m.device.starts_with('/') && dev_id(&m.device).is_some_and(|id| ids.contains(&id)) {
+        let id = Some(&m.device)
+            .filter(|d| d.starts_with('/'))
+            .and_then(|d| dev_id(d));
+        if let Some(id) = id.filter(|id| ids.contains(id)) {
             return Err(format!(
-                "{shown} is in use: {} is mounted on {}",
-                m.device, m.mount_point
+                "{shown} is in use: {} is mounted on {}{}",
+                m.device,
+                m.mount_point,
+                via(&id)
             ));
         }
     }
     let swaps = std::fs::read_to_string("/proc/swaps").unwrap_or_default();
     for l in swaps.lines().skip(1) {
         let path = l.split_whitespace().next().unwrap_or("");
-        if dev_id(path).is_some_and(|id| ids.contains(&id)) {
-            return Err(format!("{shown} is in use as swap ({path})"));
+        if let Some(id) = dev_id(path).filter(|id| ids.contains(id)) {
+            return Err(format!("{shown} is in use as swap ({path}){}", via(&id)));
         }
     }
     let held = std::fs::read_dir(sys.join("holders"))
@@ -153,7 +167,28 @@ fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
             sys.display()
         ));
     }
+    for name in &aliases {
+        let alias = Path::new("/dev").join(name);
+        exclusive_open(&alias)
+            .map_err(|e| format!("{shown} shares its storage with {}: {e}", alias.display()))?;
+    }
     exclusive_open(dev)
+}
+
+/// Kernel names of the devices that share storage with the one at `sys`.
+fn alias_names(sys: &Path) -> Vec<String> {
+    let all = super::alias::snapshot();
+    let Some(id) = read_dev(&sys.join("dev")) else {
+        return Vec::new();
+    };
+    let Some(me) = all.iter().find(|b| b.id == id) else {
+        return Vec::new();
+    };
+    let ids = super::alias::aliases(me, &all);
+    all.iter()
+        .filter(|b| ids.contains(&b.id))
+        .map(|b| b.name.clone())
+        .collect()
 }
 
 /// O_EXCL on a block device fails while anything has it claimed (mount, md, dm, mkfs).

@@ -11,6 +11,7 @@
 //! on any error, or — after a kill -9 — through [`cleanup`]. Per-filesystem knowledge lives
 //! in `mkfs`, the spec grammar in `spec`, loop devices in `loopdev`, zfs-fuse in `zfs`.
 
+mod alias;
 mod availability;
 mod cleanup;
 mod device;
