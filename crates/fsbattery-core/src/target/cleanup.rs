@@ -308,4 +308,57 @@ mod tests {
         assert!(!image.exists() && !session.exists() && !live.exists());
         assert!(cleanup(work.path()).unwrap().is_empty());
     }
+
+    #[test]
+    fn entries_outside_the_session_or_without_proof_are_refused() {
+        let s = Path::new("/w/fsb-x-1-0");
+        let ok = |r: &Resource| admit(r, s, true);
+        assert!(ok(&Resource::File {
+            path: s.join("disk0.img"),
+            id: None
+        })
+        .is_ok());
+        assert!(ok(&Resource::ScratchDir {
+            path: "/home/u".into(),
+            id: None
+        })
+        .is_err());
+        let lo = |device: &str| Resource::Loop {
+            image: s.join("disk0.img"),
+            image_id: (1, 2),
+            device: Some(device.into()),
+            btrfs: false,
+        };
+        assert!(ok(&lo("/dev/loop7")).is_ok());
+        assert!(ok(&lo("/dev/sda")).is_err());
+        assert!(ok(&Resource::ZfsRuntime {
+            dirs: vec!["/var/run/zfs".into()]
+        })
+        .is_ok());
+        assert!(ok(&Resource::ZfsRuntime {
+            dirs: vec!["/etc".into()]
+        })
+        .is_err());
+        assert!(ok(&Resource::Pool {
+            name: "tank".into(),
+            vdevs: vec![s.join("disk0.img")]
+        })
+        .is_err());
+        let e = ok(&Resource::Signature {
+            device: "/dev/sdz".into(),
+            uuid: None,
+        })
+        .unwrap_err();
+        assert!(e.contains("wipefs -a /dev/sdz"), "{e}");
+        // With the session directory gone nothing but its own record is honoured.
+        assert!(admit(
+            &Resource::Mount {
+                mount_point: s.join("mnt"),
+                source: "x".into()
+            },
+            s,
+            false
+        )
+        .is_err());
+    }
 }
