@@ -221,13 +221,16 @@ fn kernel_leftovers(dir: &Path) -> Vec<String> {
     out
 }
 
+/// A name and "has the run got this far" over the work directory.
+type Moment = (&'static str, fn(&Path) -> bool);
+
 #[test]
 fn kill9_at_several_moments_then_cleanup_leaves_the_workdir_empty() {
     if !root_or_skip("tmpfs targets") {
         return;
     }
     // Each moment is "the first time this appears under the work directory".
-    let moments: [(&str, fn(&Path) -> bool); 4] = [
+    let moments: [Moment; 4] = [
         ("dataset dir", |w| {
             entries(w)
                 .iter()
