@@ -180,12 +180,17 @@ fn a_workdir_others_can_write_without_the_sticky_bit_is_refused() {
     std::fs::create_dir(&work).unwrap();
     std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o777)).unwrap();
     let w = work.to_str().unwrap();
+    let not_yet = work.join("new");
+    let n = not_yet.to_str().unwrap();
     for args in [
         vec!["cleanup", "--workdir", w],
         vec!["run", "--workdir", w, "--workload", "metadata", "--quiet"],
+        // Not there yet: fsbattery would create it inside the shared directory.
+        vec!["run", "--workdir", n, "--workload", "metadata", "--quiet"],
     ] {
         let o = run_in(top.path(), &args);
         assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        assert!(!not_yet.exists());
         assert!(
             stderr(&o).contains("writable by group or others") && stderr(&o).contains("sticky"),
             "{args:?}: {}",

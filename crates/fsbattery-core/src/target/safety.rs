@@ -36,10 +36,16 @@ pub(crate) fn dir_problem(mode: u32, uid: u32, euid: u32) -> Option<String> {
     None
 }
 
-/// Refuse a work directory (or an ancestor) another user could tamper with. A directory that
-/// does not exist yet is fine: fsbattery creates it, private.
+/// Refuse a work directory (or an ancestor) another user could tamper with. When it does not
+/// exist yet, its nearest existing ancestor is checked: fsbattery creates the rest, private.
 pub fn check_workdir(workdir: &Path) -> Result<(), UsageError> {
-    let Ok(canon) = workdir.canonicalize() else {
+    let abs = match workdir.is_absolute() {
+        true => workdir.to_path_buf(),
+        false => std::env::current_dir()
+            .map(|d| d.join(workdir))
+            .unwrap_or_else(|_| workdir.to_path_buf()),
+    };
+    let Some(canon) = abs.ancestors().find_map(|a| a.canonicalize().ok()) else {
         return Ok(());
     };
     let euid = nix::unistd::geteuid().as_raw();
@@ -48,10 +54,14 @@ pub fn check_workdir(workdir: &Path) -> Result<(), UsageError> {
             continue;
         };
         if let Some(why) = dir_problem(meta.mode(), meta.uid(), euid) {
-            let which = if dir == canon {
+            let which = if dir == abs {
                 format!("--workdir {}", workdir.display())
             } else {
-                format!("{} (above --workdir {})", dir.display(), workdir.display())
+                format!(
+                    "{} (holding --workdir {})",
+                    dir.display(),
+                    workdir.display()
+                )
             };
             return Err(UsageError::Invalid(format!(
                 "{which} {why}; use a directory only you can write (chmod go-w {}) or one with \
