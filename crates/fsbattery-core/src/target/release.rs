@@ -90,8 +90,8 @@ fn release_file(path: &Path, id: Option<(u64, u64)>) -> Result<Outcome, String> 
     let ours = match id {
         Some(id) => (meta.dev(), meta.ino()) == id,
         // Created with O_EXCL under our session directory but crashed before the inode was
-        // recorded: the name is unique to us, so a regular file there is ours.
-        None => meta.file_type().is_file(),
+        // recorded: the name is unique to us, so a regular file of ours there is it.
+        None => meta.file_type().is_file() && meta.uid() == nix::unistd::geteuid().as_raw(),
     };
     if !ours {
         return Ok(Outcome::note(format!(
