@@ -18,6 +18,9 @@ pub const EXIT_REGRESSION: u8 = 4;
 /// Exit status of `setup` when something is missing that the user must install: not root,
 /// a dnf/zypper system (the exact command is printed), or no package known for a need.
 pub const EXIT_SETUP_NEEDED: u8 = 5;
+/// Exit status of `cleanup` when a state file or an entry in it was refused as not verifiably
+/// fsbattery's (outside its session, someone else's, or no longer matching): left untouched.
+pub const EXIT_REFUSED: u8 = 6;
 /// Exit status after SIGINT or SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 

@@ -64,7 +64,10 @@ pub enum Command {
     /// exactly as recorded in the work directory's state files, and nothing else.
     #[command(after_help = "Examples:\n  \
         fsbattery cleanup                       # the default work directory ./fsbattery-work\n  \
-        fsbattery cleanup --workdir /scratch/fsb")]
+        fsbattery cleanup --workdir /scratch/fsb\n\n\
+        Only what a state file records inside its own private session, and what still matches its\n\
+        record, is removed; anything else is reported as refused and left alone.\n\n\
+        Exit status: 0 done, 2 bad input (an unsafe work directory), 6 something was refused.")]
     Cleanup {
         /// The work directory the run used.
         #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]

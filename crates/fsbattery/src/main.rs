@@ -1,7 +1,8 @@
 //! fsbattery: make, mount, measure and compare Linux filesystems, as the classic studies did.
 //!
 //! `main` stays thin: parse, dispatch, turn errors into one clear line and a distinct exit
-//! status (2 bad input, 3 a cell failed, 4 a regression, 130 interrupted, 1 anything else; 0
+//! status (2 bad input, 3 a cell failed, 4 a regression, 5 setup needs
+//! the user to install something, 6 cleanup refused something, 130 interrupted, 1 anything else; 0
 //! when stdout's reader went away, see `stdout`).
 
 mod cli;

@@ -40,3 +40,12 @@ pub fn write_unless_closed(bytes: impl AsRef<[u8]>) -> anyhow::Result<()> {
         other => other,
     }
 }
+
+/// `println!` through [`write_unless_closed`], for the commands that report what they did
+/// (`cleanup`, `setup`): their status says what happened, not whether anyone read it.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::stdout::write_unless_closed(format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use outln;

@@ -69,7 +69,8 @@ fn bad_target_paths_are_refused() {
 fn unwritable_target_is_refused() {
     use std::os::unix::fs::PermissionsExt;
     let cwd = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(cwd.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // Sticky like /tmp: writable by the unprivileged user, yet an acceptable work directory.
+    std::fs::set_permissions(cwd.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
     let ro = cwd.path().join("ro");
     std::fs::create_dir(&ro).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();

@@ -250,6 +250,8 @@ fn kill9_then_cleanup_removes_exactly_what_the_run_made() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("removed"), "{}", stdout(&o));
     assert_clean(work.path());
+    let left = entries(&work.path().join("fsbattery-work"));
+    assert!(left.is_empty(), "left in the work directory: {left:#?}");
     let again = run_in(work.path(), &["cleanup"]);
     assert_eq!(code(&again), 0);
     assert!(

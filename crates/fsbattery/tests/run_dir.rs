@@ -121,7 +121,8 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
 fn without_root_the_default_target_is_a_fresh_directory_that_is_removed() {
     use std::os::unix::fs::PermissionsExt;
     let work = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // Sticky like /tmp: writable by the unprivileged user, yet an acceptable work directory.
+    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
     let args = [
         "run",
         "--workload",

@@ -4,9 +4,13 @@
 //! the first target is set up, calls [`DatasetStore::prepare`] for each tree workload so that
 //! generation time never falls inside a cell and a bad `--tree-tarball` is refused up front.
 //! Workloads call `prepare` too; it returns the dataset already made. Generated tarballs live
-//! in a private subdirectory removed when the store is dropped; a user's tarball is only read.
+//! in a private scratch directory of a guard session (`SOURCE_DIR/fsb-source-PID-SEQ/data`,
+//! recorded in the session's state file before it is made), removed when the store is dropped
+//! or, after a kill -9, by `fsbattery cleanup --workdir SOURCE_DIR`; a user's tarball is only
+//! read.
 
 use super::{DatasetError, DatasetSpec, SourceDataset};
+use crate::target::guards::Session;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -16,19 +20,26 @@ pub struct DatasetStore {
     dir: PathBuf,
     user: Option<SourceDataset>,
     prepared: Mutex<Vec<(DatasetSpec, Arc<SourceDataset>)>>,
+    /// Owns `dir`: its drop removes it (declared last, so it drops after the datasets).
+    _session: Session,
 }
 
 impl DatasetStore {
-    /// A store whose files go to `<source_dir>/fsbattery-source-<pid>/` (created). With
+    /// A store whose files go to `<source_dir>/fsb-source-<pid>-<seq>/data/` (created). With
     /// `user_tarball`, every spec is served from that tarball (its profile, scale and seed are
     /// ignored; copies > 1 are packed from it); it is scanned now, so a bad one fails here.
     pub fn new(
         source_dir: &Path,
         user_tarball: Option<&Path>,
     ) -> Result<DatasetStore, DatasetError> {
-        let dir = source_dir.join(format!("fsbattery-source-{}", std::process::id()));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| DatasetError::io(format!("create {}", dir.display()), e))?;
+        let io = |e: crate::target::TargetError| {
+            DatasetError::io(
+                format!("create the dataset directory in {}", source_dir.display()),
+                std::io::Error::other(e.0),
+            )
+        };
+        let mut session = Session::begin(source_dir, "source").map_err(io)?;
+        let dir = session.make_scratch_dir("data").map_err(io)?;
         let user = match user_tarball {
             Some(p) => Some(SourceDataset::from_user_tarball(p)?.with_scratch_dir(&dir)),
             None => None,
@@ -37,6 +48,7 @@ impl DatasetStore {
             dir,
             user,
             prepared: Mutex::new(Vec::new()),
+            _session: session,
         })
     }
 
@@ -87,18 +99,5 @@ impl DatasetStore {
     pub fn prepared(&self) -> Vec<Arc<SourceDataset>> {
         let done = self.prepared.lock().unwrap_or_else(|p| p.into_inner());
         done.iter().map(|(_, ds)| Arc::clone(ds)).collect()
-    }
-}
-
-impl Drop for DatasetStore {
-    fn drop(&mut self) {
-        if let Err(e) = std::fs::remove_dir_all(&self.dir) {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                eprintln!(
-                    "fsbattery: warning: could not remove {}: {e}",
-                    self.dir.display()
-                );
-            }
-        }
     }
 }

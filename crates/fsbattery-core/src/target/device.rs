@@ -125,24 +125,38 @@ fn check_size(dev: &Path, fs: &FsKind) -> Result<(), String> {
     Ok(())
 }
 
-/// Mounted (itself or a partition), swap, held by dm/md, or busy: never usable.
+/// Mounted (itself, a partition, or an alias: see `alias`), swap, held by dm/md, or busy:
+/// never usable.
 fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
     let shown = dev.display();
-    let ids = family(sys);
+    let mut ids = family(sys);
+    let aliases = alias_names(sys);
+    for name in &aliases {
+        ids.extend(family(&Path::new("/sys/block").join(name)));
+    }
+    let via = |id: &str| match family(sys).contains(id) {
+        true => String::new(),
+        false => " (it shares its storage with that device)".to_string(),
+    };
     let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
     for m in super::fsinfo::parse_mounts(&mounts) {
-        if m.device.starts_with('/') && dev_id(&m.device).is_some_and(|id| ids.contains(&id)) {
+        let id = Some(&m.device)
+            .filter(|d| d.starts_with('/'))
+            .and_then(|d| dev_id(d));
+        if let Some(id) = id.filter(|id| ids.contains(id)) {
             return Err(format!(
-                "{shown} is in use: {} is mounted on {}",
-                m.device, m.mount_point
+                "{shown} is in use: {} is mounted on {}{}",
+                m.device,
+                m.mount_point,
+                via(&id)
             ));
         }
     }
     let swaps = std::fs::read_to_string("/proc/swaps").unwrap_or_default();
     for l in swaps.lines().skip(1) {
         let path = l.split_whitespace().next().unwrap_or("");
-        if dev_id(path).is_some_and(|id| ids.contains(&id)) {
-            return Err(format!("{shown} is in use as swap ({path})"));
+        if let Some(id) = dev_id(path).filter(|id| ids.contains(id)) {
+            return Err(format!("{shown} is in use as swap ({path}){}", via(&id)));
         }
     }
     let held = std::fs::read_dir(sys.join("holders"))
@@ -154,7 +168,28 @@ fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
             sys.display()
         ));
     }
+    for name in &aliases {
+        let alias = Path::new("/dev").join(name);
+        exclusive_open(&alias)
+            .map_err(|e| format!("{shown} shares its storage with {}: {e}", alias.display()))?;
+    }
     exclusive_open(dev)
+}
+
+/// Kernel names of the devices that share storage with the one at `sys`.
+fn alias_names(sys: &Path) -> Vec<String> {
+    let all = super::alias::snapshot();
+    let Some(id) = read_dev(&sys.join("dev")) else {
+        return Vec::new();
+    };
+    let Some(me) = all.iter().find(|b| b.id == id) else {
+        return Vec::new();
+    };
+    let ids = super::alias::aliases(me, &all);
+    all.iter()
+        .filter(|b| ids.contains(&b.id))
+        .map(|b| b.name.clone())
+        .collect()
 }
 
 /// O_EXCL on a block device fails while anything has it claimed (mount, md, dm, mkfs).
@@ -209,16 +244,34 @@ fn probe_signature(dev: &Path) -> Result<Option<String>, String> {
     }
 }
 
+/// The filesystem UUID `blkid -p` reads from `dev` right now, if any.
+pub(crate) fn fs_uuid(dev: &Path) -> Option<String> {
+    let argv: Vec<String> = vec![
+        "blkid".into(),
+        "-p".into(),
+        "-o".into(),
+        "value".into(),
+        "-s".into(),
+        "UUID".into(),
+        dev.display().to_string(),
+    ];
+    match super::exec::run_status(&argv) {
+        Ok((ran, Some(0))) => Some(ran.output.trim().to_string()).filter(|u| !u.is_empty()),
+        _ => None,
+    }
+}
+
 /// Make and mount the filesystem on the user's device.
 pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     let shown = d.device.display();
     exclusive_open(&d.device).map_err(TargetError)?;
     let mount_point = s.make_dir("mnt")?;
-    let sig = Resource::Signature {
+    let mut sig = Resource::Signature {
         device: d.device.clone(),
+        uuid: None,
     };
     let id = s.record(&sig)?;
-    s.created(id, sig, Handle::None);
+    s.created(id, sig.clone(), Handle::None);
     if d.fs == FsKind::Zfs {
         let vdevs = [d.device.clone()];
         return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
@@ -233,6 +286,12 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     };
     let mkfs = run_all(&mkfs_commands(&d.fs, &devs, &o))
         .map_err(|e| TargetError(format!("making {} on {shown}: {e}", d.fs.name())))?;
+    // The UUID is what lets `cleanup` prove, after a crash, that the device still holds the
+    // filesystem we made before it wipes it.
+    if let Resource::Signature { uuid, .. } = &mut sig {
+        *uuid = fs_uuid(&d.device);
+    }
+    s.replace(id, sig);
     let (argv, source) = mount_command(&d.fs, &devs, d.mount.as_deref(), &mount_point);
     let fuse = d.fs.is_fuse().then(|| d.fs.mount_tool());
     let mount = s.mount(&argv, &source, &mount_point, fuse)?;

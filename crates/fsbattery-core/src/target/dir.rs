@@ -1,8 +1,11 @@
 //! `dir:PATH` — an existing directory on whatever filesystem holds it.
 //!
 //! fsbattery makes no filesystem here, so there is no lifecycle; the directory itself is
-//! never removed unless fsbattery created it (the default work directory).
+//! never removed unless fsbattery created it (the default target: a scratch directory of a
+//! guard session, recorded in a state file before it is made, so `cleanup` removes it after a
+//! kill -9). The writability probe never touches a file it did not create.
 
+use super::guards::Session;
 use super::{probe_direct_io, Target, TargetError, TargetOptions};
 use crate::error::UsageError;
 use crate::model::{Capabilities, Lifecycle};
@@ -14,8 +17,9 @@ pub struct DirTarget {
     spec: String,
     label: String,
     path: PathBuf,
-    /// Created by fsbattery (the default target) and removed at the end.
-    owned: bool,
+    /// Set when fsbattery created the directory (the default target): dropping it removes
+    /// the directory.
+    _session: Option<Session>,
 }
 
 pub(super) fn parse(
@@ -38,11 +42,8 @@ pub(super) fn parse(
     }
     // Create and remove a probe file rather than ask access(2): root passes access() on a
     // read-only filesystem, and the workloads will need to create files there.
-    let probe = path.join(format!(".fsbattery-probe-{}", std::process::id()));
-    if let Err(e) = std::fs::File::create(&probe) {
-        return Err(bad(&format!("{} is not writable: {e}", path.display())));
-    }
-    let _ = std::fs::remove_file(&probe);
+    super::with_probe_file(&path, "probe", |_| ())
+        .map_err(|e| bad(&format!("{} is not writable: {e}", path.display())))?;
     let path = path
         .canonicalize()
         .map_err(|e| bad(&format!("{}: {e}", path.display())))?;
@@ -50,26 +51,20 @@ pub(super) fn parse(
         spec: spec.into(),
         label: "dir".into(),
         path,
-        owned: false,
+        _session: None,
     }))
 }
 
 impl DirTarget {
     /// A fresh directory under `workdir` that fsbattery creates now and removes on teardown.
-    pub fn owned_under(workdir: &Path) -> std::io::Result<DirTarget> {
-        std::fs::create_dir_all(workdir)?;
-        let path = workdir.join(format!(
-            "dir-{}-{}",
-            std::process::id(),
-            chrono::Local::now().format("%Y%m%d-%H%M%S")
-        ));
-        std::fs::create_dir(&path)?;
-        let path = path.canonicalize()?;
+    pub fn owned_under(workdir: &Path) -> Result<DirTarget, TargetError> {
+        let mut session = Session::begin(workdir, "dir")?;
+        let path = session.make_scratch_dir("data")?;
         Ok(DirTarget {
             spec: format!("dir:{}", path.display()),
             label: "dir".into(),
             path,
-            owned: true,
+            _session: Some(session),
         })
     }
 
@@ -107,15 +102,33 @@ impl Target for DirTarget {
     }
 }
 
-impl Drop for DirTarget {
-    fn drop(&mut self) {
-        if self.owned {
-            if let Err(e) = std::fs::remove_dir_all(&self.path) {
-                eprintln!(
-                    "fsbattery: warning: could not remove {}: {e}",
-                    self.path.display()
-                );
-            }
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_writability_probe_leaves_a_users_file_of_the_same_name_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = dir
+            .path()
+            .join(format!(".fsbattery-probe-{}", std::process::id()));
+        std::fs::write(&theirs, b"user data").unwrap();
+        let spec = format!("dir:{}", dir.path().display());
+        let rest = spec.strip_prefix("dir:").unwrap();
+        assert!(parse(&spec, rest, &TargetOptions::default()).is_ok());
+        assert_eq!(std::fs::read(&theirs).unwrap(), b"user data");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "only the user's file remains: {names:?}");
+    }
+
+    #[test]
+    fn the_default_directory_is_recorded_and_removed() {
+        let work = tempfile::tempdir().unwrap();
+        let t = DirTarget::owned_under(work.path()).unwrap();
+        assert!(t.root().is_dir());
+        std::fs::write(t.root().join("f"), b"x").unwrap();
+        drop(t);
+        let left: Vec<_> = std::fs::read_dir(work.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }

@@ -126,7 +126,8 @@ impl Session {
             path: path.to_path_buf(),
         };
         let id = self.record(&res)?;
-        match std::fs::create_dir(path) {
+        // 0700: nobody else may add, swap or rename anything in a session (see `safety`).
+        match mkdir_private(path) {
             Ok(()) => {
                 self.created(id, res, Handle::None);
                 Ok(())
@@ -136,6 +137,30 @@ impl Session {
                 Err(io_err(format!("mkdir {}", path.display()))(e))
             }
         }
+    }
+
+    /// A scratch directory inside the session directory that the caller fills as it likes;
+    /// removed with its contents on release, and by `cleanup` after a crash.
+    pub(crate) fn make_scratch_dir(&mut self, name: &str) -> Result<PathBuf, TargetError> {
+        use std::os::unix::fs::MetadataExt;
+        let path = self.dir.join(name);
+        let id = self.record(&Resource::ScratchDir {
+            path: path.clone(),
+            id: None,
+        })?;
+        if let Err(e) = mkdir_private(&path) {
+            self.abandon(id);
+            return Err(io_err(format!("mkdir {}", path.display()))(e));
+        }
+        let ino = std::fs::symlink_metadata(&path)
+            .ok()
+            .map(|m| (m.dev(), m.ino()));
+        let res = Resource::ScratchDir {
+            path: path.clone(),
+            id: ino,
+        };
+        self.created(id, res, Handle::None);
+        Ok(path)
     }
 
     /// A directory inside the session directory (mount points).
@@ -291,7 +316,7 @@ impl Session {
     }
 
     /// Update the record of a held resource.
-    fn replace(&mut self, id: u64, res: Resource) {
+    pub(crate) fn replace(&mut self, id: u64, res: Resource) {
         if let Err(e) = self.state.update(id, &res) {
             eprintln!(
                 "fsbattery: warning: cannot update {}: {e}",
@@ -349,6 +374,11 @@ impl Session {
     }
 }
 
+fn mkdir_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().mode(0o700).create(path)
+}
+
 /// The kernel log from now on: mount(8) only says "wrong fs type, bad option, ...", while the
 /// kernel names the cause ("ext4: Unknown parameter 'x'"). `None` unless root can read it.
 fn kernel_log_from_now() -> Option<std::fs::File> {
@@ -386,6 +416,12 @@ fn with_kernel_log(mut e: TargetError, kmsg: Option<std::fs::File>) -> TargetErr
         e.0.push_str(&format!("\nkernel: {l}"));
     }
     e
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("dir", &self.dir).finish()
+    }
 }
 
 impl Drop for Session {

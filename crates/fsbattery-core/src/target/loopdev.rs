@@ -198,6 +198,21 @@ pub(crate) fn bound_to(device: &Path) -> Option<(u64, u64)> {
     backing_id(&fd)
 }
 
+/// Whether sysfs names `image` as the backing file of `device` (/dev/loopN); the kernel
+/// appends " (deleted)" once the file is unlinked.
+pub(crate) fn backed_by(device: &Path, image: &Path) -> bool {
+    let Some(name) = device.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let path = format!("/sys/block/{name}/loop/backing_file");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let text = text.trim_end_matches('\n');
+    let image = image.to_string_lossy();
+    text == image || text.strip_suffix(" (deleted)") == Some(&*image)
+}
+
 /// Every loop device whose backing file is `image_id` (for a crash before the device was
 /// recorded).
 pub(crate) fn devices_bound_to(image_id: (u64, u64)) -> Vec<PathBuf> {

@@ -11,6 +11,7 @@
 //! on any error, or — after a kill -9 — through [`cleanup`]. Per-filesystem knowledge lives
 //! in `mkfs`, the spec grammar in `spec`, loop devices in `loopdev`, zfs-fuse in `zfs`.
 
+mod alias;
 mod availability;
 mod cleanup;
 mod device;
@@ -18,11 +19,12 @@ mod dir;
 mod exec;
 pub mod fsinfo;
 mod fstarget;
-mod guards;
+pub(crate) mod guards;
 mod loopdev;
 mod loopfs;
 mod mkfs;
 mod release;
+mod safety;
 mod spec;
 mod state;
 mod tmpfs;
@@ -32,6 +34,7 @@ pub use availability::{availability, default_specs, default_targets, spec_needs,
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
 pub(crate) use exec::{show as show_command, which};
+pub use safety::check_workdir;
 
 use crate::error::UsageError;
 use crate::model::{Capabilities, Lifecycle};
@@ -158,13 +161,64 @@ pub fn parse(spec: &str, opts: &TargetOptions) -> Result<Box<dyn Target>, UsageE
 /// Probe whether `dir` accepts O_DIRECT by creating and removing a small file there.
 pub fn probe_direct_io(dir: &Path) -> bool {
     use std::os::unix::fs::OpenOptionsExt;
-    let probe = dir.join(format!(".fsbattery-odirect-{}", std::process::id()));
-    let ok = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .custom_flags(libc::O_DIRECT)
-        .open(&probe)
-        .is_ok();
-    let _ = std::fs::remove_file(&probe);
-    ok
+    // The file is created first without O_DIRECT: where O_DIRECT is refused the kernel may
+    // still create the file before failing the open, and then we would not know it is ours.
+    with_probe_file(dir, "odirect", |probe| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_DIRECT)
+            .open(probe)
+            .is_ok()
+    })
+    .unwrap_or(false)
+}
+
+/// Create `dir/.fsbattery-WHAT-PID[-N]` with O_EXCL (another name when one exists: it may be a
+/// user's file), run `f` on it, and remove it — only the file this call created.
+pub(crate) fn with_probe_file<T>(
+    dir: &Path,
+    what: &str,
+    f: impl FnOnce(&Path) -> T,
+) -> std::io::Result<T> {
+    let pid = std::process::id();
+    for n in 0..100 {
+        let name = match n {
+            0 => format!(".fsbattery-{what}-{pid}"),
+            n => format!(".fsbattery-{what}-{pid}-{n}"),
+        };
+        let probe = dir.join(name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+        {
+            Ok(file) => {
+                drop(file);
+                let out = f(&probe);
+                let _ = std::fs::remove_file(&probe);
+                return Ok(out);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "no free probe file name in {}",
+        dir.display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_direct_io_probe_leaves_a_users_file_of_the_same_name_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = dir
+            .path()
+            .join(format!(".fsbattery-odirect-{}", std::process::id()));
+        std::fs::write(&theirs, b"user data").unwrap();
+        super::probe_direct_io(dir.path());
+        assert_eq!(std::fs::read(&theirs).unwrap(), b"user data");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 }

@@ -45,6 +45,7 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
     match res {
         Resource::Dir { path } => release_dir(path),
         Resource::File { path, id } => release_file(path, *id),
+        Resource::ScratchDir { path, id } => release_scratch(path, *id),
         Resource::Loop {
             image,
             image_id,
@@ -55,15 +56,17 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
             mount_point,
             source,
         } => unmount(mount_point, source),
+        // A recorded pid alone proves nothing once the daemon is gone: the daemons are found
+        // by their command line, which names our mount point.
         Resource::FuseDaemon {
             mount_point,
             program,
-            pid,
-        } => stop_fuse_daemon(mount_point, program, *pid),
+            ..
+        } => stop_fuse_daemon(mount_point, program),
         Resource::ZfsDaemon { tag, pid } => stop_zfs_daemon(tag, *pid, handle),
         Resource::ZfsRuntime { dirs } => release_zfs_runtime(dirs),
         Resource::Pool { name, vdevs } => super::zfs::destroy_pool(name, vdevs),
-        Resource::Signature { device } => wipe(device),
+        Resource::Signature { device, .. } => wipe(device),
     }
 }
 
@@ -87,8 +90,8 @@ fn release_file(path: &Path, id: Option<(u64, u64)>) -> Result<Outcome, String> 
     let ours = match id {
         Some(id) => (meta.dev(), meta.ino()) == id,
         // Created with O_EXCL under our session directory but crashed before the inode was
-        // recorded: the name is unique to us, so a regular file there is ours.
-        None => meta.file_type().is_file(),
+        // recorded: the name is unique to us, so a regular file of ours there is it.
+        None => meta.file_type().is_file() && meta.uid() == nix::unistd::geteuid().as_raw(),
     };
     if !ours {
         return Ok(Outcome::note(format!(
@@ -97,6 +100,35 @@ fn release_file(path: &Path, id: Option<(u64, u64)>) -> Result<Outcome, String> 
         )));
     }
     std::fs::remove_file(path).map_err(|e| format!("rm {}: {e}", path.display()))?;
+    Ok(Outcome::default())
+}
+
+/// Remove a scratch directory and all it holds, if it is still the directory we made. Entries
+/// inside are removed without following symbolic links (std's remove_dir_all uses openat and
+/// unlinkat relative to each directory it opened).
+fn release_scratch(path: &Path, id: Option<(u64, u64)>) -> Result<Outcome, String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Outcome::note("already gone"))
+        }
+        Err(e) => return Err(format!("stat {}: {e}", path.display())),
+    };
+    let ours = meta.file_type().is_dir()
+        && match id {
+            Some(id) => (meta.dev(), meta.ino()) == id,
+            // Crashed between mkdir and recording the inode: the name is unique to us and the
+            // parent is our private session directory, so a directory of ours there is it.
+            None => meta.uid() == nix::unistd::geteuid().as_raw(),
+        };
+    if !ours {
+        return Ok(Outcome::note(format!(
+            "{} is not the directory we created: left alone",
+            path.display()
+        )));
+    }
+    std::fs::remove_dir_all(path).map_err(|e| format!("rm -r {}: {e}", path.display()))?;
     Ok(Outcome::default())
 }
 
@@ -122,7 +154,9 @@ fn release_loop(
     };
     let mut detached = 0;
     for (dev, fd) in held {
-        if loopdev::backing_id(&fd) != Some(image_id) {
+        // Both the inode and the name: an inode number alone may have been reused by a file
+        // elsewhere on the same filesystem.
+        if loopdev::backing_id(&fd) != Some(image_id) || !loopdev::backed_by(&dev, image) {
             continue;
         }
         if btrfs {
@@ -232,27 +266,19 @@ pub(crate) fn find_fuse_daemons(mount_point: &Path, program: &str) -> Vec<(i32, 
 
 /// After the unmount a FUSE daemon flushes and exits by itself; wait for that (it may hold
 /// the loop device), and only stop it with signals when it hangs.
-fn stop_fuse_daemon(
-    mount_point: &Path,
-    program: &str,
-    pid: Option<(i32, u64)>,
-) -> Result<Outcome, String> {
+fn stop_fuse_daemon(mount_point: &Path, program: &str) -> Result<Outcome, String> {
     if mounted_at(mount_point).is_some() {
         return Err(format!(
             "{} is still mounted: its daemon is left running",
             mount_point.display()
         ));
     }
-    let mut found = find_fuse_daemons(mount_point, program);
-    if let Some(p) = pid {
-        if state::alive(p.0, p.1) && !found.contains(&p) {
-            found.push(p);
-        }
-    }
-    for (pid, start) in found {
+    let want = mount_point.to_string_lossy().into_owned();
+    for (pid, start) in find_fuse_daemons(mount_point, program) {
         let is_ours = || {
             state::alive(pid, start)
-                && state::cmdline(pid).is_some_and(|a| state::program(&a) == program)
+                && state::cmdline(pid)
+                    .is_some_and(|a| state::program(&a) == program && a.contains(&want))
         };
         stop_process(pid, is_ours, Duration::from_secs(60))?;
     }

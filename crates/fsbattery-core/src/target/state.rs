@@ -7,6 +7,12 @@
 //! unreleased entries name a superset of what is left, each with enough detail to check it is
 //! still ours before `cleanup` touches it. The first line names the owning process (pid and
 //! start time), so cleanup never takes resources from a run that is still alive.
+//!
+//! The file is created 0600 and every path in it lies inside the session directory its header
+//! names (`WORKDIR/fsb-LABEL-PID-SEQ`, created 0700), except the few resources that by nature
+//! live elsewhere and carry their own proof of identity (a user's device: the filesystem UUID
+//! our mkfs wrote; zfs-fuse's runtime directories: a fixed list). `cleanup` checks all of this
+//! (see `safety`) and refuses anything else.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -29,6 +35,15 @@ pub(crate) enum Resource {
     /// A regular file created with O_EXCL (image, log); its inode is added once it exists.
     File {
         /// The file.
+        path: PathBuf,
+        /// st_dev and st_ino after creation.
+        id: Option<(u64, u64)>,
+    },
+    /// A scratch directory fsbattery made (mkdir, fails if it exists) and fills itself: the
+    /// dataset store, the default `dir:` target. Removed with everything in it, but only
+    /// while it is still the directory we made.
+    ScratchDir {
+        /// The directory.
         path: PathBuf,
         /// st_dev and st_ino after creation.
         id: Option<(u64, u64)>,
@@ -84,6 +99,10 @@ pub(crate) enum Resource {
     Signature {
         /// The device.
         device: PathBuf,
+        /// The UUID blkid reads from it after our mkfs: the proof, for `cleanup`, that the
+        /// signatures on the device are still the ones we wrote.
+        #[serde(default)]
+        uuid: Option<String>,
     },
 }
 
@@ -93,6 +112,7 @@ impl Resource {
         match self {
             Resource::Dir { path } => format!("directory {}", path.display()),
             Resource::File { path, .. } => format!("file {}", path.display()),
+            Resource::ScratchDir { path, .. } => format!("scratch directory {}", path.display()),
             Resource::Loop { image, device, .. } => match device {
                 Some(d) => format!("loop device {} ({})", d.display(), image.display()),
                 None => format!("loop device for {}", image.display()),
@@ -113,7 +133,7 @@ impl Resource {
             },
             Resource::ZfsRuntime { .. } => "zfs-fuse runtime directories".into(),
             Resource::Pool { name, .. } => format!("zpool {name}"),
-            Resource::Signature { device } => format!("signatures on {}", device.display()),
+            Resource::Signature { device, .. } => format!("signatures on {}", device.display()),
         }
     }
 }
@@ -152,9 +172,12 @@ pub(crate) struct StateFile {
 impl StateFile {
     /// Create `path` (must not exist) and write the header naming this process.
     pub(crate) fn create(path: &Path, session: &Path) -> std::io::Result<StateFile> {
+        use std::os::unix::fs::OpenOptionsExt;
+        // 0600 whatever the umask: cleanup refuses a state file others could have written.
         let file = std::fs::OpenOptions::new()
             .append(true)
             .create_new(true)
+            .mode(0o600)
             .open(path)?;
         let mut s = StateFile {
             path: path.to_path_buf(),
@@ -225,14 +248,60 @@ impl StateFile {
 pub(crate) struct Snapshot {
     /// Owning process id and start time.
     pub owner: (i32, u64),
+    /// The session directory the header names.
+    pub session: PathBuf,
     /// Unreleased resources in creation order, with their ids.
     pub held: Vec<(u64, Resource)>,
 }
 
-/// Parse a state file; a torn last line (crash mid-write) is ignored.
-pub(crate) fn read(path: &Path) -> Result<Snapshot, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Why a state file was not read.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// Someone other than the caller could have written it: not trusted at all.
+    Untrusted(String),
+    /// It cannot be read or parsed.
+    Bad(String),
+    /// Ours, but without a complete header: its process died between creating it and writing
+    /// the first line, before anything was recorded (so before anything was created).
+    Headerless,
+}
+
+/// Parse a state file; a torn last line (crash mid-write) is ignored. Refused unless it is a
+/// regular file (not a symbolic link) owned by the caller and writable by nobody else; the
+/// check is made on the descriptor that is read, so the file cannot be swapped in between.
+pub(crate) fn read(path: &Path) -> Result<Snapshot, ReadError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let bad = |e: std::io::Error| ReadError::Bad(format!("{}: {e}", path.display()));
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => {
+                ReadError::Untrusted(format!("{} is a symbolic link", path.display()))
+            }
+            _ => bad(e),
+        })?;
+    let meta = file.metadata().map_err(bad)?;
+    if !meta.is_file() {
+        return Err(ReadError::Untrusted(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    super::safety::private_to_us(path, &meta).map_err(ReadError::Untrusted)?;
+    let mut text = String::new();
+    file.read_to_string(&mut text).map_err(bad)?;
+    if !text.contains('\n') {
+        return Err(ReadError::Headerless);
+    }
+    parse(path, &text).map_err(ReadError::Bad)
+}
+
+fn parse(path: &Path, text: &str) -> Result<Snapshot, String> {
     let mut owner = None;
+    let mut session = None;
     let mut held: BTreeMap<u64, Resource> = BTreeMap::new();
     let count = text.lines().count();
     for (i, l) in text.lines().enumerate() {
@@ -243,8 +312,14 @@ pub(crate) fn read(path: &Path) -> Result<Snapshot, String> {
         };
         match line {
             Line::Header {
-                pid, start_time, ..
-            } => owner = Some((pid, start_time)),
+                pid,
+                start_time,
+                session: s,
+                ..
+            } => {
+                owner = Some((pid, start_time));
+                session = Some(s);
+            }
             Line::Intent { id, res } | Line::Update { id, res } => {
                 held.insert(id, res);
             }
@@ -256,6 +331,7 @@ pub(crate) fn read(path: &Path) -> Result<Snapshot, String> {
     let owner = owner.ok_or_else(|| format!("{}: no header line", path.display()))?;
     Ok(Snapshot {
         owner,
+        session: session.unwrap_or_default(),
         held: held.into_iter().collect(),
     })
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 static POOL_SEQ: AtomicU64 = AtomicU64::new(0);
 
 /// Directories zfs-fuse creates for its socket and lock.
-const RUNTIME_DIRS: [&str; 2] = ["/var/run/zfs", "/var/lock/zfs"];
+pub(crate) const RUNTIME_DIRS: [&str; 2] = ["/var/run/zfs", "/var/lock/zfs"];
 
 fn args(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| w.to_string()).collect()

@@ -1,9 +1,11 @@
 //! `fsbattery cleanup`: finish the teardown of a run that was killed (kill -9, power loss),
-//! from the state files in its work directory. Only what those files record, and only while
-//! it is still verifiably fsbattery's (same image inode, same mount source, same process), is
-//! removed.
+//! from the state files in its work directory. Only what those files record, inside the
+//! session directory each names, and only while it is still verifiably fsbattery's (same
+//! image inode, same mount source, same process), is removed. A state file or entry that is
+//! not verifiably ours is refused, reported, and makes the exit status 6.
 
-use fsbattery_core::error::EXIT_RUNTIME;
+use crate::stdout::outln;
+use fsbattery_core::error::{EXIT_REFUSED, EXIT_RUNTIME};
 use fsbattery_core::target;
 use std::path::Path;
 use std::process::ExitCode;
@@ -11,19 +13,26 @@ use std::process::ExitCode;
 /// Clean up after runs that used `workdir`.
 pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
     if !workdir.exists() {
-        println!("nothing to clean: {} does not exist", workdir.display());
+        outln!("nothing to clean: {} does not exist", workdir.display())?;
         return Ok(ExitCode::SUCCESS);
     }
+    target::check_workdir(workdir)?;
     let report = target::cleanup(workdir)
         .map_err(|e| anyhow::anyhow!("cleanup of {}: {e}", workdir.display()))?;
     if report.is_empty() {
-        println!("nothing to clean in {}", workdir.display());
+        outln!("nothing to clean in {}", workdir.display())?;
     }
     for r in &report.removed {
-        println!("removed: {r}");
+        outln!("removed: {r}")?;
+    }
+    for f in &report.state_files {
+        outln!("removed: state file {}", f.display())?;
     }
     for s in &report.skipped {
-        println!("skipped (not ours or still in use): {s}");
+        outln!("skipped (not ours or still in use): {s}")?;
+    }
+    for r in &report.refused {
+        outln!("refused (left untouched, not verifiably fsbattery's): {r}")?;
     }
     for f in &report.failed {
         eprintln!("failed: {f}");
@@ -34,6 +43,14 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
             report.failed.len()
         );
         return Ok(ExitCode::from(EXIT_RUNTIME));
+    }
+    if !report.refused.is_empty() {
+        eprintln!(
+            "fsbattery: cleanup refused {} item(s) (see above): remove them yourself if they \
+             are really leftovers of fsbattery",
+            report.refused.len()
+        );
+        return Ok(ExitCode::from(EXIT_REFUSED));
     }
     Ok(ExitCode::SUCCESS)
 }

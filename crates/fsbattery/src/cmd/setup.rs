@@ -7,6 +7,7 @@
 //! it does.
 
 use crate::cli::SetupArgs;
+use crate::stdout::outln;
 use anyhow::Context;
 use fsbattery_core::error::{UsageError, EXIT_SETUP_NEEDED};
 use fsbattery_core::packages::{self, Family, Need, Resolution};
@@ -29,23 +30,23 @@ const TEST_MODULES: [&str; 1] = ["openpyxl"];
 pub fn setup(args: SetupArgs) -> anyhow::Result<ExitCode> {
     let (needs, notes) = needs(&args)?;
     for n in &notes {
-        println!("fsbattery setup: note: {n}");
+        outln!("fsbattery setup: note: {n}")?;
     }
     let r = packages::resolve(&needs, packages::detect_family(), packages::present);
     if r.nothing_to_do() {
-        println!(
+        outln!(
             "fsbattery setup: everything needed is installed ({} programs and modules checked); nothing to do",
             r.needs.len()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let missing: Vec<String> = r.missing.iter().map(|n| n.to_string()).collect();
-    println!("fsbattery setup: missing: {}", missing.join(", "));
+    outln!("fsbattery setup: missing: {}", missing.join(", "))?;
     for u in &r.unprovided {
-        println!(
+        outln!(
             "fsbattery setup: no {} package is known to provide {u}: install it yourself",
             r.family.manager()
-        );
+        )?;
     }
     act(&r, args.dry_run)
 }
@@ -59,10 +60,10 @@ fn act(r: &Resolution, dry_run: bool) -> anyhow::Result<ExitCode> {
     }
     let root = packages::is_root();
     if dry_run {
-        println!(
+        outln!(
             "fsbattery setup: would install {pkgs}: {}",
             r.command_line(!root)
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     if r.family != Family::Apt || !root {
@@ -74,13 +75,13 @@ fn act(r: &Resolution, dry_run: bool) -> anyhow::Result<ExitCode> {
         } else {
             "not root: run".to_string()
         };
-        println!("fsbattery setup: {why}: {}", r.command_line(!root));
+        outln!("fsbattery setup: {why}: {}", r.command_line(!root))?;
         return Ok(manual);
     }
-    println!(
+    outln!(
         "fsbattery setup: installing {pkgs}: {}",
         r.command_line(false)
-    );
+    )?;
     for argv in r.commands() {
         let status = Command::new(&argv[0])
             .args(&argv[1..])
@@ -94,13 +95,13 @@ fn act(r: &Resolution, dry_run: bool) -> anyhow::Result<ExitCode> {
     let after = packages::resolve(&r.needs, r.family, packages::present);
     if !after.missing.is_empty() {
         let still: Vec<String> = after.missing.iter().map(|n| n.to_string()).collect();
-        println!(
+        outln!(
             "fsbattery setup: still missing after install: {}",
             still.join(", ")
-        );
+        )?;
         return Ok(manual);
     }
-    println!("fsbattery setup: done");
+    outln!("fsbattery setup: done")?;
     Ok(ExitCode::SUCCESS)
 }
 
