@@ -1,7 +1,13 @@
-//! Workload parameters as documented data: name, help, unit and a default per scale.
+//! Workload parameters as documented data: name, help, unit, a default per scale and the range
+//! of values that can be run.
 //!
-//! Parsing has no side effects; sizes accept binary suffixes (K, M, G, T, with optional
+//! Parsing has no side effects; sizes accept binary suffixes (K, M, G, T, P, E, with optional
 //! "iB"/"B": `64M` = `64MiB` = 67,108,864 bytes), as dd and fio read them.
+//!
+//! Invariant: every value a workload reads through [`Params::get`] lies in its spec's
+//! `min..=max`. Overrides are checked in [`Params::resolve`], the one place user text becomes a
+//! number; defaults are checked by the registry's tests. Workloads may therefore multiply and
+//! cast within those bounds without overflow or truncation.
 
 use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
@@ -60,6 +66,20 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
 }
 
+/// Largest size any size parameter accepts: 1 EiB, beyond every filesystem's file size limit
+/// that matters and small enough that a few of them add up without overflowing a u64.
+pub const MAX_SIZE: u64 = 1 << 60;
+/// Largest bytes per call (block, request, record): 1 GiB, so it fits a u32 and a buffer.
+pub const MAX_REQUEST: u64 = 1 << 30;
+/// Largest thread count (`threads`, `--jobs`, seekers).
+pub const MAX_THREADS: u64 = 4096;
+/// Largest io_uring queue depth the engine accepts.
+pub const MAX_DEPTH: u64 = 4096;
+/// Longest timed phase, seconds (one day).
+pub const MAX_RUNTIME: u64 = 86_400;
+/// Most files, transactions or operations a count parameter accepts.
+pub const MAX_COUNT: u64 = 1_000_000_000;
+
 /// One documented workload parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
@@ -75,15 +95,65 @@ pub struct ParamSpec {
     pub standard: u64,
     /// At full scale, at least twice the host's RAM (page-cache-defeating sizes).
     pub full_twice_ram: bool,
+    /// Smallest value that can be run (bytes for sizes): 0 only where 0 means something
+    /// ("skip", "one per CPU", "off").
+    pub min: u64,
+    /// Largest value that can be run.
+    pub max: u64,
 }
 
 impl ParamSpec {
+    /// The same spec accepting `min..=max`.
+    pub const fn range(self, min: u64, max: u64) -> ParamSpec {
+        ParamSpec { min, max, ..self }
+    }
+
+    /// Parse `text` as a value of this parameter and check it against the range; the error
+    /// names `workload.name=text`, the range and its unit.
+    pub fn parse(&self, workload: &str, text: &str) -> Result<u64, UsageError> {
+        let what = |expected: String| {
+            UsageError::Invalid(format!(
+                "parameter {workload}.{}={text}: {expected}",
+                self.name
+            ))
+        };
+        let between = || format!("between {} and {}", self.show(self.min), self.show(self.max));
+        match self.kind {
+            ParamKind::Choice(names) => names
+                .iter()
+                .position(|n| *n == text)
+                .map(|i| i as u64)
+                .ok_or_else(|| what(format!("choose one of {}", names.join(", ")))),
+            ParamKind::Count | ParamKind::Bytes => {
+                let (parsed, noun) = match self.kind {
+                    ParamKind::Count => (parse_count(text), "a whole number"),
+                    _ => (parse_bytes(text), "a size (e.g. 64MiB)"),
+                };
+                match parsed {
+                    Some(v) if (self.min..=self.max).contains(&v) => Ok(v),
+                    Some(_) => Err(what(format!("must be {}", between()))),
+                    None => Err(what(format!("must be {noun} {}", between()))),
+                }
+            }
+        }
+    }
+
+    /// The accepted values as text, for listings: "1..100000000", "4KiB..1EiB" or the choices.
+    pub fn range_text(&self) -> String {
+        match self.kind {
+            ParamKind::Choice(names) => names.join("|"),
+            _ => format!("{}..{}", self.show(self.min), self.show(self.max)),
+        }
+    }
+
     /// Default value at `scale` on a host with `ram_bytes` of memory.
     pub fn default_at(&self, scale: Scale, ram_bytes: u64) -> u64 {
         match scale {
             Scale::Quick => self.quick,
             Scale::Standard => self.standard,
-            Scale::Full if self.full_twice_ram => self.standard.max(ram_bytes.saturating_mul(2)),
+            Scale::Full if self.full_twice_ram => {
+                self.standard.max(ram_bytes.saturating_mul(2)).min(self.max)
+            }
             Scale::Full => self.standard,
         }
     }
@@ -128,21 +198,7 @@ impl Params {
                     choices: specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
                     list: "workloads",
                 })?;
-            let parsed = match spec.kind {
-                ParamKind::Count => v.replace(['_', ','], "").parse::<u64>().ok(),
-                ParamKind::Bytes => parse_bytes(v),
-                ParamKind::Choice(names) => names.iter().position(|n| n == v).map(|i| i as u64),
-            };
-            let parsed = parsed.ok_or_else(|| {
-                let expected = match spec.kind {
-                    ParamKind::Bytes => "size (e.g. 64MiB)".to_string(),
-                    ParamKind::Count => "count".to_string(),
-                    ParamKind::Choice(names) => format!("choice ({})", names.join(", ")),
-                };
-                UsageError::Invalid(format!(
-                    "parameter {workload}.{k}: '{v}' is not a valid {expected}"
-                ))
-            })?;
+            let parsed = spec.parse(workload, v)?;
             map.insert(k.clone(), parsed);
         }
         Ok(Params(map))
@@ -184,6 +240,16 @@ impl Params {
     }
 }
 
+/// Parse a count: digits with optional `_` or `,` separators ("10,000"); `None` for anything
+/// else, a sign or a value beyond u64 included.
+pub fn parse_count(s: &str) -> Option<u64> {
+    let digits = s.trim().replace(['_', ','], "");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
 /// Parse "64MiB", "1G", "4096", "10M" into bytes (binary multiples).
 pub fn parse_bytes(s: &str) -> Option<u64> {
     let s = s.trim();
@@ -198,6 +264,8 @@ pub fn parse_bytes(s: &str) -> Option<u64> {
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
         "t" | "tb" | "tib" => 1 << 40,
+        "p" | "pb" | "pib" => 1 << 50,
+        "e" | "eb" | "eib" => 1 << 60,
         _ => return None,
     };
     n.checked_mul(mult)
@@ -205,7 +273,9 @@ pub fn parse_bytes(s: &str) -> Option<u64> {
 
 /// Show bytes in the largest binary unit that divides them, else with one decimal.
 pub fn format_bytes(v: u64) -> String {
-    const UNITS: [(&str, u64); 4] = [
+    const UNITS: [(&str, u64); 6] = [
+        ("EiB", 1 << 60),
+        ("PiB", 1 << 50),
         ("TiB", 1 << 40),
         ("GiB", 1 << 30),
         ("MiB", 1 << 20),
@@ -237,6 +307,8 @@ mod tests {
             quick: 0,
             standard: 0,
             full_twice_ram: false,
+            min: 0,
+            max: 1,
         }];
         let mut o = BTreeMap::new();
         o.insert("engine".to_string(), "io_uring".to_string());
@@ -275,6 +347,8 @@ mod tests {
             quick: 1,
             standard: 1 << 30,
             full_twice_ram: true,
+            min: 1,
+            max: MAX_SIZE,
         };
         assert_eq!(spec.default_at(Scale::Full, 4 << 30), 8 << 30);
         assert_eq!(spec.default_at(Scale::Full, 100), 1 << 30);
@@ -290,6 +364,8 @@ mod tests {
             quick: 1,
             standard: 2,
             full_twice_ram: false,
+            min: 1,
+            max: MAX_COUNT,
         }];
         let mut o = BTreeMap::new();
         o.insert("nope".to_string(), "1".to_string());

@@ -14,14 +14,15 @@
 //! - Rates use the window from the common start of the threads to the end of the last one.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, per_sec, record_lat, run_threads,
-    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM,
+    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat, request_size,
+    run_threads, should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
+    THREADS_RANGE,
 };
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -37,31 +38,26 @@ const PARAMS: &[ParamSpec] = &[
         "files in the pool (at least one per thread)",
         64,
         64,
-    ),
-    bytes("file_size", "size of each pool file", 2 << 20, 64 << 20),
+    )
+    .range(1, MAX_FILES),
+    bytes("file_size", "size of each pool file", 2 << 20, 64 << 20).range(4 << 10, MAX_SIZE),
     count(
         "threads",
         "threads per profile (0 = one per CPU, at most one per file)",
         0,
         0,
-    ),
-    count("runtime", "seconds each profile runs", 1, 30),
-    bytes(
+    )
+    .range(THREADS_RANGE.0, THREADS_RANGE.1),
+    count("runtime", "seconds each profile runs", 1, 30).range(1, MAX_RUNTIME),
+    request_size(
         "block",
         "request size of the read, write and mixed profiles",
         4 << 10,
-        4 << 10,
     ),
-    bytes(
-        "huge_block",
-        "request size of the huge profile",
-        1 << 20,
-        1 << 20,
-    ),
-    count(
+    request_size("huge_block", "request size of the huge profile", 1 << 20),
+    percent(
         "read_pct",
         "percent of reads in the mixed and huge profiles (the rest are writes)",
-        50,
         50,
     ),
     ParamSpec {
@@ -72,10 +68,12 @@ const PARAMS: &[ParamSpec] = &[
         quick: 0,
         standard: 1,
         full_twice_ram: false,
+        min: 0,
+        max: 1,
     },
     ENGINE_PARAM,
     DEPTH_PARAM,
-    count("seed", "seed of file, offset and operation choices", 1, 1),
+    count("seed", "seed of file, offset and operation choices", 1, 1).range(0, u64::MAX),
 ];
 
 /// What a request does.

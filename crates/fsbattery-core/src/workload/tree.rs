@@ -45,6 +45,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 2614,
         standard: 2614,
         full_twice_ram: false,
+        min: 0,
+        max: u32::MAX as u64,
     },
     ParamSpec {
         name: "scale_div",
@@ -53,6 +55,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 16,
         standard: 1,
         full_twice_ram: false,
+        min: 1,
+        max: 1_000_000,
     },
     ParamSpec {
         name: "seed",
@@ -61,6 +65,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1,
         standard: 1,
         full_twice_ram: false,
+        min: 0,
+        max: u64::MAX,
     },
 ];
 
