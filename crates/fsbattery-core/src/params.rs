@@ -80,6 +80,31 @@ pub const MAX_RUNTIME: u64 = 86_400;
 /// Most files, transactions or operations a count parameter accepts.
 pub const MAX_COUNT: u64 = 1_000_000_000;
 
+/// Longest pause before a test, seconds (an hour: beyond it a run is waiting, not settling).
+pub const MAX_PAUSE_SECS: f64 = 3600.0;
+/// Most repeats of a test (`--repeat`, a suite's `repeat`).
+pub const MAX_REPEAT: u32 = 10_000;
+
+/// A pause in seconds, checked: finite, 0 to [`MAX_PAUSE_SECS`]. The error says what is wrong
+/// and is meant to follow the option's name ("--pause nan: ...").
+pub fn pause(secs: f64) -> Result<std::time::Duration, String> {
+    if !(0.0..=MAX_PAUSE_SECS).contains(&secs) {
+        return Err(format!(
+            "must be a number of seconds from 0 to {MAX_PAUSE_SECS}"
+        ));
+    }
+    // In range and finite, so this cannot fail; no unchecked from_secs_f64 anywhere.
+    std::time::Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+}
+
+/// A repeat count, checked: 1 to [`MAX_REPEAT`].
+pub fn repeat(n: i64) -> Result<u32, String> {
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=MAX_REPEAT).contains(n))
+        .ok_or_else(|| format!("must be a whole number from 1 to {MAX_REPEAT}"))
+}
+
 /// One documented workload parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
@@ -321,11 +346,31 @@ mod tests {
     }
 
     #[test]
+    fn pauses_are_finite_and_bounded() {
+        for bad in [f64::NAN, f64::INFINITY, -f64::INFINITY, -1.0, 1e300, MAX_PAUSE_SECS + 1.0] {
+            assert!(pause(bad).is_err(), "{bad}");
+        }
+        assert_eq!(pause(0.5).unwrap(), std::time::Duration::from_millis(500));
+        assert_eq!(pause(MAX_PAUSE_SECS).unwrap().as_secs(), 3600);
+    }
+
+    #[test]
+    fn repeats_are_one_to_max() {
+        for bad in [0, -1, i64::from(MAX_REPEAT) + 1, i64::MAX] {
+            assert!(repeat(bad).is_err(), "{bad}");
+        }
+        assert_eq!(repeat(5), Ok(5));
+    }
+
+    #[test]
     fn sizes_parse_with_binary_suffixes() {
         assert_eq!(parse_bytes("64MiB"), Some(64 << 20));
         assert_eq!(parse_bytes("64M"), Some(64 << 20));
         assert_eq!(parse_bytes("1g"), Some(1 << 30));
         assert_eq!(parse_bytes("4096"), Some(4096));
+        assert_eq!(parse_bytes("1EiB"), Some(1 << 60));
+        assert_eq!(parse_bytes("16E"), None, "overflows u64");
+        assert_eq!(parse_bytes("-1"), None);
         assert_eq!(parse_bytes("12x"), None);
         assert_eq!(parse_bytes(""), None);
     }
