@@ -167,6 +167,7 @@ impl ParamSpec {
     pub fn range_text(&self) -> String {
         match self.kind {
             ParamKind::Choice(names) => names.join("|"),
+            _ if (self.min, self.max) == (0, u64::MAX) => "any".into(),
             _ => format!("{}..{}", self.show(self.min), self.show(self.max)),
         }
     }

@@ -158,7 +158,11 @@ pub fn load(name_or_path: &str) -> Result<Suite, UsageError> {
 
 /// Parse and validate suite text; `path` is only used in messages.
 pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
-    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    // Counted on bytes: a span need not fall on a char boundary of arbitrary input.
+    let line_of = |offset: usize| {
+        let end = offset.min(text.len());
+        text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+    };
     let err = |offset: usize, key: &str, message: String| UsageError::SuiteFile {
         path: path.to_path_buf(),
         line: line_of(offset),

@@ -45,8 +45,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 2614,
         standard: 2614,
         full_twice_ram: false,
-        min: 0,
-        max: u32::MAX as u64,
+        min: 2614,
+        max: 2637,
     },
     ParamSpec {
         name: "scale_div",

@@ -27,8 +27,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 2637,
         standard: 2637,
         full_twice_ram: false,
-        min: 0,
-        max: u32::MAX as u64,
+        min: 2614,
+        max: 2637,
     },
     ParamSpec {
         name: "scale_div",
