@@ -139,6 +139,24 @@ fn flag_cases() -> Vec<Case> {
     out
 }
 
+/// Values each in range whose combination no run can honour: refused by the workload's
+/// `check` when the plan is built, not as a failed cell after mkfs.
+fn relation_cases() -> Vec<Case> {
+    [
+        ("postmark", "postmark.size_low=20000", "size_low"),
+        ("dd", "dd.size=4K", "smaller than one block"),
+        ("iozone", "iozone.min_record=2M", "min_record"),
+        ("ffsb", "ffsb.threads=100", "threads need"),
+        ("ffsb", "ffsb.file_size=5000", "file_size"),
+        ("bonnie", "bonnie.size=4K", "chunk"),
+        ("bonnie", "bonnie.min_size=5000", "min_size"),
+        ("randomio", "randomio.request=1G", "request"),
+    ]
+    .into_iter()
+    .map(|(w, set, needle)| case(&["--workload", w, "--set", set], needle))
+    .collect()
+}
+
 /// Target specs that must be refused before anything is made (and before the root check).
 fn target_cases() -> Vec<Case> {
     [
@@ -276,6 +294,7 @@ fn generated_malformed_inputs_exit_2_with_one_line() {
     let mut cases = parameter_cases();
     cases.extend(flag_cases());
     cases.extend(target_cases());
+    cases.extend(relation_cases());
     cases.extend(suite_cases(&suites));
     assert!(cases.len() >= 100, "only {} cases", cases.len());
 

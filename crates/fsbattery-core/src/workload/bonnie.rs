@@ -107,6 +107,12 @@ impl Workload for Bonnie {
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        if p.get("size") > 0 {
+            blockio::whole_chunks("bonnie", p.get("size"), p.get("chunk"), "chunk")?;
+        }
+        bonnie_files::check(p)
+    }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         let mut m = Vec::new();
         if p.get("size") > 0 {

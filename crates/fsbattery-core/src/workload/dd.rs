@@ -65,6 +65,9 @@ impl Workload for Dd {
         m.extend(blockio::direct_metric(p));
         m
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        blockio::whole_chunks("dd", p.get("size"), p.get("block"), "block").map(drop)
+    }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let block = p.get("block");
         let size = blockio::whole_chunks("dd", p.get("size"), block, "block")?;

@@ -178,6 +178,9 @@ impl Workload for Ffsb {
         }
         m
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        Config::check(p).map(drop)
+    }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(ctx.root(), p)?;
         let scratch = Scratch::create(ctx.root(), "ffsb")?;
@@ -216,39 +219,11 @@ impl Config {
     /// Resolve and validate: every thread needs a file, every size whole requests, and
     /// O_DIRECT a filesystem that takes it.
     fn new(root: &Path, p: &Params) -> Result<Config, WorkloadError> {
-        let files = p.get("files") as usize;
-        // The CPU-count default never asks for more threads than there are files; an explicit
-        // count that does is refused below.
-        let threads = match p.get("threads") {
-            0 => fileset::threads(p).min(files.max(1)),
-            _ => fileset::threads(p),
-        };
+        let (files, threads) = Self::check(p)?;
         let (block, huge_block, file_size) =
             (p.get("block"), p.get("huge_block"), p.get("file_size"));
         let direct = p.get("direct") == 1;
         let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
-        if files < threads {
-            return bad(format!(
-                "{threads} threads need at least {threads} files (files={files}): raise \
-                 ffsb.files or lower --jobs"
-            ));
-        }
-        let req = block.max(huge_block);
-        if block == 0 || huge_block == 0 || file_size < req {
-            return bad(format!(
-                "file_size {} must hold at least one request of {} (block and huge_block > 0)",
-                format_bytes(file_size),
-                format_bytes(req)
-            ));
-        }
-        if !file_size.is_multiple_of(block) || !file_size.is_multiple_of(huge_block) {
-            return bad(format!(
-                "file_size {} must be a multiple of block {} and huge_block {}",
-                format_bytes(file_size),
-                format_bytes(block),
-                format_bytes(huge_block)
-            ));
-        }
         let mut align = 4096;
         if direct {
             if let DirectIo::Unsupported(why) = check_direct(root) {
@@ -282,6 +257,44 @@ impl Config {
             engine: fileset::engine_spec(p, per_thread <= 1024),
             seed: p.get("seed"),
         })
+    }
+
+    /// The checks that need no directory: every thread a file, every size whole requests.
+    /// Returns (files, threads).
+    fn check(p: &Params) -> Result<(usize, usize), WorkloadError> {
+        let files = p.get("files") as usize;
+        // The CPU-count default never asks for more threads than there are files; an explicit
+        // count that does is refused below.
+        let threads = match p.get("threads") {
+            0 => fileset::threads(p).min(files.max(1)),
+            _ => fileset::threads(p),
+        };
+        let (block, huge_block, file_size) =
+            (p.get("block"), p.get("huge_block"), p.get("file_size"));
+        let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
+        if files < threads {
+            return bad(format!(
+                "{threads} threads need at least {threads} files (files={files}): raise \
+                 ffsb.files or lower --jobs"
+            ));
+        }
+        let req = block.max(huge_block);
+        if block == 0 || huge_block == 0 || file_size < req {
+            return bad(format!(
+                "file_size {} must hold at least one request of {} (block and huge_block > 0)",
+                format_bytes(file_size),
+                format_bytes(req)
+            ));
+        }
+        if !file_size.is_multiple_of(block) || !file_size.is_multiple_of(huge_block) {
+            return bad(format!(
+                "file_size {} must be a multiple of block {} and huge_block {}",
+                format_bytes(file_size),
+                format_bytes(block),
+                format_bytes(huge_block)
+            ));
+        }
+        Ok((files, threads))
     }
 
     fn open(&self, path: &Path, create: bool) -> std::io::Result<File> {

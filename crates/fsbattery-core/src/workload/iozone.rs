@@ -319,6 +319,9 @@ impl Workload for Iozone {
             })
             .collect()
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        check_params(p, &records(p))
+    }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let records = records(p);
         check_params(p, &records)?;

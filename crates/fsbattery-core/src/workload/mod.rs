@@ -49,6 +49,13 @@ pub trait Workload: Sync {
     fn dataset(&self, _params: &Params) -> Option<DatasetSpec> {
         None
     }
+    /// Relations between parameters that no single range expresses (size_low ≤ size_high, a
+    /// size of at least one block), checked when the plan is built so an impossible
+    /// combination is refused before any target is made. Pure: no I/O. The message names the
+    /// parameters and says what to change.
+    fn check(&self, _params: &Params) -> Result<(), WorkloadError> {
+        Ok(())
+    }
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }

@@ -242,6 +242,9 @@ impl Workload for Personality {
         }
         m
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        Config::new(self.kind, p).map(drop)
+    }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(self.kind, p)?;
         let scratch = Scratch::create(ctx.root(), self.name())?;

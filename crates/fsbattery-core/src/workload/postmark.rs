@@ -216,6 +216,9 @@ impl Workload for Postmark {
             ),
         ]
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        Config::new(self.name, p).map(drop)
+    }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(self.name, p)?;
         let scratch = Scratch::create(ctx.root(), self.name)?;

@@ -93,6 +93,9 @@ impl Workload for RandomIo {
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        blockio::whole_chunks("randomio", p.get("size"), p.get("request"), "request").map(drop)
+    }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate(

@@ -35,6 +35,10 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             given.extend(o.clone());
         }
         let params = Params::resolve(name, w.params(), scale, ram, &given)?;
+        // Relations between parameters, before any target exists: a cell that would fail
+        // after mkfs for its parameters alone is a plan error.
+        w.check(&params)
+            .map_err(|e| UsageError::Invalid(e.to_string()))?;
         workloads.push(PlannedWorkload {
             workload: w,
             params,
