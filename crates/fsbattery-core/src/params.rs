@@ -142,7 +142,13 @@ impl ParamSpec {
                 self.name
             ))
         };
-        let between = || format!("between {} and {}", self.show(self.min), self.show(self.max));
+        let between = || {
+            format!(
+                "between {} and {}",
+                self.show(self.min),
+                self.show(self.max)
+            )
+        };
         match self.kind {
             ParamKind::Choice(names) => names
                 .iter()
@@ -348,7 +354,14 @@ mod tests {
 
     #[test]
     fn pauses_are_finite_and_bounded() {
-        for bad in [f64::NAN, f64::INFINITY, -f64::INFINITY, -1.0, 1e300, MAX_PAUSE_SECS + 1.0] {
+        for bad in [
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+            -1.0,
+            1e300,
+            MAX_PAUSE_SECS + 1.0,
+        ] {
             assert!(pause(bad).is_err(), "{bad}");
         }
         assert_eq!(pause(0.5).unwrap(), std::time::Duration::from_millis(500));

@@ -161,7 +161,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     // Counted on bytes: a span need not fall on a char boundary of arbitrary input.
     let line_of = |offset: usize| {
         let end = offset.min(text.len());
-        text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+        text.as_bytes()[..end]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1
     };
     let err = |offset: usize, key: &str, message: String| UsageError::SuiteFile {
         path: path.to_path_buf(),
@@ -198,15 +202,24 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     };
     let repeat = match &file.repeat {
         None => 3,
-        Some(r) => crate::params::repeat(*r.get_ref())
-            .map_err(|m| err(r.span().start, "repeat", format!("repeat = {}: {m}", r.get_ref())))?,
+        Some(r) => crate::params::repeat(*r.get_ref()).map_err(|m| {
+            err(
+                r.span().start,
+                "repeat",
+                format!("repeat = {}: {m}", r.get_ref()),
+            )
+        })?,
     };
     let pause_full = match &file.pause_full {
         None => 10.0,
         Some(p) => {
             let secs = *p.get_ref();
             crate::params::pause(secs).map_err(|m| {
-                err(p.span().start, "pause_full", format!("pause_full = {secs}: {m}"))
+                err(
+                    p.span().start,
+                    "pause_full",
+                    format!("pause_full = {secs}: {m}"),
+                )
             })?;
             secs
         }
@@ -389,7 +402,11 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(e("repeat = 0").contains("key 'repeat': repeat = 0: must be"), "{}", e("repeat = 0"));
+        assert!(
+            e("repeat = 0").contains("key 'repeat': repeat = 0: must be"),
+            "{}",
+            e("repeat = 0")
+        );
         assert!(e("repeat = -1").contains("repeat"));
         assert!(e("repeat = 4294967296").contains("repeat"));
         for bad in ["nan", "inf", "-inf", "-1.0", "1e300"] {
@@ -397,9 +414,15 @@ mod tests {
             assert!(m.contains("key 'pause_full'"), "{m}");
             assert_eq!(m.lines().count(), 1, "{m}");
         }
-        let m = parse("name = \"x\"\n", Path::new("s.toml")).unwrap_err().to_string();
+        let m = parse("name = \"x\"\n", Path::new("s.toml"))
+            .unwrap_err()
+            .to_string();
         assert!(m.contains("no [[workload]]"), "{m}");
-        let s = parse(&format!("repeat = 5\npause_full = 2.5\n{base}"), Path::new("s.toml")).unwrap();
+        let s = parse(
+            &format!("repeat = 5\npause_full = 2.5\n{base}"),
+            Path::new("s.toml"),
+        )
+        .unwrap();
         assert_eq!((s.repeat, s.pause_full), (5, 2.5));
         let s = parse(&format!("pause_full = 3\n{base}"), Path::new("s.toml")).unwrap();
         assert_eq!(s.pause_full, 3.0, "an integer is a number of seconds too");

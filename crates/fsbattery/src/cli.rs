@@ -174,9 +174,20 @@ pub struct RunArgs {
 
 /// A whole number as the user typed it, or the range message.
 fn whole(s: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, String> {
-    let bad = || format!("must be a whole number from {} to {}", range.start(), range.end());
+    let bad = || {
+        format!(
+            "must be a whole number from {} to {}",
+            range.start(),
+            range.end()
+        )
+    };
     let t = s.trim();
-    if t.is_empty() || !t.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) {
+    if t.is_empty()
+        || !t
+            .trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
         return Err(bad());
     }
     t.parse::<i64>()

@@ -48,10 +48,7 @@ fn clap_exit(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
     }
-    eprintln!(
-        "fsbattery: error: {}",
-        one_line(&e.render().to_string())
-    );
+    eprintln!("fsbattery: error: {}", one_line(&e.render().to_string()));
     ExitCode::from(EXIT_USAGE)
 }
 
@@ -60,7 +57,9 @@ fn one_line(rendered: &str) -> String {
     let kept: Vec<&str> = rendered
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
         .collect();
     let text = kept.join(" ");
     let text = text.strip_prefix("error: ").unwrap_or(&text);

@@ -81,13 +81,24 @@ fn parameter_cases() -> Vec<Case> {
 fn flag_cases() -> Vec<Case> {
     let mut out = Vec::new();
     let too_many = (MAX_REPEAT + 1).to_string();
-    for v in ["0", "-1", "1.5", "nan", "", "x", &too_many, "99999999999999999999"] {
+    for v in [
+        "0",
+        "-1",
+        "1.5",
+        "nan",
+        "",
+        "x",
+        &too_many,
+        "99999999999999999999",
+    ] {
         out.push(case(&["--repeat", v], "--repeat"));
     }
     for v in ["0", "-1", "4097", "1e3", "", "-0"] {
         out.push(case(&["--jobs", v], "--jobs"));
     }
-    for v in ["nan", "inf", "-inf", "-1", "1e300", "3601", "", "ten", "NaN"] {
+    for v in [
+        "nan", "inf", "-inf", "-1", "1e300", "3601", "", "ten", "NaN",
+    ] {
         out.push(case(&["--pause", v], "--pause"));
     }
     for (flag, v) in [
@@ -111,9 +122,18 @@ fn flag_cases() -> Vec<Case> {
         ("metadata.files", "WORKLOAD.PARAM=VALUE"),
         ("metadata.nosuch=1", "metadata.nosuch"),
         ("stream.size=10", "stream.size=10"),
-        ("stream.size=9223372036855824384", "stream.size=9223372036855824384"),
-        ("stream.size=0", "stream.size=0: must be between 4KiB and 1EiB"),
-        ("metadata.files=0", "metadata.files=0: must be between 1 and"),
+        (
+            "stream.size=9223372036855824384",
+            "stream.size=9223372036855824384",
+        ),
+        (
+            "stream.size=0",
+            "stream.size=0: must be between 4KiB and 1EiB",
+        ),
+        (
+            "metadata.files=0",
+            "metadata.files=0: must be between 1 and",
+        ),
     ] {
         out.push(case(&["--set", v], needle));
     }
@@ -172,7 +192,10 @@ fn target_cases() -> Vec<Case> {
         ("loop:btrfs,devices=17", "1 to 16"),
         ("loop:btrfs,devices=-1", "not a count"),
         ("loop:btrfs,devices=nan", "not a count"),
-        ("loop:ext4,journal=external,journal_size=0", "must be a size"),
+        (
+            "loop:ext4,journal=external,journal_size=0",
+            "must be a size",
+        ),
         ("loop:ext4,journal=external,journal_size=1M", "at least"),
         ("loop:ext4,colour=red", "unknown option"),
         ("loop:ext4,size=1G,size=2G", "twice"),

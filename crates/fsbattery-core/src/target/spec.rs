@@ -474,7 +474,13 @@ mod tests {
         assert!(e("ext4,profile=raid1").contains("btrfs only"));
         assert!(e("tmpfs").contains("tmpfs"));
         assert!(e("").contains("no filesystem"));
-        for bad in ["ext4,size=0", "ext4,size=-1", "ext4,size=2E", "ext4,size=1e300", "ext4,size="] {
+        for bad in [
+            "ext4,size=0",
+            "ext4,size=-1",
+            "ext4,size=2E",
+            "ext4,size=1e300",
+            "ext4,size=",
+        ] {
             assert!(e(bad).contains("must be a size"), "{bad}: {}", e(bad));
         }
         assert!(e("btrfs,devices=0").contains("1 to 16"));

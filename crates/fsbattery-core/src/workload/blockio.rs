@@ -92,7 +92,11 @@ pub(super) const fn percent(name: &'static str, help: &'static str, default: u64
 }
 
 /// Bytes per call (block, request, chunk): 512 B to [`MAX_REQUEST`].
-pub(super) const fn request_size(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
+pub(super) const fn request_size(
+    name: &'static str,
+    help: &'static str,
+    default: u64,
+) -> ParamSpec {
     bytes(name, help, default, default, false).range(512, MAX_REQUEST)
 }
 

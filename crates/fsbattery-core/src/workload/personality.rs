@@ -17,9 +17,8 @@
 //! - Files only exist under the scratch directory, which goes on every exit path.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat,
-    run_threads, should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
-    THREADS_RANGE,
+    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat, run_threads,
+    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
 use super::{poll, Scratch, Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, OpKind, XorShift};

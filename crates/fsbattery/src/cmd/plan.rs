@@ -72,8 +72,8 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         None if scale == Scale::Full => (suite.pause_full, "pause_full"),
         None => (0.0, "--pause"),
     };
-    let pause = params::pause(pause)
-        .map_err(|m| UsageError::Invalid(format!("{what} {pause}: {m}")))?;
+    let pause =
+        params::pause(pause).map_err(|m| UsageError::Invalid(format!("{what} {pause}: {m}")))?;
     let plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
@@ -227,9 +227,12 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageE
             .ok_or_else(|| too_large("files × file size".into()))?;
         need = need.max(twice).max(pool);
     }
-    let total = need
-        .checked_add(trees + (512 << 20))
-        .ok_or_else(|| UsageError::Invalid("the workloads' files are too large for any target: lower the sizes given with --set".into()))?;
+    let total = need.checked_add(trees + (512 << 20)).ok_or_else(|| {
+        UsageError::Invalid(
+            "the workloads' files are too large for any target: lower the sizes given with --set"
+                .into(),
+        )
+    })?;
     Ok(total.max(1 << 30))
 }
 
