@@ -200,38 +200,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
             )
         })?,
     };
-    let repeat = match &file.repeat {
-        None => 3,
-        Some(r) => crate::params::repeat(*r.get_ref()).map_err(|m| {
-            err(
-                r.span().start,
-                "repeat",
-                format!("repeat = {}: {m}", r.get_ref()),
-            )
-        })?,
-    };
-    let pause_full = match &file.pause_full {
-        None => 10.0,
-        Some(p) => {
-            let secs = *p.get_ref();
-            crate::params::pause(secs).map_err(|m| {
-                err(
-                    p.span().start,
-                    "pause_full",
-                    format!("pause_full = {secs}: {m}"),
-                )
-            })?;
-            secs
-        }
-    };
-    if file.workloads.is_empty() {
-        return Err(err(
-            0,
-            "workload",
-            "the suite has no [[workload]]: add at least one, e.g. [[workload]] name = \"metadata\""
-                .into(),
-        ));
-    }
+    let (repeat, pause_full) = checked_numbers(&file, &err)?;
     let mut workloads = Vec::new();
     for w in &file.workloads {
         let name = w.name.get_ref();
@@ -327,6 +296,48 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         workloads,
         rows,
     })
+}
+
+/// The suite's own numbers, range-checked: `repeat` 1 to [`crate::params::MAX_REPEAT`],
+/// `pause_full` finite seconds 0 to an hour (defaults 3 and 10 s); and at least one
+/// workload, since a suite without one would run and measure nothing.
+fn checked_numbers(
+    file: &SuiteFile,
+    err: &dyn Fn(usize, &str, String) -> UsageError,
+) -> Result<(u32, f64), UsageError> {
+    let repeat = match &file.repeat {
+        None => 3,
+        Some(r) => crate::params::repeat(*r.get_ref()).map_err(|m| {
+            err(
+                r.span().start,
+                "repeat",
+                format!("repeat = {}: {m}", r.get_ref()),
+            )
+        })?,
+    };
+    let pause_full = match &file.pause_full {
+        None => 10.0,
+        Some(p) => {
+            let secs = *p.get_ref();
+            crate::params::pause(secs).map_err(|m| {
+                err(
+                    p.span().start,
+                    "pause_full",
+                    format!("pause_full = {secs}: {m}"),
+                )
+            })?;
+            secs
+        }
+    };
+    if file.workloads.is_empty() {
+        return Err(err(
+            0,
+            "workload",
+            "the suite has no [[workload]]: add at least one, e.g. [[workload]] name = \"metadata\""
+                .into(),
+        ));
+    }
+    Ok((repeat, pause_full))
 }
 
 impl Params {
