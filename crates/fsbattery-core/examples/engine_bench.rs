@@ -66,7 +66,13 @@ fn parse(args: &[String]) -> Result<JobSpec, String> {
             "--no-reg-files" => uring.registered_files = false,
             "--batch" => uring.batch = num(flag, val()?)?,
             "--jobs" => s.jobs = num(flag, val()?)?,
-            "--runtime" => stop = Some(Stop::Runtime(Duration::from_secs_f64(num(flag, val()?)?))),
+            "--runtime" => {
+                // try_: from_secs_f64 panics on nan, negative and huge values.
+                let secs: f64 = num(flag, val()?)?;
+                let d = Duration::try_from_secs_f64(secs)
+                    .map_err(|e| format!("{flag} '{secs}': {e}"))?;
+                stop = Some(Stop::Runtime(d));
+            }
             "--ops" => stop = Some(Stop::Ops(num(flag, val()?)?)),
             "--fill" => s.fill = val()?.parse()?,
             "--mode" => {

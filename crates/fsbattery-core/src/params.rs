@@ -1,7 +1,13 @@
-//! Workload parameters as documented data: name, help, unit and a default per scale.
+//! Workload parameters as documented data: name, help, unit, a default per scale and the range
+//! of values that can be run.
 //!
-//! Parsing has no side effects; sizes accept binary suffixes (K, M, G, T, with optional
+//! Parsing has no side effects; sizes accept binary suffixes (K, M, G, T, P, E, with optional
 //! "iB"/"B": `64M` = `64MiB` = 67,108,864 bytes), as dd and fio read them.
+//!
+//! Invariant: every value a workload reads through [`Params::get`] lies in its spec's
+//! `min..=max`. Overrides are checked in [`Params::resolve`], the one place user text becomes a
+//! number; defaults are checked by the registry's tests. Workloads may therefore multiply and
+//! cast within those bounds without overflow or truncation.
 
 use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
@@ -60,6 +66,45 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
 }
 
+/// Largest size any size parameter accepts: 1 EiB, beyond every filesystem's file size limit
+/// that matters and small enough that a few of them add up without overflowing a u64.
+pub const MAX_SIZE: u64 = 1 << 60;
+/// Largest bytes per call (block, request, record): 1 GiB, so it fits a u32 and a buffer.
+pub const MAX_REQUEST: u64 = 1 << 30;
+/// Largest thread count (`threads`, `--jobs`, seekers).
+pub const MAX_THREADS: u64 = 4096;
+/// Largest io_uring queue depth the engine accepts.
+pub const MAX_DEPTH: u64 = 4096;
+/// Longest timed phase, seconds (one day).
+pub const MAX_RUNTIME: u64 = 86_400;
+/// Most files, transactions or operations a count parameter accepts.
+pub const MAX_COUNT: u64 = 1_000_000_000;
+
+/// Longest pause before a test, seconds (an hour: beyond it a run is waiting, not settling).
+pub const MAX_PAUSE_SECS: f64 = 3600.0;
+/// Most repeats of a test (`--repeat`, a suite's `repeat`).
+pub const MAX_REPEAT: u32 = 10_000;
+
+/// A pause in seconds, checked: finite, 0 to [`MAX_PAUSE_SECS`]. The error says what is wrong
+/// and is meant to follow the option's name ("--pause nan: ...").
+pub fn pause(secs: f64) -> Result<std::time::Duration, String> {
+    if !(0.0..=MAX_PAUSE_SECS).contains(&secs) {
+        return Err(format!(
+            "must be a number of seconds from 0 to {MAX_PAUSE_SECS}"
+        ));
+    }
+    // In range and finite, so this cannot fail; no unchecked from_secs_f64 anywhere.
+    std::time::Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+}
+
+/// A repeat count, checked: 1 to [`MAX_REPEAT`].
+pub fn repeat(n: i64) -> Result<u32, String> {
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=MAX_REPEAT).contains(n))
+        .ok_or_else(|| format!("must be a whole number from 1 to {MAX_REPEAT}"))
+}
+
 /// One documented workload parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
@@ -75,15 +120,72 @@ pub struct ParamSpec {
     pub standard: u64,
     /// At full scale, at least twice the host's RAM (page-cache-defeating sizes).
     pub full_twice_ram: bool,
+    /// Smallest value that can be run (bytes for sizes): 0 only where 0 means something
+    /// ("skip", "one per CPU", "off").
+    pub min: u64,
+    /// Largest value that can be run.
+    pub max: u64,
 }
 
 impl ParamSpec {
+    /// The same spec accepting `min..=max`.
+    pub const fn range(self, min: u64, max: u64) -> ParamSpec {
+        ParamSpec { min, max, ..self }
+    }
+
+    /// Parse `text` as a value of this parameter and check it against the range; the error
+    /// names `workload.name=text`, the range and its unit.
+    pub fn parse(&self, workload: &str, text: &str) -> Result<u64, UsageError> {
+        let what = |expected: String| {
+            UsageError::Invalid(format!(
+                "parameter {workload}.{}={text}: {expected}",
+                self.name
+            ))
+        };
+        let between = || {
+            format!(
+                "between {} and {}",
+                self.show(self.min),
+                self.show(self.max)
+            )
+        };
+        match self.kind {
+            ParamKind::Choice(names) => names
+                .iter()
+                .position(|n| *n == text)
+                .map(|i| i as u64)
+                .ok_or_else(|| what(format!("choose one of {}", names.join(", ")))),
+            ParamKind::Count | ParamKind::Bytes => {
+                let (parsed, noun) = match self.kind {
+                    ParamKind::Count => (parse_count(text), "a whole number"),
+                    _ => (parse_bytes(text), "a size (e.g. 64MiB)"),
+                };
+                match parsed {
+                    Some(v) if (self.min..=self.max).contains(&v) => Ok(v),
+                    Some(_) => Err(what(format!("must be {}", between()))),
+                    None => Err(what(format!("must be {noun} {}", between()))),
+                }
+            }
+        }
+    }
+
+    /// The accepted values as text, for listings: "1..100000000", "4KiB..1EiB" or the choices.
+    pub fn range_text(&self) -> String {
+        match self.kind {
+            ParamKind::Choice(names) => names.join("|"),
+            _ if (self.min, self.max) == (0, u64::MAX) => "any".into(),
+            _ => format!("{}..{}", self.show(self.min), self.show(self.max)),
+        }
+    }
+
     /// Default value at `scale` on a host with `ram_bytes` of memory.
     pub fn default_at(&self, scale: Scale, ram_bytes: u64) -> u64 {
         match scale {
             Scale::Quick => self.quick,
             Scale::Standard => self.standard,
-            Scale::Full if self.full_twice_ram => self.standard.max(ram_bytes.saturating_mul(2)),
+            Scale::Full if self.full_twice_ram => {
+                self.standard.max(ram_bytes.saturating_mul(2)).min(self.max)
+            }
             Scale::Full => self.standard,
         }
     }
@@ -128,21 +230,7 @@ impl Params {
                     choices: specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
                     list: "workloads",
                 })?;
-            let parsed = match spec.kind {
-                ParamKind::Count => v.replace(['_', ','], "").parse::<u64>().ok(),
-                ParamKind::Bytes => parse_bytes(v),
-                ParamKind::Choice(names) => names.iter().position(|n| n == v).map(|i| i as u64),
-            };
-            let parsed = parsed.ok_or_else(|| {
-                let expected = match spec.kind {
-                    ParamKind::Bytes => "size (e.g. 64MiB)".to_string(),
-                    ParamKind::Count => "count".to_string(),
-                    ParamKind::Choice(names) => format!("choice ({})", names.join(", ")),
-                };
-                UsageError::Invalid(format!(
-                    "parameter {workload}.{k}: '{v}' is not a valid {expected}"
-                ))
-            })?;
+            let parsed = spec.parse(workload, v)?;
             map.insert(k.clone(), parsed);
         }
         Ok(Params(map))
@@ -184,6 +272,16 @@ impl Params {
     }
 }
 
+/// Parse a count: digits with optional `_` or `,` separators ("10,000"); `None` for anything
+/// else, a sign or a value beyond u64 included.
+pub fn parse_count(s: &str) -> Option<u64> {
+    let digits = s.trim().replace(['_', ','], "");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
 /// Parse "64MiB", "1G", "4096", "10M" into bytes (binary multiples).
 pub fn parse_bytes(s: &str) -> Option<u64> {
     let s = s.trim();
@@ -198,6 +296,8 @@ pub fn parse_bytes(s: &str) -> Option<u64> {
         "m" | "mb" | "mib" => 1 << 20,
         "g" | "gb" | "gib" => 1 << 30,
         "t" | "tb" | "tib" => 1 << 40,
+        "p" | "pb" | "pib" => 1 << 50,
+        "e" | "eb" | "eib" => 1 << 60,
         _ => return None,
     };
     n.checked_mul(mult)
@@ -205,7 +305,9 @@ pub fn parse_bytes(s: &str) -> Option<u64> {
 
 /// Show bytes in the largest binary unit that divides them, else with one decimal.
 pub fn format_bytes(v: u64) -> String {
-    const UNITS: [(&str, u64); 4] = [
+    const UNITS: [(&str, u64); 6] = [
+        ("EiB", 1 << 60),
+        ("PiB", 1 << 50),
         ("TiB", 1 << 40),
         ("GiB", 1 << 30),
         ("MiB", 1 << 20),
@@ -237,6 +339,8 @@ mod tests {
             quick: 0,
             standard: 0,
             full_twice_ram: false,
+            min: 0,
+            max: 1,
         }];
         let mut o = BTreeMap::new();
         o.insert("engine".to_string(), "io_uring".to_string());
@@ -249,11 +353,38 @@ mod tests {
     }
 
     #[test]
+    fn pauses_are_finite_and_bounded() {
+        for bad in [
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+            -1.0,
+            1e300,
+            MAX_PAUSE_SECS + 1.0,
+        ] {
+            assert!(pause(bad).is_err(), "{bad}");
+        }
+        assert_eq!(pause(0.5).unwrap(), std::time::Duration::from_millis(500));
+        assert_eq!(pause(MAX_PAUSE_SECS).unwrap().as_secs(), 3600);
+    }
+
+    #[test]
+    fn repeats_are_one_to_max() {
+        for bad in [0, -1, i64::from(MAX_REPEAT) + 1, i64::MAX] {
+            assert!(repeat(bad).is_err(), "{bad}");
+        }
+        assert_eq!(repeat(5), Ok(5));
+    }
+
+    #[test]
     fn sizes_parse_with_binary_suffixes() {
         assert_eq!(parse_bytes("64MiB"), Some(64 << 20));
         assert_eq!(parse_bytes("64M"), Some(64 << 20));
         assert_eq!(parse_bytes("1g"), Some(1 << 30));
         assert_eq!(parse_bytes("4096"), Some(4096));
+        assert_eq!(parse_bytes("1EiB"), Some(1 << 60));
+        assert_eq!(parse_bytes("16E"), None, "overflows u64");
+        assert_eq!(parse_bytes("-1"), None);
         assert_eq!(parse_bytes("12x"), None);
         assert_eq!(parse_bytes(""), None);
     }
@@ -275,6 +406,8 @@ mod tests {
             quick: 1,
             standard: 1 << 30,
             full_twice_ram: true,
+            min: 1,
+            max: MAX_SIZE,
         };
         assert_eq!(spec.default_at(Scale::Full, 4 << 30), 8 << 30);
         assert_eq!(spec.default_at(Scale::Full, 100), 1 << 30);
@@ -290,6 +423,8 @@ mod tests {
             quick: 1,
             standard: 2,
             full_twice_ram: false,
+            min: 1,
+            max: MAX_COUNT,
         }];
         let mut o = BTreeMap::new();
         o.insert("nope".to_string(), "1".to_string());

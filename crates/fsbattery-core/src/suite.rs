@@ -66,9 +66,9 @@ struct SuiteFile {
     title: String,
     #[serde(default)]
     description: String,
-    repeat: Option<u32>,
+    repeat: Option<Spanned<i64>>,
     aggregate: Option<Spanned<String>>,
-    pause_full: Option<f64>,
+    pause_full: Option<Spanned<f64>>,
     #[serde(default, rename = "workload")]
     workloads: Vec<WorkloadEntry>,
     #[serde(default, rename = "row")]
@@ -158,7 +158,15 @@ pub fn load(name_or_path: &str) -> Result<Suite, UsageError> {
 
 /// Parse and validate suite text; `path` is only used in messages.
 pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
-    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    // Counted on bytes: a span need not fall on a char boundary of arbitrary input.
+    let line_of = |offset: usize| {
+        let end = offset.min(text.len());
+        text.as_bytes()[..end]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1
+    };
     let err = |offset: usize, key: &str, message: String| UsageError::SuiteFile {
         path: path.to_path_buf(),
         line: line_of(offset),
@@ -167,7 +175,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     };
     let file: SuiteFile = toml::from_str(text).map_err(|e| {
         let offset = e.span().map(|s| s.start).unwrap_or(0);
-        let msg = e.message().to_string();
+        // toml's messages may run over several lines; a usage error is one.
+        let msg = e
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
         let key = msg
             .strip_prefix("unknown field `")
             .and_then(|r| r.split('`').next())
@@ -185,6 +200,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
             )
         })?,
     };
+    let (repeat, pause_full) = checked_numbers(&file, &err)?;
     let mut workloads = Vec::new();
     for w in &file.workloads {
         let name = w.name.get_ref();
@@ -274,12 +290,54 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         name: file.name,
         title: file.title,
         description: file.description,
-        repeat: file.repeat.unwrap_or(3).max(1),
+        repeat,
         aggregate,
-        pause_full: file.pause_full.unwrap_or(10.0),
+        pause_full,
         workloads,
         rows,
     })
+}
+
+/// The suite's own numbers, range-checked: `repeat` 1 to [`crate::params::MAX_REPEAT`],
+/// `pause_full` finite seconds 0 to an hour (defaults 3 and 10 s); and at least one
+/// workload, since a suite without one would run and measure nothing.
+fn checked_numbers(
+    file: &SuiteFile,
+    err: &dyn Fn(usize, &str, String) -> UsageError,
+) -> Result<(u32, f64), UsageError> {
+    let repeat = match &file.repeat {
+        None => 3,
+        Some(r) => crate::params::repeat(*r.get_ref()).map_err(|m| {
+            err(
+                r.span().start,
+                "repeat",
+                format!("repeat = {}: {m}", r.get_ref()),
+            )
+        })?,
+    };
+    let pause_full = match &file.pause_full {
+        None => 10.0,
+        Some(p) => {
+            let secs = *p.get_ref();
+            crate::params::pause(secs).map_err(|m| {
+                err(
+                    p.span().start,
+                    "pause_full",
+                    format!("pause_full = {secs}: {m}"),
+                )
+            })?;
+            secs
+        }
+    };
+    if file.workloads.is_empty() {
+        return Err(err(
+            0,
+            "workload",
+            "the suite has no [[workload]]: add at least one, e.g. [[workload]] name = \"metadata\""
+                .into(),
+        ));
+    }
+    Ok((repeat, pause_full))
 }
 
 impl Params {
@@ -348,6 +406,40 @@ mod tests {
     }
 
     #[test]
+    fn repeat_pause_and_workloads_are_checked() {
+        let base = "name = \"x\"\n[[workload]]\nname = \"metadata\"\n";
+        let e = |extra: &str| {
+            parse(&format!("{extra}\n{base}"), Path::new("s.toml"))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            e("repeat = 0").contains("key 'repeat': repeat = 0: must be"),
+            "{}",
+            e("repeat = 0")
+        );
+        assert!(e("repeat = -1").contains("repeat"));
+        assert!(e("repeat = 4294967296").contains("repeat"));
+        for bad in ["nan", "inf", "-inf", "-1.0", "1e300"] {
+            let m = e(&format!("pause_full = {bad}"));
+            assert!(m.contains("key 'pause_full'"), "{m}");
+            assert_eq!(m.lines().count(), 1, "{m}");
+        }
+        let m = parse("name = \"x\"\n", Path::new("s.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(m.contains("no [[workload]]"), "{m}");
+        let s = parse(
+            &format!("repeat = 5\npause_full = 2.5\n{base}"),
+            Path::new("s.toml"),
+        )
+        .unwrap();
+        assert_eq!((s.repeat, s.pause_full), (5, 2.5));
+        let s = parse(&format!("pause_full = 3\n{base}"), Path::new("s.toml")).unwrap();
+        assert_eq!(s.pause_full, 3.0, "an integer is a number of seconds too");
+    }
+
+    #[test]
     fn unknown_workload_names_line() {
         let text = "name = \"x\"\n[[workload]]\nname = \"nosuch\"\n";
         let e = parse(text, Path::new("s.toml")).unwrap_err().to_string();
@@ -356,7 +448,7 @@ mod tests {
 
     #[test]
     fn row_without_workload_must_be_pending() {
-        let text = "name = \"x\"\n[[row]]\nlabel = \"a\"\nworkload = \"bonnie\"\nmetric = \"m\"\n";
+        let text = "name = \"x\"\n[[workload]]\nname = \"metadata\"\n[[row]]\nlabel = \"a\"\nworkload = \"bonnie\"\nmetric = \"m\"\n";
         assert!(parse(text, Path::new("s.toml")).is_err());
         let text = format!("{text}pending = \"later\"\n");
         assert_eq!(parse(&text, Path::new("s.toml")).unwrap().rows.len(), 1);

@@ -2,6 +2,7 @@
 //! `cmd::*` turns these into a validated plan.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use fsbattery_core::params;
 use std::path::PathBuf;
 
 /// fsbattery — a filesystem benchmark suite.
@@ -169,8 +170,8 @@ pub struct RunArgs {
     /// Run only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
-    /// Repeats per test [default: the suite's, 3 for classic].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Repeats per test, 1 to 10000 [default: the suite's, 3 for classic].
+    #[arg(long, value_name = "N", value_parser = repeat, allow_hyphen_values = true)]
     pub repeat: Option<u32>,
     /// Problem sizes: quick (seconds), standard (the seeds' sizes), full (≥ 2 × RAM files).
     #[arg(long, value_enum, default_value = "quick")]
@@ -178,15 +179,16 @@ pub struct RunArgs {
     /// Aggregate shown in tables [default: the suite's; S1 used mean, S2 best].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
-    /// Seconds to pause after sync before each test [default: 0, or the suite's (10 s) at full scale].
-    #[arg(long, value_name = "SECS")]
+    /// Seconds to pause after sync before each test, 0 to 3600 [default: 0, or the suite's
+    /// (10 s) at full scale].
+    #[arg(long, value_name = "SECS", value_parser = pause, allow_hyphen_values = true)]
     pub pause: Option<f64>,
     /// Output directory [default: ./fsbattery-results/<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Threads for the multithreaded workloads (every workload with a `threads` parameter:
-    /// ffsb, randomio, the personalities) [default: each workload's own].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// ffsb, randomio, the personalities), 1 to 4096 [default: each workload's own].
+    #[arg(long, value_name = "N", value_parser = jobs, allow_hyphen_values = true)]
     pub jobs: Option<u32>,
     /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable).
     #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
@@ -216,6 +218,57 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+// Numeric flags take hyphen values so that `--repeat -1` reaches these parsers and is refused
+// with the range, instead of clap reading `-1` as an unknown flag.
+
+/// A whole number as the user typed it, or the range message.
+fn whole(s: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, String> {
+    let bad = || {
+        format!(
+            "must be a whole number from {} to {}",
+            range.start(),
+            range.end()
+        )
+    };
+    let t = s.trim();
+    if t.is_empty()
+        || !t
+            .trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
+        return Err(bad());
+    }
+    t.parse::<i64>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(bad)
+}
+
+/// `--repeat`: 1 to [`params::MAX_REPEAT`].
+fn repeat(s: &str) -> Result<u32, String> {
+    let n = whole(s, 1..=i64::from(params::MAX_REPEAT))?;
+    params::repeat(n)
+}
+
+/// `--jobs`: 1 to [`params::MAX_THREADS`].
+fn jobs(s: &str) -> Result<u32, String> {
+    let n = whole(s, 1..=params::MAX_THREADS as i64)?;
+    u32::try_from(n).map_err(|e| e.to_string())
+}
+
+/// `--pause`: seconds, finite, 0 to [`params::MAX_PAUSE_SECS`].
+fn pause(s: &str) -> Result<f64, String> {
+    let secs: f64 = s.trim().parse().map_err(|_| {
+        format!(
+            "must be a number of seconds from 0 to {}",
+            params::MAX_PAUSE_SECS
+        )
+    })?;
+    params::pause(secs)?;
+    Ok(secs)
 }
 
 /// `--method` on the command line.

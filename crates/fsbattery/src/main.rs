@@ -10,6 +10,7 @@ mod cmd;
 mod progress;
 mod stdout;
 
+use clap::error::ErrorKind;
 use clap::Parser;
 use fsbattery_core::error::{UsageError, EXIT_RUNTIME, EXIT_USAGE};
 use std::process::ExitCode;
@@ -21,7 +22,10 @@ fn main() -> ExitCode {
         eprintln!("fsbattery: error: installing signal handlers: {e}");
         return ExitCode::from(EXIT_RUNTIME);
     }
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
     match cmd::dispatch(cli) {
         Ok(code) => code,
         // The reader of stdout went away (`| head`): nothing to say, nothing went wrong.
@@ -35,4 +39,34 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// clap's help and version as clap prints them; its errors as one line and exit 2, like every
+/// other usage error (clap's own rendering spans several lines: error, hints, usage).
+fn clap_exit(e: clap::Error) -> ExitCode {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
+    }
+    eprintln!("fsbattery: error: {}", one_line(&e.render().to_string()));
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// clap's rendered error without its usage and "For more information" lines, on one line.
+fn one_line(rendered: &str) -> String {
+    let kept: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let text = kept.join(" ");
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    format!("{text} (see --help)")
 }

@@ -118,3 +118,77 @@ fn malformed_suite_file_names_line_and_key() {
     std::fs::write(&suite, "name = \"bad\"\n[[workload]\n").unwrap();
     assert_refused(cwd.path(), &["--suite", suite.to_str().unwrap()], "line 2");
 }
+
+/// Issue 15 §3: inputs that panicked, ran measuring nothing, or wrapped an overflow.
+#[test]
+fn numbers_are_range_checked_with_the_range_in_the_message() {
+    let cwd = tempfile::tempdir().unwrap();
+    let suite = |name: &str, text: &str| {
+        let p = cwd.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let wl = "[[workload]]\nname = \"metadata\"\n";
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--pause".into(), "1e300".into()], "--pause"),
+        (
+            vec!["--set".into(), "metadata.files=0".into()],
+            "metadata.files=0: must be between 1 and 100000000",
+        ),
+        (
+            vec!["--set".into(), "stream.size=0".into()],
+            "stream.size=0: must be between 4KiB and 1EiB",
+        ),
+        (
+            vec!["--set".into(), "stream.size=9223372036855824384".into()],
+            "must be between 4KiB and 1EiB",
+        ),
+        (
+            vec![
+                "--suite".into(),
+                suite("r.toml", &format!("name = \"x\"\nrepeat = 0\n{wl}")),
+            ],
+            "repeat = 0: must be a whole number from 1 to",
+        ),
+        (
+            vec!["--suite".into(), suite("n.toml", "name = \"x\"\n")],
+            "no [[workload]]",
+        ),
+        (
+            vec![
+                "--scale".into(),
+                "full".into(),
+                "--suite".into(),
+                suite("p.toml", &format!("name = \"x\"\npause_full = -1.0\n{wl}")),
+            ],
+            "pause_full = -1: must be a number of seconds from 0 to 3600",
+        ),
+    ];
+    for (args, needle) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_refused(cwd.path(), &args, needle);
+    }
+}
+
+/// Issue 10: a negative number is a value out of range, not an unknown flag.
+#[test]
+fn negative_numbers_get_the_range_not_unexpected_argument() {
+    let cwd = tempfile::tempdir().unwrap();
+    for (flag, value, range) in [
+        ("--repeat", "-1", "from 1 to 10000"),
+        ("--jobs", "-1", "from 1 to 4096"),
+        ("--jobs", "0", "from 1 to 4096"),
+        ("--pause", "-1", "from 0 to 3600"),
+        ("--pause", "nan", "from 0 to 3600"),
+    ] {
+        let o = run_in(cwd.path(), &["run", "--out", "out", flag, value]);
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{flag} {value}: {err}");
+        assert!(
+            err.contains(flag) && err.contains(range),
+            "{flag} {value}: {err}"
+        );
+        assert!(!err.contains("unexpected argument"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    }
+}

@@ -6,7 +6,7 @@
 //! e.g. `mkfs='-d agcount=4,size=1g'`.
 
 use super::mkfs::FsKind;
-use crate::params::{format_bytes, parse_bytes};
+use crate::params::{format_bytes, parse_bytes, MAX_SIZE};
 
 /// Keys whose values may contain commas.
 const CONTINUABLE: [&str; 2] = ["mkfs", "mount"];
@@ -76,10 +76,16 @@ fn unquote(v: &str) -> String {
     v[1..v.len() - 1].to_string()
 }
 
+/// A size option, 1 B to [`MAX_SIZE`]: bounded so image sizes add up without overflow.
 fn size_of(key: &str, v: &str) -> Result<u64, String> {
     parse_bytes(v)
-        .filter(|n| *n > 0)
-        .ok_or_else(|| format!("{key}={v}: not a size (e.g. 512M, 1G)"))
+        .filter(|n| (1..=MAX_SIZE).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{key}={v}: must be a size (e.g. 512M, 1G) from 1B to {}",
+                format_bytes(MAX_SIZE)
+            )
+        })
 }
 
 fn label_of(v: &str) -> Result<String, String> {
@@ -289,8 +295,11 @@ impl LoopSpec {
     }
 
     /// Bytes of every image this spec makes (data images plus journal).
+    /// Saturates rather than wraps: a sum beyond u64 is refused by any space check.
     pub(crate) fn image_bytes(&self) -> u64 {
-        self.size * u64::from(self.devices) + self.journal.unwrap_or(0)
+        self.size
+            .saturating_mul(u64::from(self.devices))
+            .saturating_add(self.journal.unwrap_or(0))
     }
 }
 
@@ -515,10 +524,30 @@ mod tests {
         assert!(e("ext4,profile=raid1").contains("btrfs only"));
         assert!(e("tmpfs").contains("tmpfs"));
         assert!(e("").contains("no filesystem"));
+        for bad in [
+            "ext4,size=0",
+            "ext4,size=-1",
+            "ext4,size=2E",
+            "ext4,size=1e300",
+            "ext4,size=",
+        ] {
+            assert!(e(bad).contains("must be a size"), "{bad}: {}", e(bad));
+        }
+        assert!(e("btrfs,devices=0").contains("1 to 16"));
+        assert!(e("btrfs,devices=-1").contains("not a count"));
+        assert!(e("ext4,journal=external,journal_size=0").contains("must be a size"));
+    }
+
+    #[test]
+    fn image_bytes_saturate_instead_of_wrapping() {
+        let s = LoopSpec::parse("btrfs,size=1E,devices=16").unwrap();
+        assert_eq!(s.image_bytes(), u64::MAX);
     }
 
     #[test]
     fn tmpfs_and_dev_specs() {
+        assert!(TmpfsSpec::parse("size=1e300").is_err());
+        assert!(TmpfsSpec::parse("size=0").is_err());
         assert_eq!(TmpfsSpec::parse("").unwrap().size, None);
         assert_eq!(TmpfsSpec::parse("size=2G").unwrap().size, Some(2 << 30));
         let d = DevSpec::parse("/dev/sdb,fs=xfs,mount=noatime").unwrap();

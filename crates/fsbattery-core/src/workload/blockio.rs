@@ -19,7 +19,9 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use crate::params::{
+    format_bytes, ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE,
+};
 use fsbattery_stats::Better;
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -36,7 +38,7 @@ pub(super) const FILL_ZEROS: u64 = 0;
 /// Index of "random" in [`FILLS`].
 pub(super) const FILL_RANDOM: u64 = 1;
 
-/// A plain count parameter.
+/// A plain count parameter, 1 to [`MAX_COUNT`] unless narrowed with `.range`.
 pub(super) const fn count(
     name: &'static str,
     help: &'static str,
@@ -50,10 +52,13 @@ pub(super) const fn count(
         quick,
         standard,
         full_twice_ram: false,
+        min: 1,
+        max: MAX_COUNT,
     }
 }
 
-/// A size parameter; `twice_ram` makes it at least 2 × RAM at full scale.
+/// A size parameter, 1 B to [`MAX_SIZE`] unless narrowed with `.range`; `twice_ram` makes it
+/// at least 2 × RAM at full scale.
 pub(super) const fn bytes(
     name: &'static str,
     help: &'static str,
@@ -68,16 +73,50 @@ pub(super) const fn bytes(
         quick,
         standard,
         full_twice_ram: twice_ram,
+        min: 1,
+        max: MAX_SIZE,
     }
 }
 
+/// Most files a file-set workload makes (and directories it spreads them over).
+pub(super) const MAX_FILES: u64 = 100_000_000;
+
+/// A 0/1 switch.
+pub(super) const fn flag(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
+    count(name, help, default, default).range(0, 1)
+}
+
+/// A percentage, 0 to 100.
+pub(super) const fn percent(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
+    count(name, help, default, default).range(0, 100)
+}
+
+/// Bytes per call (block, request, chunk): 512 B to [`MAX_REQUEST`].
+pub(super) const fn request_size(
+    name: &'static str,
+    help: &'static str,
+    default: u64,
+) -> ParamSpec {
+    bytes(name, help, default, default, false).range(512, MAX_REQUEST)
+}
+
+/// The size of a file a workload writes and reads back: 4 KiB to [`MAX_SIZE`].
+pub(super) const fn file_size(
+    name: &'static str,
+    help: &'static str,
+    quick: u64,
+    standard: u64,
+    twice_ram: bool,
+) -> ParamSpec {
+    bytes(name, help, quick, standard, twice_ram).range(4 << 10, MAX_SIZE)
+}
+
 /// `direct`: 1 opens the data file with O_DIRECT.
-pub(super) const fn direct(quick: u64, standard: u64) -> ParamSpec {
-    count(
+pub(super) const fn direct(default: u64) -> ParamSpec {
+    flag(
         "direct",
         "1: open the data file with O_DIRECT (bypass the page cache); 0: buffered",
-        quick,
-        standard,
+        default,
     )
 }
 
@@ -91,14 +130,15 @@ pub(super) const fn fill(default: u64) -> ParamSpec {
         quick: default,
         standard: default,
         full_twice_ram: false,
+        min: 0,
+        max: FILLS.len() as u64 - 1,
     }
 }
 
 /// `buffered_fallback`: run buffered where O_DIRECT is refused instead of failing.
-pub(super) const BUFFERED_FALLBACK: ParamSpec = count(
+pub(super) const BUFFERED_FALLBACK: ParamSpec = flag(
     "buffered_fallback",
     "1: where O_DIRECT is refused, run buffered and record direct_used=0; 0: fail the cell",
-    0,
     0,
 );
 /// `engine`: sync or io_uring.
@@ -109,20 +149,22 @@ pub(super) const ENGINE: ParamSpec = ParamSpec {
     quick: 0,
     standard: 0,
     full_twice_ram: false,
+    min: 0,
+    max: ENGINES.len() as u64 - 1,
 };
 /// `depth`: io_uring queue depth.
 pub(super) const DEPTH: ParamSpec = count(
     "depth",
-    "io_uring operations in flight per thread (1..=4096; the sync engine always has 1)",
+    "io_uring operations in flight per thread (the sync engine always has 1)",
     8,
     8,
-);
+)
+.range(1, MAX_DEPTH);
 /// `compress_pct`: the random share of compressible blocks.
-pub(super) const COMPRESS_PCT: ParamSpec = count(
+pub(super) const COMPRESS_PCT: ParamSpec = percent(
     "compress_pct",
     "fill=compressible: percent of every 4 KiB that is random, the rest zeros (about the \
      compressed size in percent)",
-    50,
     50,
 );
 

@@ -24,7 +24,7 @@ use super::{bonnie_files, Scratch, Workload, WorkloadCtx};
 use crate::engine::{OpKind, XorShift};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_SIZE, MAX_THREADS};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -38,14 +38,13 @@ const PARAMS: &[ParamSpec] = &[
         64 << 20,
         1 << 30,
         true,
-    ),
-    blockio::bytes(
+    )
+    .range(0, MAX_SIZE),
+    blockio::request_size(
         "chunk",
         "bytes per read/write of the big-file tests (bonnie -s SIZE:CHUNK; S2 256k, \
          bonnie's default 8k)",
         256 << 10,
-        256 << 10,
-        false,
     ),
     blockio::count(
         "seeks",
@@ -53,11 +52,10 @@ const PARAMS: &[ParamSpec] = &[
         1000,
         8000,
     ),
-    blockio::count("seekers", "concurrent seeker threads (bonnie: 3)", 3, 3),
-    blockio::count(
+    blockio::count("seekers", "concurrent seeker threads (bonnie: 3)", 3, 3).range(1, MAX_THREADS),
+    blockio::flag(
         "fsync",
         "1: write and rewrite clocks include a closing fsync; 0: bonnie's clock (last write)",
-        1,
         1,
     ),
     blockio::count(
@@ -65,28 +63,32 @@ const PARAMS: &[ParamSpec] = &[
         "files of the create/stat/delete tests (bonnie -n 128 = 131072); 0 skips them",
         2048,
         131_072,
-    ),
+    )
+    .range(0, blockio::MAX_FILES),
     // Plain byte counts, not sizes: 1999 must read as 1999, not "2.0KiB".
     blockio::count(
         "max_size",
         "bytes of the largest small file (bonnie -n N:MAX)",
         1999,
         1999,
-    ),
+    )
+    .range(0, MAX_REQUEST),
     blockio::count(
         "min_size",
         "bytes of the smallest small file (bonnie -n N:MAX:MIN)",
         0,
         0,
-    ),
+    )
+    .range(0, MAX_REQUEST),
     blockio::count(
         "dirs",
         "directories the small files are spread over (bonnie -n N:MAX:MIN:DIRS; 0 and 1 both \
          mean one directory)",
         1,
         1,
-    ),
-    blockio::direct(0, 0),
+    )
+    .range(0, blockio::MAX_FILES),
+    blockio::direct(0),
     blockio::BUFFERED_FALLBACK,
     blockio::ENGINE,
     blockio::DEPTH,
@@ -104,6 +106,12 @@ impl Workload for Bonnie {
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        if p.get("size") > 0 {
+            blockio::whole_chunks("bonnie", p.get("size"), p.get("chunk"), "chunk")?;
+        }
+        bonnie_files::check(p)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         let mut m = Vec::new();

@@ -204,6 +204,17 @@ fn shuffled(n: usize, rng: &mut XorShift) -> Vec<usize> {
     v
 }
 
+/// The small-file sizes must make a range: min_size ≤ max_size ≤ 1 GiB.
+pub(super) fn check(p: &Params) -> Result<(), WorkloadError> {
+    let (lo, hi) = (p.get("min_size"), p.get("max_size"));
+    if lo > hi || hi > 1 << 30 {
+        return Err(WorkloadError::Failed(format!(
+            "bonnie: min_size {lo} B and max_size {hi} B: need min_size <= max_size <= 1 GiB"
+        )));
+    }
+    Ok(())
+}
+
 /// Run the six small-file tests under `base` (created here, removed after each delete pass).
 pub(super) fn run(
     ctx: &mut WorkloadCtx<'_>,
@@ -211,12 +222,8 @@ pub(super) fn run(
     base: &Path,
     seed: u64,
 ) -> Result<(), WorkloadError> {
-    let (lo, hi) = (p.get("min_size"), p.get("max_size"));
-    if lo > hi || hi > 1 << 30 {
-        return Err(WorkloadError::Failed(format!(
-            "bonnie: min_size {lo} B and max_size {hi} B: need min_size <= max_size <= 1 GiB"
-        )));
-    }
+    check(p)?;
+    let hi = p.get("max_size");
     let mut rng = XorShift::new(seed ^ 0xf11e5);
     let mut data = vec![0u8; hi as usize];
     crate::engine::Fill::Random.generate(seed, &mut data);

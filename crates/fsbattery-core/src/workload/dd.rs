@@ -22,15 +22,15 @@ use std::path::Path;
 pub struct Dd;
 
 const PARAMS: &[ParamSpec] = &[
-    blockio::bytes(
+    blockio::file_size(
         "size",
         "bytes written (dd bs × count; rounded down to whole blocks)",
         64 << 20,
         4096 << 20,
         true,
     ),
-    blockio::bytes("block", "bytes per write (dd bs)", 1 << 20, 1 << 20, false),
-    blockio::direct(0, 0),
+    blockio::request_size("block", "bytes per write (dd bs)", 1 << 20),
+    blockio::direct(0),
     blockio::BUFFERED_FALLBACK,
     blockio::ENGINE,
     blockio::DEPTH,
@@ -67,6 +67,9 @@ impl Workload for Dd {
         ];
         m.extend(blockio::direct_metric(p));
         m
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        blockio::whole_chunks("dd", p.get("size"), p.get("block"), "block").map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let block = p.get("block");

@@ -14,14 +14,15 @@
 //! - Rates use the window from the common start of the threads to the end of the last one.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, per_sec, record_lat, run_threads,
-    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM,
+    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat, request_size,
+    run_threads, should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
+    THREADS_RANGE,
 };
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -37,31 +38,26 @@ const PARAMS: &[ParamSpec] = &[
         "files in the pool (at least one per thread)",
         64,
         64,
-    ),
-    bytes("file_size", "size of each pool file", 2 << 20, 64 << 20),
+    )
+    .range(1, MAX_FILES),
+    bytes("file_size", "size of each pool file", 2 << 20, 64 << 20).range(4 << 10, MAX_SIZE),
     count(
         "threads",
         "threads per profile (0 = one per CPU, at most one per file)",
         0,
         0,
-    ),
-    count("runtime", "seconds each profile runs", 1, 30),
-    bytes(
+    )
+    .range(THREADS_RANGE.0, THREADS_RANGE.1),
+    count("runtime", "seconds each profile runs", 1, 30).range(1, MAX_RUNTIME),
+    request_size(
         "block",
         "request size of the read, write and mixed profiles",
         4 << 10,
-        4 << 10,
     ),
-    bytes(
-        "huge_block",
-        "request size of the huge profile",
-        1 << 20,
-        1 << 20,
-    ),
-    count(
+    request_size("huge_block", "request size of the huge profile", 1 << 20),
+    percent(
         "read_pct",
         "percent of reads in the mixed and huge profiles (the rest are writes)",
-        50,
         50,
     ),
     ParamSpec {
@@ -72,10 +68,12 @@ const PARAMS: &[ParamSpec] = &[
         quick: 0,
         standard: 1,
         full_twice_ram: false,
+        min: 0,
+        max: 1,
     },
     ENGINE_PARAM,
     DEPTH_PARAM,
-    count("seed", "seed of file, offset and operation choices", 1, 1),
+    count("seed", "seed of file, offset and operation choices", 1, 1).range(0, u64::MAX),
 ];
 
 /// What a request does.
@@ -180,6 +178,9 @@ impl Workload for Ffsb {
         }
         m
     }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        Config::check(p).map(drop)
+    }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(ctx.root(), p)?;
         let scratch = Scratch::create(ctx.root(), "ffsb")?;
@@ -218,39 +219,11 @@ impl Config {
     /// Resolve and validate: every thread needs a file, every size whole requests, and
     /// O_DIRECT a filesystem that takes it.
     fn new(root: &Path, p: &Params) -> Result<Config, WorkloadError> {
-        let files = p.get("files") as usize;
-        // The CPU-count default never asks for more threads than there are files; an explicit
-        // count that does is refused below.
-        let threads = match p.get("threads") {
-            0 => fileset::threads(p).min(files.max(1)),
-            _ => fileset::threads(p),
-        };
+        let (files, threads) = Self::check(p)?;
         let (block, huge_block, file_size) =
             (p.get("block"), p.get("huge_block"), p.get("file_size"));
         let direct = p.get("direct") == 1;
         let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
-        if files < threads {
-            return bad(format!(
-                "{threads} threads need at least {threads} files (files={files}): raise \
-                 ffsb.files or lower --jobs"
-            ));
-        }
-        let req = block.max(huge_block);
-        if block == 0 || huge_block == 0 || file_size < req {
-            return bad(format!(
-                "file_size {} must hold at least one request of {} (block and huge_block > 0)",
-                format_bytes(file_size),
-                format_bytes(req)
-            ));
-        }
-        if !file_size.is_multiple_of(block) || !file_size.is_multiple_of(huge_block) {
-            return bad(format!(
-                "file_size {} must be a multiple of block {} and huge_block {}",
-                format_bytes(file_size),
-                format_bytes(block),
-                format_bytes(huge_block)
-            ));
-        }
         let mut align = 4096;
         if direct {
             if let DirectIo::Unsupported(why) = check_direct(root) {
@@ -284,6 +257,44 @@ impl Config {
             engine: fileset::engine_spec(p, per_thread <= 1024),
             seed: p.get("seed"),
         })
+    }
+
+    /// The checks that need no directory: every thread a file, every size whole requests.
+    /// Returns (files, threads).
+    fn check(p: &Params) -> Result<(usize, usize), WorkloadError> {
+        let files = p.get("files") as usize;
+        // The CPU-count default never asks for more threads than there are files; an explicit
+        // count that does is refused below.
+        let threads = match p.get("threads") {
+            0 => fileset::threads(p).min(files.max(1)),
+            _ => fileset::threads(p),
+        };
+        let (block, huge_block, file_size) =
+            (p.get("block"), p.get("huge_block"), p.get("file_size"));
+        let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
+        if files < threads {
+            return bad(format!(
+                "{threads} threads need at least {threads} files (files={files}): raise \
+                 ffsb.files or lower --jobs"
+            ));
+        }
+        let req = block.max(huge_block);
+        if block == 0 || huge_block == 0 || file_size < req {
+            return bad(format!(
+                "file_size {} must hold at least one request of {} (block and huge_block > 0)",
+                format_bytes(file_size),
+                format_bytes(req)
+            ));
+        }
+        if !file_size.is_multiple_of(block) || !file_size.is_multiple_of(huge_block) {
+            return bad(format!(
+                "file_size {} must be a multiple of block {} and huge_block {}",
+                format_bytes(file_size),
+                format_bytes(block),
+                format_bytes(huge_block)
+            ));
+        }
+        Ok((files, threads))
     }
 
     fn open(&self, path: &Path, create: bool) -> std::io::Result<File> {

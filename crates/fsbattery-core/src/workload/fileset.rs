@@ -21,7 +21,7 @@ use crate::engine::{
 use crate::error::WorkloadError;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_THREADS};
 use fsbattery_stats::Better;
 use std::fs::File;
 use std::path::Path;
@@ -33,7 +33,7 @@ use super::WorkloadCtx;
 
 // The parameter constructors and engine names are blockio's: one definition for every
 // engine-driven workload.
-pub(super) use super::blockio::{count, ENGINES};
+pub(super) use super::blockio::{count, percent, request_size, ENGINES, MAX_FILES};
 
 /// A size parameter (bytes, binary suffixes accepted), never scaled to RAM.
 pub(super) const fn bytes(
@@ -53,6 +53,8 @@ pub(super) const ENGINE_PARAM: ParamSpec = ParamSpec {
     quick: 0,
     standard: 0,
     full_twice_ram: false,
+    min: 0,
+    max: ENGINES.len() as u64 - 1,
 };
 
 /// The `depth` parameter: chunks of one transfer in flight with io_uring.
@@ -61,7 +63,11 @@ pub(super) const DEPTH_PARAM: ParamSpec = count(
     "io_uring: chunks of one transfer in flight (the sync engine always has one)",
     1,
     1,
-);
+)
+.range(1, crate::params::MAX_DEPTH);
+
+/// The `threads` parameter's range: 0 (one per CPU) to [`MAX_THREADS`].
+pub(super) const THREADS_RANGE: (u64, u64) = (0, MAX_THREADS);
 
 /// Threads to run: the `threads` parameter, 0 meaning one per CPU.
 pub(super) fn threads(p: &Params) -> usize {

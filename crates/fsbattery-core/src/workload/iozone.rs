@@ -45,7 +45,7 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params};
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_DEPTH, MAX_SIZE};
 use std::path::{Path, PathBuf};
 
 /// The iozone workload.
@@ -61,6 +61,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 64 << 20,
         standard: 2 << 30,
         full_twice_ram: false,
+        min: 4 << 10,
+        max: MAX_SIZE,
     },
     ParamSpec {
         name: "min_record",
@@ -69,6 +71,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 8 << 10,
         standard: 8 << 10,
         full_twice_ram: false,
+        min: 512,
+        max: MAX_RECORD,
     },
     ParamSpec {
         name: "max_record",
@@ -77,6 +81,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1 << 20,
         standard: 16 << 20,
         full_twice_ram: false,
+        min: 512,
+        max: MAX_RECORD,
     },
     ParamSpec {
         name: "direct",
@@ -85,6 +91,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1,
         standard: 1,
         full_twice_ram: false,
+        min: 0,
+        max: 1,
     },
     ParamSpec {
         name: "buffered_fallback",
@@ -94,6 +102,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 0,
         standard: 0,
         full_twice_ram: false,
+        min: 0,
+        max: 1,
     },
     ParamSpec {
         name: "engine",
@@ -102,6 +112,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 0,
         standard: 0,
         full_twice_ram: false,
+        min: 0,
+        max: ENGINES.len() as u64 - 1,
     },
     ParamSpec {
         name: "uring.depth",
@@ -110,6 +122,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1,
         standard: 1,
         full_twice_ram: false,
+        min: 1,
+        max: MAX_DEPTH,
     },
     ParamSpec {
         name: "stride",
@@ -118,6 +132,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 17,
         standard: 17,
         full_twice_ram: false,
+        min: 1,
+        max: 1_000_000,
     },
     ParamSpec {
         name: "stdio_buffer",
@@ -126,6 +142,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 0,
         standard: 0,
         full_twice_ram: false,
+        min: 0,
+        max: MAX_RECORD,
     },
 ];
 
@@ -300,6 +318,9 @@ impl Workload for Iozone {
                 })
             })
             .collect()
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        check_params(p, &records(p))
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let records = records(p);

@@ -23,6 +23,8 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
     quick: 2_000,
     standard: 10_000,
     full_twice_ram: false,
+    min: 1,
+    max: super::blockio::MAX_FILES,
 }];
 
 impl Workload for Metadata {

@@ -54,6 +54,13 @@ pub trait Workload: Sync {
     fn commands(&self) -> &'static [&'static str] {
         &[]
     }
+    /// Relations between parameters that no single range expresses (size_low ≤ size_high, a
+    /// size of at least one block), checked when the plan is built so an impossible
+    /// combination is refused before any target is made. Pure: no I/O. The message names the
+    /// parameters and says what to change.
+    fn check(&self, _params: &Params) -> Result<(), WorkloadError> {
+        Ok(())
+    }
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }
@@ -105,5 +112,99 @@ pub(crate) fn poll(i: u64) -> Result<(), WorkloadError> {
         Err(WorkloadError::Interrupted)
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{ParamKind, Scale, MAX_SIZE};
+
+    /// Defaults are not checked at run time (overrides are): a default outside its own range
+    /// would reach a workload unchecked.
+    #[test]
+    fn every_default_lies_in_its_range() {
+        for w in registry() {
+            for p in w.params() {
+                assert!(p.min <= p.max, "{}.{}", w.name(), p.name);
+                for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
+                    let v = p.default_at(scale, 64 << 30);
+                    assert!(
+                        (p.min..=p.max).contains(&v),
+                        "{}.{} = {v} at {scale} is outside {}",
+                        w.name(),
+                        p.name,
+                        p.range_text()
+                    );
+                }
+                if let ParamKind::Choice(names) = p.kind {
+                    assert_eq!((p.min, p.max), (0, names.len() as u64 - 1), "{}", p.name);
+                }
+            }
+        }
+    }
+
+    /// Bounded ranges are what let workloads multiply and cast parameters without overflow:
+    /// sizes stay within MAX_SIZE, counts within u32 (seeds excepted: any u64 is a seed).
+    #[test]
+    fn every_range_is_bounded() {
+        for w in registry() {
+            for p in w.params() {
+                let cap = match p.kind {
+                    ParamKind::Bytes => MAX_SIZE,
+                    _ if p.name == "seed" => u64::MAX,
+                    _ => u64::from(u32::MAX),
+                };
+                assert!(p.max <= cap, "{}.{}: {}", w.name(), p.name, p.range_text());
+            }
+        }
+    }
+
+    /// Malformed and out-of-range text is refused for every parameter with one line that
+    /// names the parameter and the value as written.
+    #[test]
+    fn every_parameter_refuses_bad_text_in_one_line() {
+        let bad = [
+            "",
+            " ",
+            "-1",
+            "nan",
+            "inf",
+            "-inf",
+            "1e300",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "12XB",
+            "1.5",
+            "0x10",
+            "1 2",
+            "1K1",
+        ];
+        for w in registry() {
+            for p in w.params() {
+                let mut values: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
+                if p.min > 0 {
+                    values.push((p.min - 1).to_string());
+                }
+                if p.max < u64::MAX {
+                    values.push((p.max as u128 + 1).to_string());
+                }
+                for v in values {
+                    let e = p
+                        .parse(w.name(), &v)
+                        .expect_err(&format!("{}.{}={v:?} accepted", w.name(), p.name))
+                        .to_string();
+                    assert!(e.contains(&format!("{}.{}={v}", w.name(), p.name)), "{e}");
+                    assert_eq!(e.lines().count(), 1, "{e}");
+                }
+                for ok in [p.min, p.max] {
+                    let text = match p.kind {
+                        ParamKind::Choice(_) => p.show(ok),
+                        _ => ok.to_string(),
+                    };
+                    assert_eq!(p.parse(w.name(), &text).unwrap(), ok, "{}", p.name);
+                }
+            }
+        }
     }
 }

@@ -17,15 +17,15 @@
 //! - Files only exist under the scratch directory, which goes on every exit path.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, per_sec, record_lat, run_threads,
-    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM,
+    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat, run_threads,
+    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
 use super::{poll, Scratch, Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_RUNTIME};
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -114,37 +114,40 @@ const fn specs(
     threads: u64,
 ) -> [ParamSpec; 11] {
     [
-        count("files", "entries in the file set", files[0], files[1]),
+        count("files", "entries in the file set", files[0], files[1]).range(1, MAX_FILES),
         bytes(
             "mean_size",
             "mean file size (gamma distribution, shape 1.5)",
             mean[0],
             mean[1],
-        ),
-        count("dirwidth", "entries per directory", dirwidth, dirwidth),
-        count(
+        )
+        .range(1, MAX_REQUEST),
+        count("dirwidth", "entries per directory", dirwidth, dirwidth).range(1, MAX_FILES),
+        percent(
             "prealloc",
             "percent of the entries created before the timed phase",
             prealloc,
-            prealloc,
         ),
-        count("threads", "threads (0 = one per CPU)", 0, threads),
-        count("runtime", "seconds of the timed phase", 2, 60),
+        count("threads", "threads (0 = one per CPU)", 0, threads)
+            .range(THREADS_RANGE.0, THREADS_RANGE.1),
+        count("runtime", "seconds of the timed phase", 2, 60).range(1, MAX_RUNTIME),
         bytes(
             "io_size",
             "request size of whole-file reads and writes",
             1 << 20,
             1 << 20,
-        ),
+        )
+        .range(1, MAX_REQUEST),
         bytes(
             "append_size",
             "largest append (appends are 1..=APPEND_SIZE bytes)",
             16 << 10,
             16 << 10,
-        ),
+        )
+        .range(1, MAX_REQUEST),
         ENGINE_PARAM,
         DEPTH_PARAM,
-        count("seed", "seed of sizes and entry choices", 1, 1),
+        count("seed", "seed of sizes and entry choices", 1, 1).range(0, u64::MAX),
     ]
 }
 
@@ -237,6 +240,9 @@ impl Workload for Personality {
             m.extend(lat_specs(name, op.help()));
         }
         m
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        Config::new(self.kind, p).map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(self.kind, p)?;

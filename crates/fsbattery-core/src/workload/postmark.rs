@@ -30,14 +30,14 @@
 //! are the presets' standard values.
 
 use super::fileset::{
-    bytes, count, is_full, per_sec, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM,
+    count, is_full, per_sec, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
 };
 use super::{poll, Scratch, Workload, WorkloadCtx};
 use crate::engine::{OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamSpec, Params, MAX_REQUEST};
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -57,50 +57,57 @@ const fn specs(files: [u64; 2], transactions: [u64; 2], subdirs: u64) -> [ParamS
             "files created before the transactions",
             files[0],
             files[1],
-        ),
+        )
+        .range(1, MAX_FILES),
         count(
             "transactions",
             "transactions run",
             transactions[0],
             transactions[1],
         ),
-        count("size_low", "smallest file created, bytes", 500, 500),
+        count("size_low", "smallest file created, bytes", 500, 500).range(1, MAX_REQUEST),
         count(
             "size_high",
             "largest file size (creates and appends), bytes",
             10_000,
             10_000,
-        ),
+        )
+        .range(1, MAX_REQUEST),
         count(
             "subdirs",
             "subdirectories the files are spread over (0 or 1: one directory)",
             subdirs,
             subdirs,
-        ),
-        bytes(
+        )
+        .range(0, MAX_FILES),
+        count(
             "io_block",
             "bytes per read/write request (PostMark's stdio buffer)",
             4 << 10,
             4 << 10,
-        ),
+        )
+        .range(1, MAX_REQUEST),
         count(
             "bias_read",
             "chance in 10 that a transaction reads rather than appends",
             5,
             5,
-        ),
+        )
+        .range(0, 10),
         count(
             "bias_create",
             "chance in 10 that a transaction creates rather than deletes",
             5,
             5,
-        ),
+        )
+        .range(0, 10),
         count(
             "seed",
             "seed of sizes and choices (PostMark's default: 42)",
             42,
             42,
-        ),
+        )
+        .range(0, u64::MAX),
         ENGINE_PARAM,
         DEPTH_PARAM,
     ]
@@ -208,6 +215,9 @@ impl Workload for Postmark {
                 "KiB written per second of the whole run",
             ),
         ]
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        Config::new(self.name, p).map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(self.name, p)?;

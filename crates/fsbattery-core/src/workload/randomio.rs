@@ -21,7 +21,7 @@ use crate::engine::{run_job, FileMode, JobResult, JobSpec, OpKind, OpStats, Patt
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamSpec, Params, MAX_RUNTIME, MAX_THREADS};
 use std::path::Path;
 use std::time::Duration;
 
@@ -37,36 +37,33 @@ const PARAMS: &[ParamSpec] = &[
         "threads issuing IO (randomio's nr_threads)",
         10,
         10,
-    ),
-    blockio::count(
+    )
+    .range(1, MAX_THREADS),
+    blockio::percent(
         "write_pct",
         "percent of requests that are writes (randomio's write fraction .25 = 25)",
         25,
-        25,
     ),
-    blockio::count(
+    blockio::percent(
         "sync_pct",
         "percent of writes followed by an fsync (randomio's fsync fraction .01 = 1)",
         1,
-        1,
     ),
-    blockio::bytes(
+    blockio::request_size(
         "request",
         "bytes per read or write (randomio's io_size)",
         2048,
-        2048,
-        false,
     ),
-    blockio::count("runtime", "seconds of random IO", 3, 60),
+    blockio::count("runtime", "seconds of random IO", 3, 60).range(1, MAX_RUNTIME),
     // Not 2 x RAM at full scale: the random phase is O_DIRECT, so the cache cannot hold it.
-    blockio::bytes(
+    blockio::file_size(
         "size",
         "size of the file (whole requests)",
         64 << 20,
         4 << 30,
         false,
     ),
-    blockio::direct(1, 1),
+    blockio::direct(1),
     blockio::BUFFERED_FALLBACK,
     blockio::ENGINE,
     blockio::DEPTH,
@@ -95,6 +92,9 @@ impl Workload for RandomIo {
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        blockio::whole_chunks("randomio", p.get("size"), p.get("request"), "request").map(drop)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         let mut m = vec![

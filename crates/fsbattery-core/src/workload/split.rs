@@ -26,6 +26,8 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
     quick: 10 << 20,
     standard: 10 << 20,
     full_twice_ram: false,
+    min: 8 << 10,
+    max: 1 << 30,
 }];
 
 impl Workload for Split {

@@ -9,7 +9,7 @@ use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_REQUEST, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -25,6 +25,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 64 << 20,
         standard: 1 << 30,
         full_twice_ram: true,
+        min: 4 << 10,
+        max: MAX_SIZE,
     },
     ParamSpec {
         name: "block",
@@ -33,6 +35,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1 << 20,
         standard: 1 << 20,
         full_twice_ram: false,
+        min: 1,
+        max: MAX_REQUEST,
     },
 ];
 

@@ -46,6 +46,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 2614,
         standard: 2614,
         full_twice_ram: false,
+        min: 2614,
+        max: 2637,
     },
     ParamSpec {
         name: "scale_div",
@@ -54,6 +56,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 16,
         standard: 1,
         full_twice_ram: false,
+        min: 1,
+        max: 1_000_000,
     },
     ParamSpec {
         name: "seed",
@@ -62,6 +66,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1,
         standard: 1,
         full_twice_ram: false,
+        min: 0,
+        max: u64::MAX,
     },
 ];
 

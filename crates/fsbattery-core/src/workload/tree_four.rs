@@ -27,6 +27,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 2637,
         standard: 2637,
         full_twice_ram: false,
+        min: 2614,
+        max: 2637,
     },
     ParamSpec {
         name: "scale_div",
@@ -35,6 +37,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 32,
         standard: 1,
         full_twice_ram: false,
+        min: 1,
+        max: 1_000_000,
     },
     ParamSpec {
         name: "seed",
@@ -43,6 +47,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 1,
         standard: 1,
         full_twice_ram: false,
+        min: 0,
+        max: u64::MAX,
     },
     ParamSpec {
         name: "copies",
@@ -51,6 +57,8 @@ const PARAMS: &[ParamSpec] = &[
         quick: 4,
         standard: 4,
         full_twice_ram: false,
+        min: 1,
+        max: 100,
     },
 ];
 

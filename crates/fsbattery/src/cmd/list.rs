@@ -26,15 +26,16 @@ fn workloads() -> String {
     let mut out = String::from("Workloads:\n");
     for w in workload::registry() {
         out.push_str(&format!("\n  {}\n    {}\n", w.name(), w.summary()));
-        out.push_str("    parameters (quick / standard / full):\n");
+        out.push_str("    parameters (quick / standard / full) [accepted values]:\n");
         for p in w.params() {
             let show = |s: Scale| p.show(p.default_at(s, ram));
             out.push_str(&format!(
-                "      {:<10} {} / {} / {}  — {}{}\n",
+                "      {:<10} {} / {} / {} [{}]  — {}{}\n",
                 p.name,
                 show(Scale::Quick),
                 show(Scale::Standard),
                 show(Scale::Full),
+                p.range_text(),
                 p.help,
                 if p.full_twice_ram {
                     " (full: at least 2 × RAM)"

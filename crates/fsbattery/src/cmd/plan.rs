@@ -4,13 +4,12 @@
 use crate::cli::RunArgs;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RowInfo;
-use fsbattery_core::params::{ParamKind, Params, Scale};
+use fsbattery_core::params::{self, ParamKind, Params, Scale};
 use fsbattery_core::runner::{Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 /// Validate everything and build the plan; targets are parsed but not set up. With no
 /// `--target` and no default filesystem possible, the plan has no targets and the reason.
@@ -36,6 +35,10 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             given.extend(o.clone());
         }
         let params = Params::resolve(name, w.params(), scale, ram, &given)?;
+        // Relations between parameters, before any target exists: a cell that would fail
+        // after mkfs for its parameters alone is a plan error.
+        w.check(&params)
+            .map_err(|e| UsageError::Invalid(e.to_string()))?;
         workloads.push(PlannedWorkload {
             workload: w,
             params,
@@ -62,21 +65,20 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     }
     let rows = rows(&suite, &workloads);
     let (targets, skipped, no_default_why) = targets(args, &workloads)?;
-    let pause = match args.pause {
-        Some(p) if p.is_finite() && p >= 0.0 => p,
-        Some(p) => {
-            return Err(UsageError::Invalid(format!(
-                "--pause {p}: must be ≥ 0 seconds"
-            )))
-        }
-        None if scale == Scale::Full => suite.pause_full,
-        None => 0.0,
+    // --pause is checked by clap and pause_full by the suite parser; checked again here so
+    // no path reaches Duration's panicking conversions with an unchecked number.
+    let (pause, what) = match args.pause {
+        Some(p) => (p, "--pause"),
+        None if scale == Scale::Full => (suite.pause_full, "pause_full"),
+        None => (0.0, "--pause"),
     };
+    let pause =
+        params::pause(pause).map_err(|m| UsageError::Invalid(format!("{what} {pause}: {m}")))?;
     let plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
-        pause: Duration::from_secs_f64(pause),
+        pause,
         method: method(args, &workloads)?,
         workloads,
         rows,
@@ -199,9 +201,17 @@ type Targets = Vec<Box<dyn Target>>;
 /// Loop image size for specs without `size=`: room for the biggest file the workloads write
 /// twice over (stream copies its file), for file pools (`files` × `file_size`/`mean_size`,
 /// with a quarter for appends) and for the kernel trees, never under 1 GiB. Images are
-/// sparse, so only what is written uses disk.
-fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
-    let need = |w: &PlannedWorkload| {
+/// sparse, so only what is written uses disk. Sums of user sizes that overflow a u64 are
+/// refused as too large rather than wrapped into a small image.
+fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let trees: u64 = match scale {
+        Scale::Quick => 0,
+        // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
+        Scale::Standard | Scale::Full => 6 << 30,
+    };
+    let mut need = 0u64;
+    for w in workloads {
+        let name = w.workload.name();
         let has = |n: &str| w.workload.params().iter().any(|p| p.name == n);
         let get = |n: &str| if has(n) { w.params.get(n) } else { 0 };
         let biggest = w
@@ -212,16 +222,27 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
             .map(|p| w.params.get(p.name))
             .max()
             .unwrap_or(0);
-        let pool = get("files").saturating_mul(get("file_size").max(get("mean_size")));
-        (2 * biggest).max(pool + pool / 4)
-    };
-    let biggest = workloads.iter().map(need).max().unwrap_or(0);
-    let trees: u64 = match scale {
-        Scale::Quick => 0,
-        // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
-        Scale::Standard | Scale::Full => 6 << 30,
-    };
-    (biggest + trees + (512 << 20)).max(1 << 30)
+        let too_large = |what: String| {
+            UsageError::Invalid(format!(
+                "{name}: {what} is too large for any target: lower the sizes given with --set"
+            ))
+        };
+        let twice = biggest
+            .checked_mul(2)
+            .ok_or_else(|| too_large(format!("twice {}", params::format_bytes(biggest))))?;
+        let pool = get("files")
+            .checked_mul(get("file_size").max(get("mean_size")))
+            .and_then(|p| p.checked_add(p / 4))
+            .ok_or_else(|| too_large("files × file size".into()))?;
+        need = need.max(twice).max(pool);
+    }
+    let total = need.checked_add(trees + (512 << 20)).ok_or_else(|| {
+        UsageError::Invalid(
+            "the workloads' files are too large for any target: lower the sizes given with --set"
+                .into(),
+        )
+    })?;
+    Ok(total.max(1 << 30))
 }
 
 type Skipped = Vec<fsbattery_core::model::SkippedTarget>;
@@ -236,7 +257,7 @@ fn targets(
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
-        image_size: Some(image_size(args.scale.into(), workloads)),
+        image_size: Some(image_size(args.scale.into(), workloads)?),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {
