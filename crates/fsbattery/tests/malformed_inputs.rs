@@ -310,7 +310,8 @@ fn generated_malformed_inputs_exit_2_with_one_line() {
     let tmp = tempfile::tempdir().unwrap();
     // Unprivileged runs (setpriv nobody, as root) must reach the tempdir and write the target:
     // an unwritable target would be refused for the wrong reason and hide a lenient check.
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // Sticky like /tmp: a work directory under a folder others can write without it is refused.
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
     let suites = tmp.path().join("suites");
     std::fs::create_dir(&suites).unwrap();
     std::fs::set_permissions(&suites, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -331,10 +332,10 @@ fn generated_malformed_inputs_exit_2_with_one_line() {
                 s.spawn(move || {
                     let target = root.join("target");
                     std::fs::create_dir_all(&target).unwrap();
-                    for d in [&root, &target] {
-                        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777))
-                            .unwrap();
-                    }
+                    std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o1777))
+                        .unwrap();
+                    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o777))
+                        .unwrap();
                     cases
                         .iter()
                         .skip(i)

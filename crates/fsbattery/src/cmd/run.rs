@@ -14,13 +14,15 @@ use std::process::ExitCode;
 
 /// Run a suite.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    // The plan first: building it creates nothing, and a mistake in the arguments is the
+    // first thing to tell.
+    let (mut plan, no_default_why) = plan::build(&args)?;
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.
     fsbattery_core::target::check_workdir(&args.workdir)?;
     if let Some(src) = &args.source_dir {
         fsbattery_core::target::check_workdir(src)?;
     }
-    let (mut plan, no_default_why) = plan::build(&args)?;
     // Before anything is made: which defaults this run leaves out, why, and the fix.
     for s in &plan.skipped {
         eprintln!("fsbattery: {}", s.line());
