@@ -249,6 +249,13 @@ impl LoopSpec {
                 ));
             }
         }
+        if self.checked_image_bytes().is_none() {
+            return Err(format!(
+                "size={} × devices={} plus the journal is more than 16 EiB: use a smaller size",
+                format_bytes(self.size),
+                self.devices
+            ));
+        }
         if self.journal.is_some() {
             if !matches!(self.fs, FsKind::Ext3 | FsKind::Ext4 | FsKind::Xfs) {
                 return Err(format!(
@@ -290,7 +297,15 @@ impl LoopSpec {
 
     /// Bytes of every image this spec makes (data images plus journal).
     pub(crate) fn image_bytes(&self) -> u64 {
-        self.size * u64::from(self.devices) + self.journal.unwrap_or(0)
+        // validate() refuses specs whose total does not fit; saturate rather than wrap anyway.
+        self.checked_image_bytes().unwrap_or(u64::MAX)
+    }
+
+    /// The total, or None when size × devices + journal overflows a u64 (`size=16000000T`).
+    fn checked_image_bytes(&self) -> Option<u64> {
+        self.size
+            .checked_mul(u64::from(self.devices))?
+            .checked_add(self.journal.unwrap_or(0))
     }
 }
 
@@ -465,6 +480,10 @@ mod tests {
         assert!(e("ext4,profile=raid1").contains("btrfs only"));
         assert!(e("tmpfs").contains("tmpfs"));
         assert!(e("").contains("no filesystem"));
+        // Found fuzzing (target_spec): these overflowed image_bytes() (a panic in debug
+        // builds, a wrapped-around free-space check in release).
+        assert!(e("btrfs,size=16000000T,devices=2").contains("16 EiB"));
+        assert!(e("ext4,size=16777215T,journal=external,journal_size=1T").contains("16 EiB"));
     }
 
     #[test]
