@@ -178,7 +178,8 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
             .max()
             .unwrap_or(0);
         let pool = get("files").saturating_mul(get("file_size").max(get("mean_size")));
-        (2 * biggest).max(pool + pool / 4)
+        // Saturating: `--set stream.size=9000000T` must reach the free-space check, not panic.
+        biggest.saturating_mul(2).max(pool.saturating_add(pool / 4))
     };
     let biggest = workloads.iter().map(need).max().unwrap_or(0);
     let trees: u64 = match scale {
@@ -186,7 +187,7 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
         // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
         Scale::Standard | Scale::Full => 6 << 30,
     };
-    (biggest + trees + (512 << 20)).max(1 << 30)
+    biggest.saturating_add(trees).saturating_add(512 << 20).max(1 << 30)
 }
 
 /// Parse every `--target`. With none: every default filesystem this machine can make on loop
