@@ -53,5 +53,7 @@ pub fn set_value(data: &[u8]) -> Result<(), String> {
 pub fn journal(data: &[u8]) -> Result<(), String> {
     let events = journal::parse(text(data)?, "journal.jsonl")?;
     let record = journal::assemble(&events)?;
-    serde_json::to_vec(&record).map(drop).map_err(|e| e.to_string())
+    serde_json::to_vec(&record)
+        .map(drop)
+        .map_err(|e| e.to_string())
 }

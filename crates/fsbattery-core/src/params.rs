@@ -187,7 +187,9 @@ impl Params {
 /// `--set WORKLOAD.PARAM=VALUE` arguments into workload → (param → value text). The workload
 /// must exist; the parameter and value are checked later by [`Params::resolve`] against that
 /// workload's specs. Pure, so the fuzzer and tests can feed it anything.
-pub fn parse_sets(sets: &[String]) -> Result<BTreeMap<String, BTreeMap<String, String>>, UsageError> {
+pub fn parse_sets(
+    sets: &[String],
+) -> Result<BTreeMap<String, BTreeMap<String, String>>, UsageError> {
     let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for s in sets {
         let parsed = s

@@ -187,7 +187,10 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> u64 {
         // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
         Scale::Standard | Scale::Full => 6 << 30,
     };
-    biggest.saturating_add(trees).saturating_add(512 << 20).max(1 << 30)
+    biggest
+        .saturating_add(trees)
+        .saturating_add(512 << 20)
+        .max(1 << 30)
 }
 
 /// Parse every `--target`. With none: every default filesystem this machine can make on loop
