@@ -27,8 +27,9 @@ pub fn target_spec(data: &[u8]) -> Result<(), String> {
 }
 
 /// Each line one `--set WORKLOAD.PARAM=VALUE`: split as `run` does, then resolved against the
-/// named workload's real parameter specs at every scale and shown back as text. Every value
-/// that reads as a size also goes through `format_bytes`.
+/// named workload's real parameter specs at every scale, shown back as text, and the
+/// workload's dataset (if any) validated, as `run` plans. Every value that reads as a size
+/// also goes through `format_bytes`.
 pub fn set_value(data: &[u8]) -> Result<(), String> {
     let sets: Vec<String> = text(data)?.lines().map(str::to_string).collect();
     for s in &sets {
@@ -43,6 +44,10 @@ pub fn set_value(data: &[u8]) -> Result<(), String> {
             let p = Params::resolve(name, wl.params(), scale, 8 << 30, values)
                 .map_err(|e| e.to_string())?;
             let _ = p.to_text(wl.params());
+            // As `run` plans: a workload's dataset is checked against its parameters.
+            if let Some(spec) = wl.dataset(&p) {
+                spec.validate(name).map_err(|e| e.to_string())?;
+            }
         }
     }
     Ok(())
