@@ -1,12 +1,14 @@
 //! Replaying saved fuzz inputs on stable, shared by the regression tests of fsbattery-core
 //! and fsbattery-report: every file under `fuzz/regressions/TARGET/` goes through the same
-//! harness function the cargo-fuzz target calls. No input may panic; inputs named `err-*`
+//! harness function the cargo-fuzz target calls, and so does every seed under
+//! `fuzz/seeds/TARGET/`. No input may panic; inputs named `err-*`
 //! (minimised crashes whose fix is a refusal) must also be refused.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-/// Every regular file under `fuzz/regressions/<target>/`, recursively, sorted.
+/// Every regular file under `fuzz/regressions/<target>/` and the real seed inputs under
+/// `fuzz/seeds/<target>/`, recursively, sorted.
 fn inputs(target: &str) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -21,11 +23,10 @@ fn inputs(target: &str) -> Vec<PathBuf> {
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions")
-        .join(target);
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
     let mut out = Vec::new();
-    walk(&root, &mut out);
+    walk(&fuzz.join("regressions").join(target), &mut out);
+    walk(&fuzz.join("seeds").join(target), &mut out);
     out.sort();
     out
 }
