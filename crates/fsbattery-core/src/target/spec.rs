@@ -481,8 +481,8 @@ mod tests {
         assert!(e("tmpfs").contains("tmpfs"));
         assert!(e("").contains("no filesystem"));
         // Found writing the target_spec fuzzer (hand-made seeds; 6M random runs missed them):
-        // these overflowed image_bytes() (a panic in debug
-        // builds, a wrapped-around free-space check in release).
+        // these overflowed image_bytes(), a panic in debug builds and a wrapped-around
+        // free-space check in release.
         assert!(e("btrfs,size=16000000T,devices=2").contains("16 EiB"));
         assert!(e("ext4,size=16777215T,journal=external,journal_size=1T").contains("16 EiB"));
     }
