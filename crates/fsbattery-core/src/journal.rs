@@ -6,7 +6,7 @@ use crate::model::*;
 use fsbattery_stats::Better;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// File name of the journal inside a run directory.
@@ -115,11 +115,15 @@ impl Journal {
 /// Read every complete event of a journal; a torn last line (crash mid-write) is ignored,
 /// a corrupt line elsewhere is an error naming its line number.
 pub fn read(path: &Path) -> Result<Vec<Event>, String> {
-    let f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let lines: Vec<String> = BufReader::new(f)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text, &path.display().to_string())
+}
+
+/// The events of journal text, with [`read`]'s rules: blank lines are skipped, a torn last
+/// line is ignored, any other corrupt line is an error naming `origin` and its line number.
+/// Pure, so the fuzzer and tests can feed it any text.
+pub fn parse(text: &str, origin: &str) -> Result<Vec<Event>, String> {
+    let lines: Vec<&str> = text.lines().collect();
     let mut events = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         if l.trim().is_empty() {
@@ -128,7 +132,7 @@ pub fn read(path: &Path) -> Result<Vec<Event>, String> {
         match serde_json::from_str(l) {
             Ok(ev) => events.push(ev),
             Err(_) if i + 1 == lines.len() => break,
-            Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 1)),
+            Err(e) => return Err(format!("{origin} line {}: {e}", i + 1)),
         }
     }
     Ok(events)

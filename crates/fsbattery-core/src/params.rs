@@ -282,6 +282,35 @@ pub fn parse_count(s: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// `--set WORKLOAD.PARAM=VALUE` arguments into workload → (param → value text). The workload
+/// must exist; the parameter and value are checked later by [`Params::resolve`] against that
+/// workload's specs. Pure, so the fuzzer and tests can feed it anything.
+pub fn parse_sets(
+    sets: &[String],
+) -> Result<BTreeMap<String, BTreeMap<String, String>>, UsageError> {
+    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for s in sets {
+        let parsed = s
+            .split_once('=')
+            .and_then(|(k, v)| k.split_once('.').map(|(w, p)| (w, p, v)));
+        let Some((w, p, v)) = parsed else {
+            return Err(UsageError::Invalid(format!(
+                "--set {s}: write WORKLOAD.PARAM=VALUE, e.g. metadata.files=500"
+            )));
+        };
+        if crate::workload::find(w).is_none() {
+            return Err(UsageError::Unknown {
+                kind: "workload",
+                name: w.into(),
+                choices: crate::workload::names(),
+                list: "workloads",
+            });
+        }
+        out.entry(w.into()).or_default().insert(p.into(), v.into());
+    }
+    Ok(out)
+}
+
 /// Parse "64MiB", "1G", "4096", "10M" into bytes (binary multiples).
 pub fn parse_bytes(s: &str) -> Option<u64> {
     let s = s.trim();

@@ -158,6 +158,31 @@ pub fn parse(spec: &str, opts: &TargetOptions) -> Result<Box<dyn Target>, UsageE
     (kind.parse)(spec, rest, opts)
 }
 
+/// Check only a spec's grammar — kind, options, sizes, counts, labels — without looking at
+/// the machine (no root check, no probe file, no device or free-space check), so the fuzzer
+/// and tests can feed it anything. [`parse`] applies the same grammar, then those checks.
+pub fn check_syntax(spec: &str) -> Result<(), UsageError> {
+    let (prefix, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    let checked = match prefix {
+        "dir" if rest.is_empty() => Err("no path given: write dir:PATH".to_string()),
+        "dir" => Ok(()),
+        "tmpfs" => spec::TmpfsSpec::parse(rest).map(|_| ()),
+        // image_bytes is what `parse` checks free space against: it must be computable.
+        "loop" => spec::LoopSpec::parse(rest).map(|l| {
+            let _bytes = l.image_bytes();
+        }),
+        "dev" => spec::DevSpec::parse(rest).map(|_| ()),
+        // A kind with no option grammar here has nothing more to check; an unknown kind
+        // gets parse's error (which lists every grammar) without reaching any kind's parser.
+        _ if kinds().iter().any(|k| k.prefix == prefix) => Ok(()),
+        _ => return parse(spec, &TargetOptions::default()).map(|_| ()),
+    };
+    checked.map_err(|message| UsageError::Target {
+        spec: spec.into(),
+        message,
+    })
+}
+
 /// Probe whether `dir` accepts O_DIRECT by creating and removing a small file there.
 pub fn probe_direct_io(dir: &Path) -> bool {
     use std::os::unix::fs::OpenOptionsExt;

@@ -255,6 +255,13 @@ impl LoopSpec {
                 ));
             }
         }
+        if self.checked_image_bytes().is_none() {
+            return Err(format!(
+                "size={} × devices={} plus the journal is more than 16 EiB: use a smaller size",
+                format_bytes(self.size),
+                self.devices
+            ));
+        }
         if self.journal.is_some() {
             if !matches!(self.fs, FsKind::Ext3 | FsKind::Ext4 | FsKind::Xfs) {
                 return Err(format!(
@@ -297,9 +304,15 @@ impl LoopSpec {
     /// Bytes of every image this spec makes (data images plus journal).
     /// Saturates rather than wraps: a sum beyond u64 is refused by any space check.
     pub(crate) fn image_bytes(&self) -> u64 {
+        // validate() refuses specs whose total does not fit; saturate rather than wrap anyway.
+        self.checked_image_bytes().unwrap_or(u64::MAX)
+    }
+
+    /// The total, or None when size × devices + journal overflows a u64 (`size=16000000T`).
+    fn checked_image_bytes(&self) -> Option<u64> {
         self.size
-            .saturating_mul(u64::from(self.devices))
-            .saturating_add(self.journal.unwrap_or(0))
+            .checked_mul(u64::from(self.devices))?
+            .checked_add(self.journal.unwrap_or(0))
     }
 }
 
@@ -536,11 +549,22 @@ mod tests {
         assert!(e("btrfs,devices=0").contains("1 to 16"));
         assert!(e("btrfs,devices=-1").contains("not a count"));
         assert!(e("ext4,journal=external,journal_size=0").contains("must be a size"));
+        // Found writing the target_spec fuzzer (hand-made seeds; 6M random runs missed them):
+        // these overflowed image_bytes(), a panic in debug builds and a wrapped-around
+        // free-space check in release.
+        assert!(e("btrfs,size=16000000T,devices=2").contains("EiB"));
+        assert!(e("ext4,size=16777215T,journal=external,journal_size=1T").contains("EiB"));
     }
 
     #[test]
     fn image_bytes_saturate_instead_of_wrapping() {
-        let s = LoopSpec::parse("btrfs,size=1E,devices=16").unwrap();
+        // Every size is in range, the total is not: refused when parsed, and saturating
+        // (never wrapping) for any spec built around validate().
+        assert!(LoopSpec::parse("btrfs,size=1E,devices=16")
+            .unwrap_err()
+            .contains("EiB"));
+        let mut s = LoopSpec::parse("btrfs,size=1E,devices=15").unwrap();
+        s.devices = 16;
         assert_eq!(s.image_bytes(), u64::MAX);
     }
 

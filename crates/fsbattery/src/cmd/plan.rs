@@ -9,14 +9,13 @@ use fsbattery_core::runner::{Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
-use std::collections::BTreeMap;
 
 /// Validate everything and build the plan; targets are parsed but not set up. With no
 /// `--target` and no default filesystem possible, the plan has no targets and the reason.
 pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let suite = suite::load(&args.suite)?;
     let scale: Scale = args.scale.into();
-    let overrides = parse_sets(&args.set)?;
+    let overrides = params::parse_sets(&args.set)?;
     let names = workload_names(args, &suite)?;
     let ram = fsbattery_core::host::ram_bytes();
     let mut workloads = Vec::new();
@@ -110,31 +109,6 @@ fn method(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<Method, Usage
         }
     }
     Ok(m)
-}
-
-/// `--set w.p=v` into workload → (param → value).
-fn parse_sets(sets: &[String]) -> Result<BTreeMap<String, BTreeMap<String, String>>, UsageError> {
-    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for s in sets {
-        let parsed = s
-            .split_once('=')
-            .and_then(|(k, v)| k.split_once('.').map(|(w, p)| (w, p, v)));
-        let Some((w, p, v)) = parsed else {
-            return Err(UsageError::Invalid(format!(
-                "--set {s}: write WORKLOAD.PARAM=VALUE, e.g. metadata.files=500"
-            )));
-        };
-        if workload::find(w).is_none() {
-            return Err(UsageError::Unknown {
-                kind: "workload",
-                name: w.into(),
-                choices: workload::names(),
-                list: "workloads",
-            });
-        }
-        out.entry(w.into()).or_default().insert(p.into(), v.into());
-    }
-    Ok(out)
 }
 
 /// `--workload` names (validated), or the suite's workloads.

@@ -1,0 +1,64 @@
+//! What each fuzz target does with its input, shared by the cargo-fuzz targets (nightly) and
+//! the stable regression tests (`crates/fsbattery-core/tests/fuzz_regressions.rs`), so a
+//! saved crash input is replayed through exactly the code that crashed.
+//!
+//! Each function takes raw bytes and returns Err when the input is rejected anywhere along
+//! the way (non-UTF-8 included); a panic is always a bug.
+
+use fsbattery_core::params::{format_bytes, parse_bytes, parse_sets, Params, Scale};
+use fsbattery_core::{journal, suite, target, workload};
+
+/// Bytes as text, or the error every target gives non-UTF-8 input.
+fn text(data: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(data).map_err(|e| e.to_string())
+}
+
+/// A suite file: parse and validate it, as `--suite FILE.toml` does.
+pub fn suite_toml(data: &[u8]) -> Result<(), String> {
+    let text = text(data)?;
+    suite::parse(text, std::path::Path::new("fuzz.toml"))
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// A `--target` spec: its grammar, without looking at the machine.
+pub fn target_spec(data: &[u8]) -> Result<(), String> {
+    target::check_syntax(text(data)?).map_err(|e| e.to_string())
+}
+
+/// Each line one `--set WORKLOAD.PARAM=VALUE`: split as `run` does, then resolved against the
+/// named workload's real parameter specs at every scale, shown back as text, and the
+/// workload's dataset (if any) validated, as `run` plans. Every value that reads as a size
+/// also goes through `format_bytes`.
+pub fn set_value(data: &[u8]) -> Result<(), String> {
+    let sets: Vec<String> = text(data)?.lines().map(str::to_string).collect();
+    for s in &sets {
+        if let Some(n) = s.split_once('=').and_then(|(_, v)| parse_bytes(v)) {
+            let _ = format_bytes(n);
+        }
+    }
+    let overrides = parse_sets(&sets).map_err(|e| e.to_string())?;
+    for (name, values) in &overrides {
+        let wl = workload::find(name).ok_or("parse_sets let through an unknown workload")?;
+        for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
+            let p = Params::resolve(name, wl.params(), scale, 8 << 30, values)
+                .map_err(|e| e.to_string())?;
+            let _ = p.to_text(wl.params());
+            // As `run` plans: a workload's dataset is checked against its parameters.
+            if let Some(spec) = wl.dataset(&p) {
+                spec.validate(name).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// journal.jsonl: read the events (a torn last line tolerated), assemble the run record as
+/// `fsbattery report` does after a kill -9, and serialise it back as results.json would be.
+pub fn journal(data: &[u8]) -> Result<(), String> {
+    let events = journal::parse(text(data)?, "journal.jsonl")?;
+    let record = journal::assemble(&events)?;
+    serde_json::to_vec(&record)
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
