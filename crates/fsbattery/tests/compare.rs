@@ -74,34 +74,11 @@ fn compare_flags_a_planted_regression_and_not_a_rerun_of_itself() {
     assert!(stderr(&slow).contains("regression"), "{}", stderr(&slow));
 }
 
-/// A metadata run of `files` files, three repeats, in `work/name`.
-fn metadata_run(work: &std::path::Path, name: &str, files: &str) {
-    let target = tempfile::tempdir().unwrap();
-    let spec = format!("dir:{}", target.path().display());
-    let set = format!("metadata.files={files}");
-    let args = [
-        "run",
-        "--target",
-        &spec,
-        "--workload",
-        "metadata",
-        "--repeat",
-        "3",
-        "--set",
-        &set,
-        "--out",
-        name,
-        "--quiet",
-    ];
-    let o = run_in(work, &args);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-}
-
 #[test]
 fn compare_refuses_runs_with_different_parameters_naming_each_difference() {
     let work = tempfile::tempdir().unwrap();
-    metadata_run(work.path(), "base", "40");
-    metadata_run(work.path(), "new", "20");
+    metadata_run(work.path(), "base", 40, 3);
+    metadata_run(work.path(), "new", 20, 3);
     let o = run_in(
         work.path(),
         &["compare", "base", "new", "--fail-if-worse", "5"],
@@ -147,7 +124,7 @@ fn compare_refuses_runs_with_different_parameters_naming_each_difference() {
 #[test]
 fn compare_lists_rows_only_in_base_and_honours_every_format() {
     let work = tempfile::tempdir().unwrap();
-    metadata_run(work.path(), "base", "20");
+    metadata_run(work.path(), "base", 20, 3);
     let mut rec = results(&work.path().join("base"));
     let cells = rec["cells"].as_array_mut().unwrap();
     let dropped = cells.remove(0);
@@ -194,7 +171,7 @@ fn compare_lists_rows_only_in_base_and_honours_every_format() {
 #[test]
 fn compare_refuses_a_gate_that_can_never_fire() {
     let work = tempfile::tempdir().unwrap();
-    metadata_run(work.path(), "base", "20");
+    metadata_run(work.path(), "base", 20, 3);
     for bad in [
         &["--fail-if-worse", "nan"][..],
         &["--fail-if-worse", "inf"],

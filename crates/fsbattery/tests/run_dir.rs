@@ -290,32 +290,10 @@ fn command_mode_produces_the_same_rows_as_native() {
     );
 }
 
-/// A quick metadata run in `work/NAME` on a fresh directory target.
-fn small_run(work: &std::path::Path, name: &str) {
-    let target = tempfile::tempdir().unwrap();
-    let spec = format!("dir:{}", target.path().display());
-    let args = [
-        "run",
-        "--target",
-        &spec,
-        "--workload",
-        "metadata",
-        "--repeat",
-        "1",
-        "--set",
-        "metadata.files=20",
-        "--out",
-        name,
-        "--quiet",
-    ];
-    let o = run_in(work, &args);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-}
-
 #[test]
 fn a_truncated_results_json_is_rebuilt_from_the_journal_and_left_as_it_is() {
     let work = tempfile::tempdir().unwrap();
-    small_run(work.path(), "r");
+    metadata_run(work.path(), "r", 20, 1);
     let path = work.path().join("r/results.json");
     let whole = results(&work.path().join("r"));
     let text = std::fs::read(&path).unwrap();
@@ -340,7 +318,7 @@ fn a_truncated_results_json_is_rebuilt_from_the_journal_and_left_as_it_is() {
 #[test]
 fn a_run_directory_with_neither_file_readable_is_one_line_and_exit_2() {
     let work = tempfile::tempdir().unwrap();
-    small_run(work.path(), "r");
+    metadata_run(work.path(), "r", 20, 1);
     std::fs::write(work.path().join("r/results.json"), "{\"schema_ver").unwrap();
     std::fs::write(work.path().join("r/journal.jsonl"), "garbage\n{}\n").unwrap();
     for cmd in [&["report", "r"][..], &["compare", "r", "r"]] {
@@ -354,7 +332,7 @@ fn a_run_directory_with_neither_file_readable_is_one_line_and_exit_2() {
 #[test]
 fn an_unknown_schema_version_is_refused_naming_the_versions_read() {
     let work = tempfile::tempdir().unwrap();
-    small_run(work.path(), "r");
+    metadata_run(work.path(), "r", 20, 1);
     let mut rec = results(&work.path().join("r"));
     rec["schema_version"] = serde_json::json!(99);
     std::fs::write(work.path().join("r/results.json"), rec.to_string()).unwrap();

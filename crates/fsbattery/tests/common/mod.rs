@@ -72,3 +72,28 @@ pub fn entries(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A quick metadata run of `files` files, `repeat` times, on a fresh directory target, written
+/// to `work/name`; fails the test unless it exits 0.
+pub fn metadata_run(work: &Path, name: &str, files: u32, repeat: u32) {
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let set = format!("metadata.files={files}");
+    let repeat = repeat.to_string();
+    let args = [
+        "run",
+        "--target",
+        &spec,
+        "--workload",
+        "metadata",
+        "--repeat",
+        &repeat,
+        "--set",
+        &set,
+        "--out",
+        name,
+        "--quiet",
+    ];
+    let o = run_in(work, &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
