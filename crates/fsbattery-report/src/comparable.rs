@@ -265,4 +265,41 @@ mod tests {
         assert!(d[2].applies_to("ext4", "tree") && !d[2].applies_to("xfs", "tree"));
         assert!(d[0].applies_to("any", "thing"));
     }
+
+    fn imported(files: &str, extra: Option<(&str, &str)>) -> RunRecord {
+        let mut r = with_files(files);
+        r.plan.suite = "fio".into();
+        r.plan.scale = String::new();
+        r.plan.method = "imported:fio".into();
+        r.targets[0].fs_type = String::new();
+        r.targets[0].mount_options = String::new();
+        r.plan.workloads[0].params.remove("files");
+        if let Some((k, v)) = extra {
+            r.plan.workloads[0].params.insert(k.into(), v.into());
+        }
+        r.plan.workloads[0].params.insert("files".into(), files.into());
+        r.source = Some(fsbattery_core::model::ImportSource {
+            tool: "fio".into(),
+            version: "fio-3.33".into(),
+            files: vec!["run1.json".into()],
+            imported_at: "2026-11-23T15:00:00+00:00".into(),
+        });
+        r
+    }
+
+    #[test]
+    fn an_imported_record_is_checked_on_what_it_states() {
+        let mut native = with_files("2000");
+        native.targets[0].mount_options = "rw,relatime".into();
+        native.plan.workloads[0].params.insert("depth".into(), "8".into());
+        // Suite, scale, method, the unknown fs type and an unstated parameter are not differences.
+        assert_eq!(differences(&native, &imported("2000", None)), []);
+        let d = differences(&imported("500", Some(("depth", "4"))), &native);
+        let text: Vec<String> = d.iter().map(ToString::to_string).collect();
+        assert_eq!(text, ["metadata.depth: 4 vs 8", "metadata.files: 500 vs 2000"]);
+        // Between native records nothing changes: an absent parameter is a difference.
+        let mut other = with_files("2000");
+        other.plan.workloads[0].params.insert("depth".into(), "8".into());
+        assert_eq!(differences(&with_files("2000"), &other).len(), 1);
+    }
 }

@@ -294,3 +294,6 @@ fn cell<'a>(
         samples,
     }
 }
+
+#[cfg(test)]
+mod tests;
