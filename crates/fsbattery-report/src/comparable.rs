@@ -277,7 +277,9 @@ mod tests {
         if let Some((k, v)) = extra {
             r.plan.workloads[0].params.insert(k.into(), v.into());
         }
-        r.plan.workloads[0].params.insert("files".into(), files.into());
+        r.plan.workloads[0]
+            .params
+            .insert("files".into(), files.into());
         r.source = Some(fsbattery_core::model::ImportSource {
             tool: "fio".into(),
             version: "fio-3.33".into(),
@@ -291,15 +293,22 @@ mod tests {
     fn an_imported_record_is_checked_on_what_it_states() {
         let mut native = with_files("2000");
         native.targets[0].mount_options = "rw,relatime".into();
-        native.plan.workloads[0].params.insert("depth".into(), "8".into());
+        native.plan.workloads[0]
+            .params
+            .insert("depth".into(), "8".into());
         // Suite, scale, method, the unknown fs type and an unstated parameter are not differences.
         assert_eq!(differences(&native, &imported("2000", None)), []);
         let d = differences(&imported("500", Some(("depth", "4"))), &native);
         let text: Vec<String> = d.iter().map(ToString::to_string).collect();
-        assert_eq!(text, ["metadata.depth: 4 vs 8", "metadata.files: 500 vs 2000"]);
+        assert_eq!(
+            text,
+            ["metadata.depth: 4 vs 8", "metadata.files: 500 vs 2000"]
+        );
         // Between native records nothing changes: an absent parameter is a difference.
         let mut other = with_files("2000");
-        other.plan.workloads[0].params.insert("depth".into(), "8".into());
+        other.plan.workloads[0]
+            .params
+            .insert("depth".into(), "8".into());
         assert_eq!(differences(&with_files("2000"), &other).len(), 1);
     }
 }

@@ -25,12 +25,20 @@ fn labels() -> Labels<'static> {
 #[test]
 fn each_file_is_one_repeat_and_the_record_says_where_it_came_from() {
     let files: Vec<(String, Parsed)> = (0..3)
-        .map(|i| (format!("run{i}.json"), parsed(value(100.0 + i as f64), "4096")))
+        .map(|i| {
+            (
+                format!("run{i}.json"),
+                parsed(value(100.0 + i as f64), "4096"),
+            )
+        })
         .collect();
     let rec = build_record(&files, &labels()).unwrap();
     let c = rec.cell("dir", "randomio", "iops").unwrap();
     assert_eq!(c.values(), [100.0, 101.0, 102.0]);
-    assert_eq!(c.samples.iter().map(|s| s.repeat).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(
+        c.samples.iter().map(|s| s.repeat).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
     let src = rec.source.as_ref().unwrap();
     assert_eq!((src.tool.as_str(), src.files.len()), ("fio", 3));
     assert_eq!((rec.plan.repeat, rec.targets[0].label.as_str()), (3, "dir"));
@@ -43,12 +51,17 @@ fn each_file_is_one_repeat_and_the_record_says_where_it_came_from() {
 fn a_missing_value_in_any_file_makes_the_cell_missing_not_zero() {
     let files = vec![
         ("a".to_string(), parsed(value(5.0), "4096")),
-        ("b".to_string(), parsed(Reading::Missing("+++++".into()), "4096")),
+        (
+            "b".to_string(),
+            parsed(Reading::Missing("+++++".into()), "4096"),
+        ),
     ];
     let rec = build_record(&files, &labels()).unwrap();
     let c = &rec.cells[0];
     assert!(c.samples.is_empty());
-    assert!(matches!(&c.status, CellStatus::Missing { reason } if reason.contains("file 2: +++++")));
+    assert!(
+        matches!(&c.status, CellStatus::Missing { reason } if reason.contains("file 2: +++++"))
+    );
 }
 
 #[test]
@@ -58,7 +71,10 @@ fn files_of_different_parameters_are_refused_naming_the_parameter() {
         ("b".to_string(), parsed(value(5.0), "8192")),
     ];
     let e = build_record(&files, &labels()).unwrap_err().to_string();
-    assert!(e.contains("request 4096 vs 8192") && e.contains("b differs from a"), "{e}");
+    assert!(
+        e.contains("request 4096 vs 8192") && e.contains("b differs from a"),
+        "{e}"
+    );
 }
 
 #[test]
