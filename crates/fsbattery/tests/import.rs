@@ -217,3 +217,46 @@ fn bonnie_csv_imports_beside_native_bonnie_with_plus_signs_missing() {
         "rows do not line up:\n{out}"
     );
 }
+
+#[test]
+fn unusable_input_is_one_line_and_exit_2() {
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    std::fs::write(w.join("notes.txt"), "hello\n").unwrap();
+    std::fs::write(w.join("bonnie.csv"), BONNIE_PLUS).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["import", "notes.txt", "--label", "x"],
+            "--from fio|bonnie|iozone",
+        ),
+        (&["import", "absent.json", "--label", "x"], "absent.json"),
+        (
+            &["import", "bonnie.csv", "--label", "x", "--from", "dd"],
+            "choose one of fio, bonnie, iozone",
+        ),
+        (
+            &["import", "bonnie.csv", "--label", "x", "--from", "fio"],
+            "bonnie.csv: ",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = run_in(w, args);
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {err}");
+        assert!(
+            err.contains(want) && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    // A second import into the same directory is refused rather than overwriting it.
+    let args = ["import", "bonnie.csv", "--label", "x", "--out", "imp"];
+    assert_eq!(code(&run_in(w, &args)), 0);
+    let o = run_in(w, &args);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("already holds a run"), "{}", stderr(&o));
+}
+
+/// bonnie++ 2.00a's CSV line from a run too fast to measure (every rate "+++++").
+const BONNIE_PLUS: &str = "1.98,2.00a,vm,1,1795437725,64M,,8192,5,,,+++++,+++,+++++,+++,,,\
++++++,+++,+++++,+++,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,248us,\
+130us,,76us,28074us,3025us,58us,1519us,1099us,4us,76us\n";

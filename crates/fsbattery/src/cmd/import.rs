@@ -17,11 +17,11 @@ use std::process::ExitCode;
 pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let from = match args.from.as_deref() {
         None => None,
-        Some(name) => Some(import::by_name(name).ok_or_else(|| UsageError::Unknown {
-            kind: "import format",
-            name: name.into(),
-            choices: import::names(),
-            list: "import --help",
+        Some(name) => Some(import::by_name(name).ok_or_else(|| {
+            UsageError::Invalid(format!(
+                "--from {name}: unknown tool: choose one of {}",
+                import::names()
+            ))
         })?),
     };
     let mut parsed = Vec::new();
