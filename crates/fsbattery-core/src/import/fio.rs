@@ -180,7 +180,7 @@ fn params(o: &BTreeMap<String, String>) -> Result<(String, BTreeMap<String, Stri
     if write_pct > 0 {
         // fio's fsync=N syncs every N writes; randomio syncs a percentage of them.
         let every: u64 = get("fsync").unwrap_or("0").parse().unwrap_or(0);
-        let sync_pct = if every == 0 { 0 } else { 100 / every };
+        let sync_pct = 100u64.checked_div(every).unwrap_or(0);
         p.insert("sync_pct".into(), sync_pct.to_string());
         match get("buffer_compress_percentage") {
             Some(c) => {
