@@ -161,6 +161,7 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         plan: plan.clone(),
         targets: Vec::new(),
         cells: Vec::new(),
+        source: None,
     };
     for ev in &events[1..] {
         apply(&mut rec, ev);

@@ -10,6 +10,7 @@ pub mod dataset;
 pub mod engine;
 pub mod error;
 pub mod host;
+pub mod import;
 pub mod interrupt;
 pub mod journal;
 pub mod measure;

@@ -52,6 +52,24 @@ pub struct RunRecord {
     pub targets: Vec<TargetRecord>,
     /// One entry per target × workload × metric, in plan order.
     pub cells: Vec<Cell>,
+    /// Set when the record was made by `fsbattery import` from another tool's output rather
+    /// than measured by fsbattery. Absent in native records (and in records written before it
+    /// existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<ImportSource>,
+}
+
+/// Where an imported record's numbers came from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ImportSource {
+    /// The tool that measured: "fio", "bonnie++", "iozone".
+    pub tool: String,
+    /// Its version as it printed it, e.g. "fio-3.33", "2.00a".
+    pub version: String,
+    /// The files imported, one per repeat (sample `repeat` i came from `files[i]`).
+    pub files: Vec<String>,
+    /// RFC 3339 time of the import.
+    pub imported_at: String,
 }
 
 /// Name and version of the program that wrote a record.
@@ -270,6 +288,12 @@ pub enum CellStatus {
     },
     /// The run was interrupted before every repeat finished.
     Incomplete,
+    /// No value exists, for the reason given (an imported tool printed none, e.g. bonnie++'s
+    /// "+++++" for a test too fast to measure): shown as missing, never as zero.
+    Missing {
+        /// Why.
+        reason: String,
+    },
 }
 
 /// One target × workload × metric, with every repeat's sample.

@@ -8,6 +8,12 @@
 //! workload, one target), so `compare --allow-different` marks exactly the rows it touches.
 //! The host, the tool version and the repeat count are not differences: comparing machines,
 //! releases or sample sizes is what `compare` is for.
+//!
+//! A record made by `fsbattery import` (fio, bonnie++, iozone output) has no suite, scale or
+//! method of fsbattery's and knows only the parameters its tool reports and nothing of the
+//! target's filesystem: when either record is imported, suite, scale and method are not
+//! compared, a workload parameter is compared only when both records state it, and a target
+//! property only when both know it. What both state must still agree.
 
 use fsbattery_core::model::{RunRecord, TargetRecord};
 use serde::Serialize;
@@ -86,12 +92,15 @@ fn presence(in_base: bool) -> [&'static str; 2] {
 pub fn differences(base: &RunRecord, new: &RunRecord) -> Vec<Difference> {
     let mut out = Vec::new();
     let (b, n) = (&base.plan, &new.plan);
+    let imported = base.source.is_some() || new.source.is_some();
     for (what, bv, nv) in [
         ("suite", &b.suite, &n.suite),
         ("scale", &b.scale, &n.scale),
         ("method", &b.method, &n.method),
     ] {
-        push(&mut out, Scope::Run, what, bv, nv);
+        if !imported {
+            push(&mut out, Scope::Run, what, bv, nv);
+        }
     }
     let hashes = |r: &RunRecord| -> Vec<String> {
         let h = r.plan.datasets.iter().map(|d| d.content_hash.clone());
@@ -107,9 +116,15 @@ pub fn differences(base: &RunRecord, new: &RunRecord) -> Vec<Difference> {
             &nh.join(","),
         );
     }
-    workloads(&mut out, base, new);
-    targets(&mut out, base, new);
+    workloads(&mut out, base, new, imported);
+    targets(&mut out, base, new, imported);
     out
+}
+
+/// Whether a pair of values is compared: always between native records; with an imported
+/// one, only when both sides state the value.
+fn stated(imported: bool, bv: &str, nv: &str) -> bool {
+    !imported || ![bv, nv].iter().any(|v| v.is_empty() || *v == ABSENT)
 }
 
 fn push(out: &mut Vec<Difference>, scope: Scope, what: &str, base: &str, new: &str) {
@@ -124,7 +139,7 @@ fn push(out: &mut Vec<Difference>, scope: Scope, what: &str, base: &str, new: &s
 }
 
 /// Workloads in one run only, and each parameter that differs (`metadata.files`).
-fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
+fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord, imported: bool) {
     let params = |r: &RunRecord| -> BTreeMap<String, BTreeMap<String, String>> {
         let w = r.plan.workloads.iter();
         w.map(|w| (w.name.clone(), w.params.clone())).collect()
@@ -136,7 +151,9 @@ fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
         match (bp.get(name), np.get(name)) {
             (Some(b), Some(n)) => {
                 for (key, bv, nv) in union(b, n) {
-                    push(out, scope(), &format!("{name}.{key}"), &bv, &nv);
+                    if stated(imported, &bv, &nv) {
+                        push(out, scope(), &format!("{name}.{key}"), &bv, &nv);
+                    }
                 }
             }
             (b, _) => {
@@ -148,7 +165,7 @@ fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
 }
 
 /// Targets matched by label: presence, filesystem type, spec options, mount options in effect.
-fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
+fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord, imported: bool) {
     let by_label = |r: &RunRecord| -> BTreeMap<String, TargetRecord> {
         let t = r.targets.iter();
         t.map(|t| (t.label.clone(), t.clone())).collect()
@@ -166,12 +183,17 @@ fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord) {
             }
         };
         let what = |w: &str| format!("target {label} {w}");
-        push(out, scope(), &what("fs type"), &b.fs_type, &n.fs_type);
+        let mut pairs = vec![(what("fs type"), b.fs_type.clone(), n.fs_type.clone())];
         for (key, bv, nv) in union(&b.options, &n.options) {
-            push(out, scope(), &what(&key), &bv, &nv);
+            pairs.push((what(&key), bv, nv));
         }
-        let (bm, nm) = (&b.mount_options, &n.mount_options);
-        push(out, scope(), &what("mount options in effect"), bm, nm);
+        let (bm, nm) = (b.mount_options.clone(), n.mount_options.clone());
+        pairs.push((what("mount options in effect"), bm, nm));
+        for (w, bv, nv) in pairs {
+            if stated(imported, &bv, &nv) {
+                push(out, scope(), &w, &bv, &nv);
+            }
+        }
     }
 }
 
@@ -242,5 +264,51 @@ mod tests {
         assert!(d[1].applies_to("ext4", "metadata") && !d[1].applies_to("ext4", "tree"));
         assert!(d[2].applies_to("ext4", "tree") && !d[2].applies_to("xfs", "tree"));
         assert!(d[0].applies_to("any", "thing"));
+    }
+
+    fn imported(files: &str, extra: Option<(&str, &str)>) -> RunRecord {
+        let mut r = with_files(files);
+        r.plan.suite = "fio".into();
+        r.plan.scale = String::new();
+        r.plan.method = "imported:fio".into();
+        r.targets[0].fs_type = String::new();
+        r.targets[0].mount_options = String::new();
+        r.plan.workloads[0].params.remove("files");
+        if let Some((k, v)) = extra {
+            r.plan.workloads[0].params.insert(k.into(), v.into());
+        }
+        r.plan.workloads[0]
+            .params
+            .insert("files".into(), files.into());
+        r.source = Some(fsbattery_core::model::ImportSource {
+            tool: "fio".into(),
+            version: "fio-3.33".into(),
+            files: vec!["run1.json".into()],
+            imported_at: "2026-11-23T15:00:00+00:00".into(),
+        });
+        r
+    }
+
+    #[test]
+    fn an_imported_record_is_checked_on_what_it_states() {
+        let mut native = with_files("2000");
+        native.targets[0].mount_options = "rw,relatime".into();
+        native.plan.workloads[0]
+            .params
+            .insert("depth".into(), "8".into());
+        // Suite, scale, method, the unknown fs type and an unstated parameter are not differences.
+        assert_eq!(differences(&native, &imported("2000", None)), []);
+        let d = differences(&imported("500", Some(("depth", "4"))), &native);
+        let text: Vec<String> = d.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            ["metadata.depth: 4 vs 8", "metadata.files: 500 vs 2000"]
+        );
+        // Between native records nothing changes: an absent parameter is a difference.
+        let mut other = with_files("2000");
+        other.plan.workloads[0]
+            .params
+            .insert("depth".into(), "8".into());
+        assert_eq!(differences(&with_files("2000"), &other).len(), 1);
     }
 }

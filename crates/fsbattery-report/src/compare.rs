@@ -253,6 +253,7 @@ pub(crate) mod tests {
                 status: CellStatus::Ok,
                 samples,
             }],
+            source: None,
         }
     }
 

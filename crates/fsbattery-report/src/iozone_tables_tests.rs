@@ -97,6 +97,7 @@ fn run() -> RunRecord {
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,
+        source: None,
     }
 }
 

@@ -243,6 +243,7 @@ pub(crate) fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
         CellStatus::Incomplete => Entry::Incomplete(summary),
         CellStatus::Failed { reason } => Entry::Failed(reason.clone()),
         CellStatus::Pending { reason } => Entry::Pending(reason.clone()),
+        CellStatus::Missing { .. } => Entry::Missing,
     }
 }
 

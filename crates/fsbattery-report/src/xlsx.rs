@@ -444,6 +444,7 @@ fn samples_sheet(ws: &mut Worksheet, d: &Data<'_>, st: &Styles) -> Result<(), Xl
                 CellStatus::Failed { reason } => ("failed", reason.as_str()),
                 CellStatus::Pending { reason } => ("pending", reason.as_str()),
                 CellStatus::Incomplete => ("incomplete", ""),
+                CellStatus::Missing { reason } => ("missing", reason.as_str()),
             };
             let better = if cell.better == Better::Lower {
                 "lower"

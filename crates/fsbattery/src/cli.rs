@@ -83,6 +83,17 @@ pub enum Command {
         label: filesystem type, spec options, mount options in effect); else the differences are\n\
         listed and compare exits 2, unless --allow-different. Rows only in one run are listed.")]
     Compare(CompareArgs),
+    /// Turn fio JSON, bonnie++ CSV or iozone -R output into a run directory that `report` and
+    /// `compare` read beside fsbattery's own runs (one repeat per FILE).
+    #[command(after_help = "Examples:\n  \
+        fio --name=r --filename=/mnt/x/f --size=64M --rw=randread --bs=4k --runtime=10 \\\n      \
+        --time_based --output-format=json > run1.json            # three times\n  \
+        fsbattery import run1.json run2.json run3.json --label fio --target dir --out fio-run\n  \
+        fsbattery compare native-run/ fio-run/\n  \
+        bonnie++ -d /mnt/x -q > bonnie.csv && fsbattery import bonnie.csv --label bonnie++\n\n\
+        Random fio jobs become the randomio workload (fio's rw, bs, numjobs, size, runtime,\n\
+        direct, ioengine, iodepth mapped onto its parameters); bonnie++ becomes bonnie.")]
+    Import(ImportArgs),
     /// Install the system packages (mkfs tools, FUSE helpers, command-mode and test tools)
     /// that the chosen targets and workloads need, with the distribution's package manager.
     #[command(after_help = "Examples:\n  \
@@ -145,6 +156,27 @@ pub struct CompareArgs {
     /// Without it such runs are refused (exit 2) with the differences listed.
     #[arg(long)]
     pub allow_different: bool,
+}
+
+/// Options of `import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Output files of one tool, one per repeat (the same job each time).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Name of the imported run (recorded as its suite).
+    #[arg(long)]
+    pub label: String,
+    /// Column label of the imported target [default: the tool's name]; use the native run's
+    /// target label to compare the two.
+    #[arg(long, value_name = "LABEL")]
+    pub target: Option<String>,
+    /// The tool that wrote FILE: fio, bonnie or iozone [default: recognised from the content].
+    #[arg(long, value_name = "TOOL")]
+    pub from: Option<String>,
+    /// Output directory [default: ./fsbattery-results/import-<timestamp>].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// What `list` shows.

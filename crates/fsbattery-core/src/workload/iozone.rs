@@ -261,6 +261,11 @@ const TESTS: [Test; 13] = [
 
 /// One seed for every job: random read and random write then visit the same blocks, as
 /// iozone's `srand48(0)` before each, and every job writes the content the reads can verify.
+/// The test name of an iozone `-R` report title ("Writer report" → "write"), for imports.
+pub(crate) fn test_of_report(title: &str) -> Option<&'static str> {
+    TESTS.iter().find(|t| t.report == title).map(|t| t.name)
+}
+
 const SEED: u64 = 0;
 
 /// Largest record the engine's 32-bit operation length allows comfortably.

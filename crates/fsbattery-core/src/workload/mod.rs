@@ -27,6 +27,7 @@ mod stream;
 mod tree;
 
 pub use ctx::{Method, WorkloadCtx};
+pub(crate) use iozone::test_of_report;
 pub use scratch::Scratch;
 
 use crate::dataset::DatasetSpec;

@@ -2,6 +2,7 @@
 
 mod cleanup;
 mod compare;
+mod import;
 mod list;
 mod outputs;
 mod plan;
@@ -20,6 +21,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List { what } => list::list(what),
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),
+        Command::Import(args) => import::import(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
         Command::Setup(args) => setup::setup(args),
     }

@@ -1,0 +1,75 @@
+//! `fsbattery import`: read other tools' output files, turn them into one run record (one
+//! repeat per file; parsing is `fsbattery_core::import`'s), and write a run directory
+//! (results.json, results.md, results.csv, report.html) that `report` and `compare` read.
+//! Refuses to overwrite a directory that already holds a run.
+
+use super::outputs;
+use crate::cli::ImportArgs;
+use anyhow::Context;
+use fsbattery_core::error::UsageError;
+use fsbattery_core::import::{self, Labels};
+use fsbattery_core::journal::JOURNAL_FILE;
+use fsbattery_core::runner::RESULTS_FILE;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Import `args.files` into a new run directory and print its table.
+pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
+    let from = match args.from.as_deref() {
+        None => None,
+        Some(name) => Some(import::by_name(name).ok_or_else(|| {
+            UsageError::Invalid(format!(
+                "--from {name}: unknown tool: choose one of {}",
+                import::names()
+            ))
+        })?),
+    };
+    let mut parsed = Vec::new();
+    for file in &args.files {
+        let name = file.display().to_string();
+        let bytes = std::fs::read(file).map_err(|e| {
+            UsageError::Invalid(format!(
+                "{name}: {e}: give a file fio, bonnie++ or iozone wrote"
+            ))
+        })?;
+        let p =
+            import::parse(&name, &bytes, from).map_err(|e| UsageError::Invalid(e.to_string()))?;
+        parsed.push((name, p));
+    }
+    let now = chrono::Local::now().to_rfc3339();
+    let labels = Labels {
+        label: &args.label,
+        target: args.target.as_deref(),
+        imported_at: &now,
+    };
+    let record =
+        import::build_record(&parsed, &labels).map_err(|e| UsageError::Invalid(e.to_string()))?;
+    let dir = out_dir(args.out)?;
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("creating output directory {}", dir.display()))?;
+    let json = serde_json::to_vec_pretty(&record)?;
+    let results = dir.join(RESULTS_FILE);
+    std::fs::write(&results, json).with_context(|| format!("writing {}", results.display()))?;
+    outputs::write_all(&record, &dir)?;
+    let table = outputs::terminal_table(&record, None, false)?;
+    crate::stdout::write_unless_closed(format!("{table}\nresults: {}\n", dir.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--out`, or a fresh timestamped directory; never one that already holds a run.
+fn out_dir(out: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let dir = out.unwrap_or_else(|| {
+        let stamp = chrono::Local::now()
+            .format("import-%Y%m%d-%H%M%S")
+            .to_string();
+        Path::new("fsbattery-results").join(stamp)
+    });
+    if dir.join(RESULTS_FILE).exists() || dir.join(JOURNAL_FILE).exists() {
+        return Err(UsageError::Invalid(format!(
+            "--out {}: already holds a run; choose another directory",
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(dir)
+}
