@@ -142,7 +142,7 @@ fn page_runs_cleanly_in_chromium_with_every_chart() {
     );
     let errors = script_errors(&dom, &stderr);
     assert!(errors.is_empty(), "script errors: {errors:#?}");
-    for kind in ["bar", "cpu", "total", "score", "line", "recsize"] {
+    for kind in ["bar", "cpu", "total", "score", "recsize"] {
         let needle = format!("class=\"chart {kind}\"");
         assert!(count(&dom, &needle) > 0, "no svg.chart.{kind} in the DOM");
         assert_eq!(
@@ -151,7 +151,7 @@ fn page_runs_cleanly_in_chromium_with_every_chart() {
             "svg.chart.{kind}"
         );
     }
-    assert_eq!(count(&dom, "id=\"line-chart\""), 1);
+    assert_eq!(count(&dom, "id=\"heatmap\""), 1);
     assert_eq!(count(&dom, "class=\"winner-map\""), 1);
     let png = dom
         .split("data-png-bytes=\"")

@@ -2,7 +2,7 @@
 //!
 //! Role: keep the report self-contained — no CDN, no web font, no external file — and small.
 //! Invariants: nothing here names a remote address; the scripts only touch the page itself
-//! (download buttons); [`ERROR_TRAP`] runs first, so any later script error, unhandled
+//! (download buttons, sorting the heat-map's rows); [`ERROR_TRAP`] runs first, so any later script error, unhandled
 //! rejection or `console.error` is written into the DOM as `<html data-js-error=...>`, where a
 //! headless browser test can see it; [`SCRIPT`] sets `data-js-ready="1"` when it has run.
 
@@ -64,6 +64,20 @@ table.winners td{white-space:nowrap}
 table.targets th,table.latency th,table.making th{white-space:nowrap}
 table.matrix tbody th{min-width:220px}
 table.matrix thead th.num{white-space:normal;text-align:right}
+.heat-legend{gap:4px}
+.heat-key{display:inline-block;padding:1px 8px;border-radius:3px;font-size:12px;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+.heat-key.unranked{background:#f3f4f6;color:var(--muted);font-style:italic}
+table.heatmap{width:100%}
+table.heatmap tbody th{white-space:normal;min-width:180px;font-weight:500}
+table.heatmap tbody th .unit{color:var(--muted);font-size:12px;font-weight:400}
+table.heatmap thead th{white-space:normal;vertical-align:bottom}
+table.heatmap th.sort button{font:inherit;font-weight:600;border:0;background:none;padding:0;color:var(--ink);cursor:pointer;text-align:inherit}
+table.heatmap th.sort button::after{content:" ⇅";color:var(--muted);font-weight:400}
+table.heatmap th[aria-sort] button::after{content:" ↑"}
+table.heatmap td{border:1px solid #fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+table.heatmap tr.unranked td,table.heatmap td.empty{color:var(--muted);background:#f3f4f6;font-style:italic}
+table.heatmap tbody tr:hover{background:none}
+table.heatmap tbody tr:hover th{background:#eef2ff}
 .winner-map td.none{color:var(--muted);font-weight:400;background:#f3f4f6}
 details{margin:4px 0 10px}
 summary{cursor:pointer;color:var(--accent)}
@@ -106,6 +120,14 @@ var fig=b.closest('figure'),svg=fig&&fig.querySelector('svg.chart');if(!svg){ret
 var name=fig.getAttribute('data-file')||'chart';
 if(b.getAttribute('data-dl')==='svg'){save(new Blob([svgText(svg)],{type:'image/svg+xml'}),name+'.svg');}
 else{toPng(svg,function(blob){if(blob){save(blob,name+'.png');}else{console.error('PNG export failed for '+name);}});}});
+document.addEventListener('click',function(ev){var th=ev.target.closest('table.heatmap th.sort');if(!th){return;}
+var key=th.getAttribute('data-sort'),body=th.closest('table').tBodies[0],rows=Array.prototype.slice.call(body.rows);
+function at(r){if(key==='order'){return +r.getAttribute('data-order');}var c=r.cells[+key+1],v=c&&c.getAttribute('data-ratio');
+return v?+v:Infinity;}
+rows.sort(function(a,b){return (at(a)-at(b))||(+a.getAttribute('data-order'))-(+b.getAttribute('data-order'));});
+rows.forEach(function(r){body.appendChild(r);});
+Array.prototype.forEach.call(th.parentNode.cells,function(h){h.removeAttribute('aria-sort');});
+th.setAttribute('aria-sort','ascending');});
 document.documentElement.setAttribute('data-js-ready','1');
 })();
 "#;
