@@ -366,3 +366,20 @@ fn a_run_with_nothing_measured_still_renders() {
 fn no_run_is_an_error() {
     assert!(Html::render_many(&[], Aggregate::Mean).is_err());
 }
+
+#[test]
+fn the_page_prints_without_controls_and_with_a_section_per_page() {
+    let html = single();
+    let style = &html[html.find("<style>").unwrap()..html.find("</style>").unwrap()];
+    let print = &style[style.find("@media print{").expect("print rules")..];
+    for rule in [
+        "nav,.chart-tools{display:none}",
+        "section{break-before:page;",
+        ".chart-body svg{width:100%;max-width:100%;height:auto}",
+        "print-color-adjust:exact",
+    ] {
+        assert!(print.contains(rule), "print CSS lacks {rule}");
+    }
+    // The summary's cells carry their heading, for the stacked layout of narrow windows.
+    assert!(html.contains("<td data-label=\"Significance\">"));
+}

@@ -184,8 +184,9 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         _ => "not enough samples (n &lt; 3)".into(),
     };
     format!(
-        "<tr {attrs}>{head}<td>{winner}</td><td class=\"num\">{} {unit}</td><td>{} <span class=\"note\">{} {unit}</span></td>\
-         <td class=\"num\">{margin}</td><td>{sig}</td></tr>\n",
+        "<tr {attrs}>{head}<td data-label=\"Winner\">{winner}</td><td class=\"num\" data-label=\"Value\">{} {unit}</td>\
+         <td data-label=\"Runner-up\">{} <span class=\"note\">{} {unit}</span></td>\
+         <td class=\"num\" data-label=\"Margin\">{margin}</td><td data-label=\"Significance\">{sig}</td></tr>\n",
         format::num(wv),
         name(r),
         format::num(rv)
