@@ -383,3 +383,20 @@ fn the_page_prints_without_controls_and_with_a_section_per_page() {
     // The summary's cells carry their heading, for the stacked layout of narrow windows.
     assert!(html.contains("<td data-label=\"Significance\">"));
 }
+
+#[test]
+fn sizes_are_printed_as_a_user_types_them() {
+    let html = single();
+    assert!(html.contains("<code>size=64MiB</code>"), "stream size");
+    assert!(html.contains("<code>block=1MiB</code>"));
+    assert!(html.contains("<code>max_record=16MiB</code>"));
+    // Counts are numbers, not sizes: the unit comes from the record, never from the name.
+    assert!(html.contains("<code>files=2000</code>"));
+    assert!(!html.contains("67108864</code>"));
+    // A record written before parameters carried units shows the exact bytes it holds.
+    let mut old = common::run();
+    for w in &mut old.plan.workloads {
+        w.param_units.clear();
+    }
+    assert!(render(&old).contains("<code>size=67108864</code>"));
+}
