@@ -150,6 +150,9 @@ impl SkippedTarget {
     }
 }
 
+/// The unit of a parameter whose value is a size in bytes ([`WorkloadPlan::param_units`]).
+pub const BYTES: &str = "B";
+
 /// One workload of the plan and its resolved parameters.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WorkloadPlan {
@@ -157,6 +160,11 @@ pub struct WorkloadPlan {
     pub name: String,
     /// Parameter name → value as text (sizes in bytes).
     pub params: std::collections::BTreeMap<String, String>,
+    /// Parameter name → unit of its value, for the parameters that have one: [`BYTES`] for
+    /// sizes, so a report prints `size=64MiB` as the user typed it while `params` keeps the
+    /// exact number (comparisons read that). Empty in records written before it existed.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub param_units: std::collections::BTreeMap<String, String>,
     /// Metrics it produces with these parameters, in report order.
     pub metrics: Vec<MetricSpec>,
 }

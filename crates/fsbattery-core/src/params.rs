@@ -250,6 +250,20 @@ impl Params {
         Params(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
     }
 
+    /// Unit of each parameter that has one, for the run record: sizes are
+    /// [`crate::model::BYTES`], so a report can print them as a user types them.
+    pub fn units(&self, specs: &[ParamSpec]) -> BTreeMap<String, String> {
+        self.0
+            .keys()
+            .filter(|k| {
+                specs
+                    .iter()
+                    .any(|s| s.name == k.as_str() && s.kind == ParamKind::Bytes)
+            })
+            .map(|k| (k.clone(), crate::model::BYTES.to_string()))
+            .collect()
+    }
+
     /// Values as text, for the run record.
     pub fn to_text(&self, specs: &[ParamSpec]) -> BTreeMap<String, String> {
         self.0
@@ -441,6 +455,30 @@ mod tests {
         assert_eq!(spec.default_at(Scale::Full, 4 << 30), 8 << 30);
         assert_eq!(spec.default_at(Scale::Full, 100), 1 << 30);
         assert_eq!(spec.default_at(Scale::Quick, 4 << 30), 1);
+    }
+
+    #[test]
+    fn sizes_are_recorded_as_bytes_with_their_unit() {
+        let spec = |name, kind| ParamSpec {
+            name,
+            help: "",
+            kind,
+            quick: 1,
+            standard: 1,
+            full_twice_ram: false,
+            min: 0,
+            max: MAX_SIZE,
+        };
+        let specs = [
+            spec("size", ParamKind::Bytes),
+            spec("files", ParamKind::Count),
+        ];
+        let p = Params::from_pairs(&[("size", 64 << 20), ("files", 2000)]);
+        // The value stays the exact number (comparisons read it); the unit says how to show it.
+        assert_eq!(p.to_text(&specs)["size"], "67108864");
+        let units = p.units(&specs);
+        assert_eq!(units.len(), 1);
+        assert_eq!(units["size"], crate::model::BYTES);
     }
 
     #[test]

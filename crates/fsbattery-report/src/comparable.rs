@@ -222,6 +222,7 @@ mod tests {
         r.plan.workloads.push(fsbattery_core::model::WorkloadPlan {
             name: "metadata".into(),
             params: [("files".to_string(), files.to_string())].into(),
+            param_units: Default::default(),
             metrics: vec![],
         });
         r.targets.push(TargetRecord {

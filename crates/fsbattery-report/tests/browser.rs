@@ -15,20 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Flags that keep Chromium off the network and quiet; the page itself forbids loads too.
-const FLAGS: &[&str] = &[
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--enable-logging=stderr",
-    "--v=0",
-];
+use common::{chromium, CHROMIUM_FLAGS as FLAGS};
 
 /// Probe run after the page's own script: exercises SVG and PNG export and records the
 /// result in the DOM (virtual time lets the asynchronous image decode finish before the dump).
@@ -37,19 +24,6 @@ const PROBE: &str = r#"<script>
 h.setAttribute('data-svg-bytes',String(window.fsbattery.svgText(svg).length));
 window.fsbattery.toPng(svg,function(b){h.setAttribute('data-png-bytes',String(b?b.size:0));});})();
 </script>"#;
-
-fn chromium() -> Option<PathBuf> {
-    let names = [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ];
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
-}
 
 fn workdir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -142,7 +116,7 @@ fn page_runs_cleanly_in_chromium_with_every_chart() {
     );
     let errors = script_errors(&dom, &stderr);
     assert!(errors.is_empty(), "script errors: {errors:#?}");
-    for kind in ["bar", "cpu", "total", "score", "line", "recsize"] {
+    for kind in ["bar", "cpu", "total", "score", "recsize"] {
         let needle = format!("class=\"chart {kind}\"");
         assert!(count(&dom, &needle) > 0, "no svg.chart.{kind} in the DOM");
         assert_eq!(
@@ -151,7 +125,7 @@ fn page_runs_cleanly_in_chromium_with_every_chart() {
             "svg.chart.{kind}"
         );
     }
-    assert_eq!(count(&dom, "id=\"line-chart\""), 1);
+    assert_eq!(count(&dom, "id=\"heatmap\""), 1);
     assert_eq!(count(&dom, "class=\"winner-map\""), 1);
     let png = dom
         .split("data-png-bytes=\"")
@@ -203,4 +177,52 @@ fn screenshot_for_a_person_to_look_at() {
         "a 1280×4000 page of charts is not blank"
     );
     eprintln!("screenshot: {}", shot.display());
+}
+
+/// Measures, after layout, whether the summary or the heat-map scrolls sideways, and whether
+/// clicking a heat-map heading sorts the rows by that column's ratio (empty cells last).
+const LAYOUT_PROBE: &str = r#"<script>
+(function(){var h=document.documentElement,over=[];
+document.querySelectorAll('#summary .table-wrap, #all-tests .table-wrap').forEach(function(w){
+if(w.scrollWidth>w.clientWidth+1){over.push(w.closest('section').id);}});
+h.setAttribute('data-overflow',over.join(',')||'none');
+document.querySelector('table.heatmap th[data-sort="2"] button').click();
+var r=Array.prototype.map.call(document.querySelectorAll('table.heatmap tbody tr'),function(tr){
+var v=tr.cells[3].getAttribute('data-ratio');return v?+v:Infinity;}),ok=true;
+for(var i=1;i<r.length;i++){if(r[i]<r[i-1]){ok=false;}}
+h.setAttribute('data-sorted',ok&&r[0]===1?'1':'0:'+r.join(' '));})();
+</script>"#;
+
+fn attr<'a>(dom: &'a str, name: &str) -> &'a str {
+    let at = dom
+        .find(&format!("{name}=\""))
+        .unwrap_or_else(|| panic!("no {name} in the DOM"));
+    let rest = &dom[at + name.len() + 2..];
+    &rest[..rest.find('"').unwrap()]
+}
+
+#[test]
+fn summary_fits_a_laptop_window_and_the_heat_map_sorts() {
+    let Some(browser) = chromium() else {
+        common::gate(false, "chromium (apt-get install chromium)");
+        return;
+    };
+    for width in [800, 1400] {
+        let dir = workdir(&format!("layout-{width}"));
+        let (path, _) = page(&dir, LAYOUT_PROBE);
+        let size = format!("--window-size={width},1000");
+        let (dom, stderr) = run(&browser, &dir, &path, &[&size, "--dump-dom"]);
+        let errors = script_errors(&dom, &stderr);
+        assert!(errors.is_empty(), "script errors: {errors:#?}");
+        assert_eq!(
+            attr(&dom, "data-overflow"),
+            "none",
+            "at {width} px these sections scroll sideways"
+        );
+        assert_eq!(
+            attr(&dom, "data-sorted"),
+            "1",
+            "heat-map sort at {width} px"
+        );
+    }
 }

@@ -150,10 +150,9 @@ fn every_chart_is_there_with_its_kind() {
     assert_eq!(count(&html, "<svg class=\"chart cpu\""), timed);
     assert_eq!(count(&html, "<svg class=\"chart total\""), 1);
     assert_eq!(count(&html, "<svg class=\"chart score\""), 1);
-    assert_eq!(
-        count(&html, "<svg id=\"line-chart\" class=\"chart line\""),
-        1
-    );
+    // The all-tests view is a table, not a chart: S1's line chart joined unrelated tests.
+    assert_eq!(count(&html, "class=\"chart line\""), 0);
+    assert_eq!(count(&html, "<table class=\"heatmap\" id=\"heatmap\">"), 1);
     assert_eq!(count(&html, "<svg class=\"chart recsize\""), 3);
     assert_eq!(count(&html, "<table class=\"winner-map\""), 1);
     assert_eq!(count(&html, "<table class=\"latency\""), 2);
@@ -182,7 +181,71 @@ fn pending_rows_and_failed_cells_are_shown_with_their_reason() {
     // The bar chart keeps the failed column, as a word with the reason as tooltip.
     let chart = &html[html.find("data-test=\"split/split_1000\" viewBox").unwrap()..];
     let chart = &chart[..chart.find("</svg>").unwrap()];
-    assert!(chart.contains("class=\"empty\"") && chart.contains(">failed<title>write /mnt"));
+    assert!(chart.contains("class=\"empty failed\"") && chart.contains(">failed<title>write /mnt"));
+}
+
+/// The `<tr>` of the heat-map row with data-test `key`.
+fn heat_row<'a>(html: &'a str, key: &str) -> &'a str {
+    let map = &html[html.find("<table class=\"heatmap\"").expect("a heat-map")..];
+    let at = map
+        .find(&format!("data-test=\"{key}\""))
+        .expect("row in heat-map");
+    let at = map[..at].rfind("<tr").unwrap();
+    &map[at..at + map[at..].find("</tr>").unwrap()]
+}
+
+#[test]
+fn heat_map_shows_every_test_on_every_target_shaded_by_its_ratio_to_the_best() {
+    let rec = common::run();
+    let html = render(&rec);
+    let map = &html[html.find("<table class=\"heatmap\"").unwrap()..];
+    let map = &map[..map.find("</table>").unwrap()];
+    // Every ordinary test, the pending one included, and one sortable heading per target.
+    assert_eq!(
+        count(map, "<tr data-order=") + count(map, "<tr class=\"unranked\" data-order="),
+        ordinary_tests(&rec, false) + 1
+    );
+    assert_eq!(count(map, "<th class=\"sort num\""), 3);
+    // Names are never cut.
+    assert!(!map.contains('…'));
+    assert!(
+        map.contains("Creation time to make the actual filesystem"),
+        "{map}"
+    );
+    // ext2 wins touch_files: its cell is the only one with the best shade and it carries `*`.
+    let touch = heat_row(&html, "metadata/touch_files");
+    assert_eq!(count(touch, "background:#225ea8"), 1, "{touch}");
+    assert!(touch.contains("data-ratio=\"1.0000\" style=\"background:#225ea8"));
+    assert!(touch.contains("<span class=\"mark\">*</span>"));
+    // A pending row is printed, never shaded as ranked.
+    let untar = heat_row(&html, "tree/untar");
+    assert!(untar.starts_with("<tr class=\"unranked\"") && !untar.contains("background:"));
+    // A failed cell keeps its word and no shade.
+    let split = heat_row(&html, "split/split_1000");
+    assert!(split.contains("<td class=\"num failed\" data-ratio=\"\">failed</td>"));
+}
+
+#[test]
+fn heat_map_rows_without_a_winner_shade_tied_cells_alike() {
+    let html = single();
+    let map = &html[html.find("<table class=\"heatmap\"").unwrap()..];
+    let map = &map[..map.find("</table>").unwrap()];
+    let mut tied_rows = 0;
+    for row in map.split("<tr").skip(2) {
+        if row.contains("class=\"mark\">*<") || !row.contains("class=\"mark\">≈<") {
+            continue;
+        }
+        tied_rows += 1;
+        // Every cell marked ≈ has the best shade; no unmarked cell does.
+        for cell in row.split("<td").skip(1) {
+            let tied = cell.contains("class=\"mark\">≈<");
+            assert_eq!(cell.contains("background:#225ea8"), tied, "{row}");
+        }
+    }
+    assert!(
+        tied_rows > 0,
+        "the fixture has rows without a significant winner"
+    );
 }
 
 #[test]
@@ -302,4 +365,38 @@ fn a_run_with_nothing_measured_still_renders() {
 #[test]
 fn no_run_is_an_error() {
     assert!(Html::render_many(&[], Aggregate::Mean).is_err());
+}
+
+#[test]
+fn the_page_prints_without_controls_and_with_a_section_per_page() {
+    let html = single();
+    let style = &html[html.find("<style>").unwrap()..html.find("</style>").unwrap()];
+    let print = &style[style.find("@media print{").expect("print rules")..];
+    for rule in [
+        "nav,.chart-tools{display:none}",
+        "section{break-before:page;",
+        ".chart-body svg{width:100%;max-width:100%;height:auto}",
+        "print-color-adjust:exact",
+    ] {
+        assert!(print.contains(rule), "print CSS lacks {rule}");
+    }
+    // The summary's cells carry their heading, for the stacked layout of narrow windows.
+    assert!(html.contains("<td data-label=\"Significance\">"));
+}
+
+#[test]
+fn sizes_are_printed_as_a_user_types_them() {
+    let html = single();
+    assert!(html.contains("<code>size=64MiB</code>"), "stream size");
+    assert!(html.contains("<code>block=1MiB</code>"));
+    assert!(html.contains("<code>max_record=16MiB</code>"));
+    // Counts are numbers, not sizes: the unit comes from the record, never from the name.
+    assert!(html.contains("<code>files=2000</code>"));
+    assert!(!html.contains("67108864</code>"));
+    // A record written before parameters carried units shows the exact bytes it holds.
+    let mut old = common::run();
+    for w in &mut old.plan.workloads {
+        w.param_units.clear();
+    }
+    assert!(render(&old).contains("<code>size=67108864</code>"));
 }

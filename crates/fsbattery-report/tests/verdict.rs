@@ -178,3 +178,39 @@ fn html_marks_ties_keeps_space_out_of_the_score_and_says_n_a() {
     // Best reads as best: green, not red.
     assert!(html.contains("--best:#047857"));
 }
+
+#[test]
+fn html_heat_map_shades_tied_cells_alike_and_leaves_n_a_and_space_unranked() {
+    let rec = record();
+    let html = render(&Html, &rec);
+    let map = &html[html.find("<table class=\"heatmap\"").unwrap()..];
+    let map = &map[..map.find("</table>").unwrap()];
+    let row = |key: &str| {
+        let k = map.find(&format!("data-test=\"{key}\"")).unwrap();
+        let start = map[..k].rfind("<tr").unwrap();
+        &map[start..k + map[k..].find("</tr>").unwrap()]
+    };
+    // No significant winner: all three tied cells share the best shade, none carries `*`.
+    let touch = row("metadata/touch_files");
+    assert_eq!(touch.matches("background:#225ea8").count(), 3, "{touch}");
+    assert!(!touch.contains(">*<"), "{touch}");
+    // A significant winner: it alone has the best shade.
+    let find = row("metadata/find_files");
+    assert_eq!(find.matches("background:#225ea8").count(), 1, "{find}");
+    // Space available describes each target: printed, never shaded as ranked.
+    let space = row("filesystem/avail_mib");
+    assert!(space.starts_with("<tr class=\"unranked\"") && !space.contains("background:"));
+    // tmpfs has no mkfs: n/a, grey, unshaded; in the bar chart too, not red.
+    let mkfs = row("filesystem/mkfs");
+    assert!(
+        mkfs.contains("<td class=\"num empty\" data-ratio=\"\">n/a</td>"),
+        "{mkfs}"
+    );
+    let chart = &html[html.find("data-test=\"filesystem/mkfs\" viewBox").unwrap()..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    assert!(
+        chart.contains("class=\"empty\"")
+            && chart.contains("fill=\"#6b7280\" font-style=\"italic\">n/a")
+    );
+    assert!(!chart.contains("#b91c1c"), "{chart}");
+}

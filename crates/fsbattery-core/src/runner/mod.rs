@@ -92,6 +92,7 @@ impl Plan {
                 .map(|w| WorkloadPlan {
                     name: w.workload.name().into(),
                     params: w.params.to_text(w.workload.params()),
+                    param_units: w.params.units(w.workload.params()),
                     metrics: w.workload.metrics(&w.params),
                 })
                 .collect(),

@@ -2,7 +2,7 @@
 //!
 //! Role: keep the report self-contained — no CDN, no web font, no external file — and small.
 //! Invariants: nothing here names a remote address; the scripts only touch the page itself
-//! (download buttons); [`ERROR_TRAP`] runs first, so any later script error, unhandled
+//! (download buttons, sorting the heat-map's rows); [`ERROR_TRAP`] runs first, so any later script error, unhandled
 //! rejection or `console.error` is written into the DOM as `<html data-js-error=...>`, where a
 //! headless browser test can see it; [`SCRIPT`] sets `data-js-ready="1"` when it has run.
 
@@ -25,7 +25,7 @@ h2{margin:0 0 10px;font-size:19px}
 h3{margin:20px 0 8px;font-size:15px}
 p{margin:6px 0 10px}
 .note{color:var(--muted);font-size:13px}
-.chart-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:16px}
+.chart-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(560px,100%),1fr));gap:16px}
 .chart-card{margin:0;border:1px solid var(--line);border-radius:8px;padding:10px 12px 8px;background:#fff;position:relative}
 .chart-card figcaption{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px;margin:0 64px 6px 0}
 .chart-title{font-weight:600}
@@ -64,6 +64,20 @@ table.winners td{white-space:nowrap}
 table.targets th,table.latency th,table.making th{white-space:nowrap}
 table.matrix tbody th{min-width:220px}
 table.matrix thead th.num{white-space:normal;text-align:right}
+.heat-legend{gap:4px}
+.heat-key{display:inline-block;padding:1px 8px;border-radius:3px;font-size:12px;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+.heat-key.unranked{background:#f3f4f6;color:var(--muted);font-style:italic}
+table.heatmap{width:100%}
+table.heatmap tbody th{white-space:normal;min-width:180px;font-weight:500}
+table.heatmap tbody th .unit{color:var(--muted);font-size:12px;font-weight:400}
+table.heatmap thead th{white-space:normal;vertical-align:bottom}
+table.heatmap th.sort button{font:inherit;font-weight:600;border:0;background:none;padding:0;color:var(--ink);cursor:pointer;text-align:inherit}
+table.heatmap th.sort button::after{content:" ⇅";color:var(--muted);font-weight:400}
+table.heatmap th[aria-sort] button::after{content:" ↑"}
+table.heatmap td{border:1px solid #fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+table.heatmap tr.unranked td,table.heatmap td.empty{color:var(--muted);background:#f3f4f6;font-style:italic}
+table.heatmap tbody tr:hover{background:none}
+table.heatmap tbody tr:hover th{background:#eef2ff}
 .winner-map td.none{color:var(--muted);font-weight:400;background:#f3f4f6}
 details{margin:4px 0 10px}
 summary{cursor:pointer;color:var(--accent)}
@@ -73,7 +87,39 @@ dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:6px
 dl.kv dt{color:var(--muted)}
 dl.kv dd{margin:0}
 footer{text-align:center;color:var(--muted);font-size:12px;padding:0 0 28px}
-@media print{nav,.chart-tools{display:none}section{break-inside:avoid-page;border:none}}
+@media (max-width:960px){
+main{padding:8px 10px 32px}
+section{padding:14px 14px;margin:18px 0}
+table.winners,table.winners tbody{display:block}
+table.winners thead{display:none}
+table.winners tr{display:grid;grid-template-columns:minmax(0,1.5fr) minmax(0,.8fr) minmax(0,1.1fr) minmax(0,.8fr) minmax(0,1.1fr);gap:2px 14px;border-bottom:1px solid var(--line);padding:6px 0}
+table.winners th[scope=row]{grid-column:1/-1;border:0;padding:2px 4px}
+table.winners td{border:0;white-space:normal;padding:2px 4px;text-align:left}
+table.winners td[data-label]::before{content:attr(data-label);display:block;font-size:11px;color:var(--muted);letter-spacing:.02em}
+table.winners td[colspan]{grid-column:1/-1}
+table.matrix tbody th{min-width:140px}
+table.heatmap tbody th{min-width:120px}
+}
+@media (max-width:560px){table.winners tr{grid-template-columns:repeat(2,minmax(0,1fr))}}
+@media print{
+body{background:#fff;font-size:11pt}
+.page-header{background:#fff;color:#000;padding:0 0 6px;border-bottom:1px solid #000}
+.page-header .lede{color:#374151}
+nav,.chart-tools{display:none}
+main{max-width:none;padding:0}
+section{break-before:page;border:none;border-radius:0;padding:0;margin:0}
+main>section:first-child{break-before:auto}
+.chart-grid{display:block}
+.chart-card{break-inside:avoid;border:none;padding:0;margin:0 0 10px}
+.chart-card figcaption{margin-right:0}
+.chart-body{overflow:visible}
+.chart-body svg{width:100%;max-width:100%;height:auto}
+.table-wrap{overflow:visible}
+thead{display:table-header-group}
+tr{break-inside:avoid}
+table.heatmap th.sort button::after{content:none}
+td.best,td.tied,.swatch{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+}
 "#;
 
 /// Installed first (in `<head>`): records any script error in the DOM, because a report
@@ -106,6 +152,14 @@ var fig=b.closest('figure'),svg=fig&&fig.querySelector('svg.chart');if(!svg){ret
 var name=fig.getAttribute('data-file')||'chart';
 if(b.getAttribute('data-dl')==='svg'){save(new Blob([svgText(svg)],{type:'image/svg+xml'}),name+'.svg');}
 else{toPng(svg,function(blob){if(blob){save(blob,name+'.png');}else{console.error('PNG export failed for '+name);}});}});
+document.addEventListener('click',function(ev){var th=ev.target.closest('table.heatmap th.sort');if(!th){return;}
+var key=th.getAttribute('data-sort'),body=th.closest('table').tBodies[0],rows=Array.prototype.slice.call(body.rows);
+function at(r){if(key==='order'){return +r.getAttribute('data-order');}var c=r.cells[+key+1],v=c&&c.getAttribute('data-ratio');
+return v?+v:Infinity;}
+rows.sort(function(a,b){return (at(a)-at(b))||(+a.getAttribute('data-order'))-(+b.getAttribute('data-order'));});
+rows.forEach(function(r){body.appendChild(r);});
+Array.prototype.forEach.call(th.parentNode.cells,function(h){h.removeAttribute('aria-sort');});
+th.setAttribute('aria-sort','ascending');});
 document.documentElement.setAttribute('data-js-ready','1');
 })();
 "#;

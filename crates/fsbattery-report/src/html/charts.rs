@@ -22,6 +22,7 @@ const LABEL_MAX: usize = 30;
 const INK: &str = "#1f2937";
 const MUTED: &str = "#6b7280";
 const GRID: &str = "#e5e7eb";
+const FAILED: &str = "#b91c1c";
 
 /// One bar of a bar chart: a column of the report.
 pub(crate) struct Bar {
@@ -55,6 +56,8 @@ pub(crate) enum BarState {
         word: String,
         /// The tooltip.
         reason: String,
+        /// A failure (drawn red); every other empty state is drawn in neutral grey.
+        failed: bool,
     },
 }
 
@@ -249,15 +252,15 @@ fn bar_row(
                 crate::format::num(*v)
             ));
             let mut end = x;
+            let mut below = String::new();
             if let Some((m, h)) = ci {
-                let (lo, hi) = (sx(m - h), sx(m + h));
-                let (t, bt) = (y + 3.0, y + bar_h - 3.0);
-                out.push_str(&format!(
-                    "<path class=\"err\" d=\"M{lo:.1} {mid_y:.1}H{hi:.1}M{lo:.1} {t:.1}V{bt:.1}M{hi:.1} {t:.1}V{bt:.1}\" stroke=\"{INK}\" stroke-width=\"1.2\" fill=\"none\"/>",
-                    mid_y = y + bar_h / 2.0
-                ));
-                end = end.max(hi);
+                out.push_str(&whisker(*m, *h, y, bar_h, sx));
+                end = end.max(sx(m + h));
+                if m - h < 0.0 {
+                    below = format!(" (CI extends below 0, to {})", crate::format::num(m - h));
+                }
             }
+            let note_text = format!("{note_text}{below}");
             let weight = if b.best { " font-weight=\"700\"" } else { "" };
             out.push_str(&format!(
                 "<text class=\"value\" x=\"{:.1}\" y=\"{mid:.1}\" fill=\"{INK}\" font-size=\"11\"{weight}>{}{ci_text}<tspan class=\"n\" fill=\"{MUTED}\">{n_text}{note_text}</tspan></text>",
@@ -265,15 +268,40 @@ fn bar_row(
                 crate::format::num(*v)
             ));
         }
-        BarState::Empty { word, reason } => out.push_str(&format!(
-            "<text class=\"empty\" x=\"{:.1}\" y=\"{mid:.1}\" fill=\"#b91c1c\" font-style=\"italic\">{}<title>{}</title></text>",
+        BarState::Empty {
+            word,
+            reason,
+            failed,
+        } => out.push_str(&format!(
+            // Only a failure is an alarm; n/a, pending and not-run are neutral facts.
+            "<text class=\"empty{}\" x=\"{:.1}\" y=\"{mid:.1}\" fill=\"{}\" font-style=\"italic\">{}<title>{}</title></text>",
+            if *failed { " failed" } else { "" },
             x0 + 6.0,
+            if *failed { FAILED } else { MUTED },
             esc(word),
             esc(reason)
         )),
     }
     out.push_str("</g>\n");
     out
+}
+
+/// The CI95 whisker around `m ± h`. A linear axis starts at 0, so an interval reaching below
+/// 0 cannot be drawn whole: rather than clip it silently, its lower end is drawn as an open
+/// arrow at the axis (class `err-below`) and the value text says "CI extends below 0".
+fn whisker(m: f64, h: f64, y: f64, bar_h: f64, sx: &dyn Fn(f64) -> f64) -> String {
+    let (lo, hi) = (sx(m - h), sx(m + h));
+    let (t, bt, mid) = (y + 3.0, y + bar_h - 3.0, y + bar_h / 2.0);
+    if m - h >= 0.0 {
+        return format!(
+            "<path class=\"err\" d=\"M{lo:.1} {mid:.1}H{hi:.1}M{lo:.1} {t:.1}V{bt:.1}M{hi:.1} {t:.1}V{bt:.1}\" stroke=\"{INK}\" stroke-width=\"1.2\" fill=\"none\"/>"
+        );
+    }
+    format!(
+        "<path class=\"err err-below\" d=\"M{lo:.1} {mid:.1}H{hi:.1}M{hi:.1} {t:.1}V{bt:.1}M{a:.1} {t:.1}L{lo:.1} {mid:.1}L{a:.1} {bt:.1}\" stroke=\"{INK}\" stroke-width=\"1.2\" fill=\"none\">\
+         <title>the 95% interval extends below 0, past the axis</title></path>",
+        a = lo + 5.0
+    )
 }
 
 /// A line chart as SVG text.
@@ -592,5 +620,54 @@ mod tests {
         assert!(svg.starts_with("<svg class=\"chart bar\""));
         assert!(svg.contains("<title>T &lt;1&gt;</title>"));
         assert!(svg.contains("class=\"err\"") && svg.contains("n=3"));
+        assert!(!svg.contains("err-below") && !svg.contains("below 0"));
+    }
+
+    #[test]
+    fn a_ci_wider_than_the_mean_is_drawn_to_the_axis_with_a_note() {
+        let c = BarChart {
+            kind: "bar",
+            test: "m/t".into(),
+            title: "T".into(),
+            axis: "s".into(),
+            bars: vec![Bar {
+                label: "tmpfs".into(),
+                colour: "#4e79a7".into(),
+                state: BarState::Value {
+                    v: 1.0,
+                    ci: Some((1.0, 5.0)),
+                    n: Some(3),
+                    note: None,
+                },
+                best: false,
+            }],
+        };
+        let svg = bar_chart(&c);
+        assert!(svg.contains("class=\"err err-below\""), "{svg}");
+        assert!(svg.contains("CI extends below 0, to -4.00"), "{svg}");
+    }
+
+    #[test]
+    fn only_a_failure_is_drawn_red() {
+        let empty = |word: &str, failed| Bar {
+            label: "tmpfs".into(),
+            colour: "#4e79a7".into(),
+            state: BarState::Empty {
+                word: word.into(),
+                reason: "why".into(),
+                failed,
+            },
+            best: false,
+        };
+        let c = BarChart {
+            kind: "bar",
+            test: "m/t".into(),
+            title: "T".into(),
+            axis: "s".into(),
+            bars: vec![empty("n/a", false), empty("failed", true)],
+        };
+        let svg = bar_chart(&c);
+        assert_eq!(svg.matches(FAILED).count(), 1, "{svg}");
+        assert!(svg.contains(&format!("fill=\"{MUTED}\" font-style=\"italic\">n/a")));
     }
 }

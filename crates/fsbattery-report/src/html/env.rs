@@ -10,6 +10,8 @@ use super::data::Data;
 use super::{esc, swatch};
 use crate::format::num;
 use fsbattery_core::model::{Lifecycle, RunRecord, TargetRecord};
+use fsbattery_core::model::{WorkloadPlan, BYTES};
+use fsbattery_core::params::format_bytes;
 
 /// The section (always present).
 pub(crate) fn section(d: &Data<'_>) -> String {
@@ -109,7 +111,7 @@ fn workloads(rec: &RunRecord) -> String {
         let params: Vec<String> = w
             .params
             .iter()
-            .map(|(k, v)| format!("<code>{}={}</code>", esc(k), esc(v)))
+            .map(|(k, v)| format!("<code>{}={}</code>", esc(k), esc(&param_text(w, k, v))))
             .collect();
         out.push_str(&format!(
             "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td></tr>\n",
@@ -120,6 +122,16 @@ fn workloads(rec: &RunRecord) -> String {
     }
     out.push_str("</tbody></table></div>\n");
     out
+}
+
+/// A parameter's value as the user would type it: a size (unit [`BYTES`]) in binary units,
+/// `64MiB`; anything else, or a size that is not a number, as recorded.
+fn param_text(w: &WorkloadPlan, name: &str, value: &str) -> String {
+    let bytes = w.param_units.get(name).is_some_and(|u| u == BYTES);
+    match value.parse::<u64>() {
+        Ok(v) if bytes => format_bytes(v),
+        _ => value.to_string(),
+    }
 }
 
 fn targets(d: &Data<'_>, run: usize) -> String {

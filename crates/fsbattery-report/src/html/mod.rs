@@ -6,8 +6,8 @@
 //! anything. Sections, in order (each a `<section id=...>` a browser test can find):
 //! `summary` (winner per test, S1's total-time composite, a geometric-mean score),
 //! `comparison` (two or more runs: Welch t-test per metric), `tests` (bar chart per test
-//! with CI95 whiskers and n), `cpu` (CPU % per test), `all-tests` (S1's line chart,
-//! `id="line-chart"`), `matrices` (the raw numbers, S2's best-of-row marks), `iozone`
+//! with CI95 whiskers and n), `cpu` (CPU % per test), `all-tests` (a heat-map of every test × target,
+//! `id="heatmap"`, cells shaded by their ratio to the row's best, sortable), `matrices` (the raw numbers, S2's best-of-row marks), `iozone`
 //! (record-size charts and S3's winner map), `latency`, `environment` (host, targets,
 //! mkfs/mount records). Empty sections (no iozone cells, no latency cells, a single run
 //! for `comparison`) are left out.
@@ -31,6 +31,7 @@ mod assets;
 mod charts;
 pub(crate) mod data;
 mod env;
+mod heatmap;
 mod iozone;
 mod latency;
 mod sections;
@@ -73,7 +74,7 @@ fn page(d: &Data<'_>) -> String {
         ("comparison", "Comparison", sections::comparison(d)),
         ("tests", "Per test", sections::per_test(d, false)),
         ("cpu", "CPU", sections::per_test(d, true)),
-        ("all-tests", "All tests", sections::all_tests(d)),
+        ("all-tests", "All tests", heatmap::section(d)),
         ("matrices", "Raw numbers", sections::matrices(d)),
         ("iozone", "iozone", iozone::section(d)),
         ("latency", "Latency", latency::section(d)),

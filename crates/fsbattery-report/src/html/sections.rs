@@ -1,12 +1,12 @@
-//! The page's result sections: summary, comparison, per-test and CPU charts, the line chart
-//! of all tests, and the raw matrices.
+//! The page's result sections: summary, comparison, per-test and CPU charts, and the raw
+//! matrices (the all-tests heat-map is `heatmap`).
 //!
 //! Role: arrange [`Data`] into HTML. Invariants: only ordinary test lines (not iozone, not
 //! latency) appear here; a pending row or a failed cell is shown with its word and reason;
 //! composites (total time, score) only use tests measured on every column, because a target
 //! that failed a test would otherwise look faster.
 
-use super::charts::{bar_chart, line_chart, Bar, BarChart, BarState, LineChart, Series};
+use super::charts::{bar_chart, Bar, BarChart, BarState};
 use super::data::{Data, Line};
 use super::{esc, figure, swatch};
 use crate::format;
@@ -184,8 +184,9 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         _ => "not enough samples (n &lt; 3)".into(),
     };
     format!(
-        "<tr {attrs}>{head}<td>{winner}</td><td class=\"num\">{} {unit}</td><td>{} <span class=\"note\">{} {unit}</span></td>\
-         <td class=\"num\">{margin}</td><td>{sig}</td></tr>\n",
+        "<tr {attrs}>{head}<td data-label=\"Winner\">{winner}</td><td class=\"num\" data-label=\"Value\">{} {unit}</td>\
+         <td data-label=\"Runner-up\">{} <span class=\"note\">{} {unit}</span></td>\
+         <td class=\"num\" data-label=\"Margin\">{margin}</td><td data-label=\"Significance\">{sig}</td></tr>\n",
         format::num(wv),
         name(r),
         format::num(rv)
@@ -333,6 +334,7 @@ pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], verdict: &RowVerdict) -> Vec
     let empty = |w: &str, r: &str| BarState::Empty {
         word: w.into(),
         reason: r.into(),
+        failed: false,
     };
     entries
         .iter()
@@ -346,7 +348,11 @@ pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], verdict: &RowVerdict) -> Vec
                 Entry::Incomplete(None) => {
                     empty("incomplete", "interrupted before any repeat finished")
                 }
-                Entry::Failed(r) => empty("failed", r),
+                Entry::Failed(r) => BarState::Empty {
+                    word: "failed".into(),
+                    reason: r.clone(),
+                    failed: true,
+                },
                 Entry::Pending(r) => empty("pending", r),
                 Entry::Missing => empty("not run", "planned but no sample was recorded"),
                 Entry::NotApplicable => empty("n/a", "this test does not apply to this target"),
@@ -437,90 +443,6 @@ fn pending_note(d: &Data<'_>) -> String {
         "<p class=\"note pending-list\">Pending, no chart yet: {}.</p>\n",
         pending.join("; ")
     )
-}
-
-/// S1's line chart: x = time tests, one line per column.
-pub(crate) fn all_tests(d: &Data<'_>) -> String {
-    let lines: Vec<&Line> = d
-        .tests()
-        .filter(|l| l.pending.is_none() && l.unit == "s")
-        .filter(|l| l.value.iter().any(|e| d.value(e).is_some()))
-        .collect();
-    if lines.is_empty() {
-        return String::new();
-    }
-    let vals: Vec<f64> = lines
-        .iter()
-        .flat_map(|l| l.value.iter().filter_map(|e| d.value(e)))
-        .filter(|v| *v > 0.0)
-        .collect();
-    let (lo, hi) = vals
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(*v), b.max(*v)));
-    // Seconds across tests can span milliseconds to minutes; linear would flatten the short ones.
-    let log = lo > 0.0 && hi / lo > 50.0;
-    let n = lines.len();
-    let series = time_series(d, &lines);
-    let chart = LineChart {
-        kind: "line",
-        id: Some("line-chart".into()),
-        test: "all-tests".into(),
-        title: format!(
-            "All {n} time tests, seconds per target{}",
-            if log { " (log scale)" } else { "" }
-        ),
-        x_labels: lines.iter().map(|l| l.label.clone()).collect(),
-        x_pos: (0..n)
-            .map(|i| {
-                if n > 1 {
-                    i as f64 / (n - 1) as f64
-                } else {
-                    0.5
-                }
-            })
-            .collect(),
-        rotate: true,
-        x_axis: "test".into(),
-        y_axis: format!(
-            "seconds{} — lower is better",
-            if log { ", log scale" } else { "" }
-        ),
-        log,
-        series,
-        width: 1160.0,
-    };
-    let scale = if log {
-        format!(
-            "The y axis is logarithmic because the times span {:.0}× (from {} s to {} s).",
-            hi / lo,
-            format::num(lo),
-            format::num(hi)
-        )
-    } else {
-        "The y axis is linear.".to_string()
-    };
-    format!(
-        "<p>Every time test on one chart, one line per target ({} of the runs); a gap is a test that \
-         failed or was not run. {scale}</p>\n<div class=\"chart-grid\"><div class=\"wide\">{}</div></div>\n",
-        d.aggregate,
-        figure("all-tests", "All tests", "seconds, lower is better", &line_chart(&chart))
-    )
-}
-
-/// One line per column over `lines`, a gap where a column has no value.
-fn time_series(d: &Data<'_>, lines: &[&Line]) -> Vec<Series> {
-    let point = |l: &Line, c: usize| {
-        let name = &d.columns[c].name;
-        d.value(&l.value[c])
-            .map(|v| (v, format!("{} — {name}: {} s", l.label, format::num(v))))
-    };
-    (0..d.columns.len())
-        .map(|c| Series {
-            name: d.columns[c].name.clone(),
-            colour: d.columns[c].colour.clone(),
-            points: lines.iter().map(|l| point(l, c)).collect(),
-        })
-        .collect()
 }
 
 /// The comparison of every later run against the first, metric by metric.

@@ -87,3 +87,32 @@ pub fn gate(available: bool, what: &str) -> bool {
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     false
 }
+
+/// Flags that keep Chromium off the network and quiet; the page itself forbids loads too.
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--enable-logging=stderr",
+    "--v=0",
+];
+
+/// The Chromium binary on PATH, if any.
+pub fn chromium() -> Option<PathBuf> {
+    let names = [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ];
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
