@@ -151,6 +151,26 @@ pub struct Labels<'a> {
     pub imported_at: &'a str,
 }
 
+/// Units of the imported parameters, as the native workload of that name declares them, so
+/// sizes read as the user would type them beside a native run.
+fn param_units(
+    workload: &str,
+    params: &std::collections::BTreeMap<String, String>,
+) -> std::collections::BTreeMap<String, String> {
+    let Some(w) = crate::workload::find(workload) else {
+        return Default::default();
+    };
+    params
+        .keys()
+        .filter(|k| {
+            w.params()
+                .iter()
+                .any(|s| s.name == k.as_str() && s.kind == crate::params::ParamKind::Bytes)
+        })
+        .map(|k| (k.clone(), crate::model::BYTES.to_string()))
+        .collect()
+}
+
 /// The run record of `files` (name, parsed content), one repeat per file, in order.
 pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRecord, ImportError> {
     let (first_name, first) = files.first().ok_or_else(|| ImportError::Malformed {
@@ -164,6 +184,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
     let workload = WorkloadPlan {
         name: first.workload.clone(),
         params: first.params.clone(),
+        param_units: param_units(&first.workload, &first.params),
         metrics: first.metrics.iter().map(|(m, _)| m.clone()).collect(),
     };
     let cells = first
