@@ -9,7 +9,7 @@
 //! The host, the tool version and the repeat count are not differences: comparing machines,
 //! releases or sample sizes is what `compare` is for.
 
-use fsbattery_core::model::{RunRecord, TargetRecord};
+use fsbattery_record::{RunRecord, TargetRecord};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -197,7 +197,7 @@ mod tests {
 
     fn with_files(files: &str) -> RunRecord {
         let mut r = record(&[1.0, 1.0, 1.0]);
-        r.plan.workloads.push(fsbattery_core::model::WorkloadPlan {
+        r.plan.workloads.push(fsbattery_record::WorkloadPlan {
             name: "metadata".into(),
             params: [("files".to_string(), files.to_string())].into(),
             metrics: vec![],

@@ -9,7 +9,7 @@
 use super::data::Data;
 use super::{esc, swatch};
 use crate::format::num;
-use fsbattery_core::model::{Lifecycle, RunRecord, TargetRecord};
+use fsbattery_record::{Lifecycle, RunRecord, TargetRecord};
 
 /// The section (always present).
 pub(crate) fn section(d: &Data<'_>) -> String {
