@@ -4,8 +4,7 @@
 
 use fsbattery_core::dataset::{
     content_hash, generate, profile, summarize, DatasetError, DatasetSpec, DatasetSpecExt,
-    DatasetStore, Origin,
-    SourceDataset,
+    DatasetStore, Origin, SourceDataset,
 };
 use std::path::Path;
 use std::process::Command;

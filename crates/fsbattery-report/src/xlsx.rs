@@ -384,8 +384,7 @@ fn targets_sheet(ws: &mut Worksheet, d: &Data<'_>, st: &Styles) -> Result<(), Xl
                 &t.device,
                 &t.mount_options,
             ];
-            let cycles: Vec<Option<&fsbattery_record::Lifecycle>> = if t.lifecycles.is_empty()
-            {
+            let cycles: Vec<Option<&fsbattery_record::Lifecycle>> = if t.lifecycles.is_empty() {
                 vec![None]
             } else {
                 t.lifecycles.iter().map(Some).collect()
