@@ -5,6 +5,7 @@
 //! Each function takes raw bytes and returns Err when the input is rejected anywhere along
 //! the way (non-UTF-8 included); a panic is always a bug.
 
+use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::params::{format_bytes, parse_bytes, parse_sets, Params, Scale};
 use fsbattery_core::{journal, suite, target, workload};
 

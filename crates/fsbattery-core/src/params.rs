@@ -346,27 +346,8 @@ pub fn parse_bytes(s: &str) -> Option<u64> {
     n.checked_mul(mult)
 }
 
-/// Show bytes in the largest binary unit that divides them, else with one decimal.
-pub fn format_bytes(v: u64) -> String {
-    const UNITS: [(&str, u64); 6] = [
-        ("EiB", 1 << 60),
-        ("PiB", 1 << 50),
-        ("TiB", 1 << 40),
-        ("GiB", 1 << 30),
-        ("MiB", 1 << 20),
-        ("KiB", 1 << 10),
-    ];
-    for (name, size) in UNITS {
-        if v >= size {
-            return if v.is_multiple_of(size) {
-                format!("{}{name}", v / size)
-            } else {
-                format!("{:.1}{name}", v as f64 / size as f64)
-            };
-        }
-    }
-    format!("{v}B")
-}
+/// Bytes as a user types them (`64MiB`); defined with the record, which reports print from.
+pub use fsbattery_record::format_bytes;
 
 #[cfg(test)]
 mod tests {

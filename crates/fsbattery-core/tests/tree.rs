@@ -3,8 +3,8 @@
 //! tarballs and the per-run store. Trees are tiny (1/256 of 2.6.14: ~72 files) to stay fast.
 
 use fsbattery_core::dataset::{
-    content_hash, generate, profile, summarize, DatasetError, DatasetSpec, DatasetStore, Origin,
-    SourceDataset,
+    content_hash, generate, profile, summarize, DatasetError, DatasetSpec, DatasetSpecExt,
+    DatasetStore, Origin, SourceDataset,
 };
 use std::path::Path;
 use std::process::Command;

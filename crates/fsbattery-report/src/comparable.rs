@@ -15,7 +15,7 @@
 //! compared, a workload parameter is compared only when both records state it, and a target
 //! property only when both know it. What both state must still agree.
 
-use fsbattery_core::model::{RunRecord, TargetRecord};
+use fsbattery_record::{RunRecord, TargetRecord};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,7 +219,7 @@ mod tests {
 
     fn with_files(files: &str) -> RunRecord {
         let mut r = record(&[1.0, 1.0, 1.0]);
-        r.plan.workloads.push(fsbattery_core::model::WorkloadPlan {
+        r.plan.workloads.push(fsbattery_record::WorkloadPlan {
             name: "metadata".into(),
             params: [("files".to_string(), files.to_string())].into(),
             param_units: Default::default(),

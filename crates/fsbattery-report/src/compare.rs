@@ -9,7 +9,7 @@
 //! rows are in [`crate::compare_out`].
 
 use crate::comparable::{differences, Difference};
-use fsbattery_core::model::{Cell, CellStatus, RunRecord};
+use fsbattery_record::{Cell, CellStatus, RunRecord};
 use fsbattery_stats::{compare, Better, Verdict};
 use serde::Serialize;
 
@@ -204,7 +204,7 @@ fn row(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use fsbattery_core::model::*;
+    use fsbattery_record::*;
 
     pub(crate) fn record(values: &[f64]) -> RunRecord {
         let samples = values

@@ -184,7 +184,7 @@ pub fn json(reports: &[CompareReport]) -> Result<Vec<u8>, RenderError> {
 mod tests {
     use super::*;
     use crate::compare::tests::record;
-    use fsbattery_core::model::Cell;
+    use fsbattery_record::Cell;
 
     /// BASE holds ext4 and xfs, NEW only ext4 with another scale, 20% slower.
     fn report() -> CompareReport {

@@ -2,7 +2,7 @@
 //! fields and the sample, so a field added to either appears here without a hand-kept list.
 
 use crate::{RenderError, Renderer, Report};
-use fsbattery_core::model::{Cell, Sample};
+use fsbattery_record::{Cell, Sample};
 use serde::Serialize;
 
 /// Renders every sample of every cell as CSV.
@@ -25,7 +25,7 @@ fn flatten(
     sample: &Sample,
 ) -> Result<serde_json::Map<String, serde_json::Value>, RenderError> {
     let status = match &cell.status {
-        fsbattery_core::model::CellStatus::Ok => "ok".to_string(),
+        fsbattery_record::CellStatus::Ok => "ok".to_string(),
         other => serde_json::to_value(other)
             .ok()
             .and_then(|v| v.get("state").and_then(|s| s.as_str()).map(String::from))

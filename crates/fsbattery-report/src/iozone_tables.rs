@@ -16,7 +16,7 @@
 use crate::format;
 use crate::matrix::{self, Entry, Matrix, Quantity};
 use crate::Report;
-use fsbattery_core::model::{CellStatus, RunRecord};
+use fsbattery_record::{CellStatus, RunRecord};
 use fsbattery_stats::{Aggregate, Mark, RowVerdict};
 
 /// The workload whose cells these tables show.

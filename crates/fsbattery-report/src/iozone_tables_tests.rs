@@ -5,7 +5,7 @@ use super::*;
 use crate::markdown::Markdown;
 use crate::table::TerminalTable;
 use crate::Renderer;
-use fsbattery_core::model::{
+use fsbattery_record::{
     Cell, HostInfo, PlanInfo, RowInfo, Sample, TargetRecord, ToolInfo, SCHEMA_VERSION,
 };
 use fsbattery_stats::Better;

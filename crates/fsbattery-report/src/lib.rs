@@ -18,7 +18,7 @@ pub mod table;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
 
-use fsbattery_core::model::RunRecord;
+use fsbattery_record::RunRecord;
 use fsbattery_stats::Aggregate;
 
 /// What renderers read: a run record and how to aggregate its samples.

@@ -7,7 +7,7 @@
 //! ([`Cell::comparable`]) get no verdict at all.
 
 use crate::Report;
-use fsbattery_core::model::{Cell, CellStatus, RunRecord};
+use fsbattery_record::{Cell, CellStatus, RunRecord};
 use fsbattery_stats::{rank_row, Better, Contestant, RowVerdict, Summary, DEFAULT_ALPHA};
 
 /// Which numbers a matrix shows.

@@ -86,7 +86,7 @@ impl TerminalTable {
 
 /// One line per default target the run left out ("skipped: loop:xfs: why; fix: ..."): a
 /// column that is missing says why, as a failed cell does.
-pub fn skipped(rec: &fsbattery_core::model::RunRecord) -> String {
+pub fn skipped(rec: &fsbattery_record::RunRecord) -> String {
     rec.plan
         .skipped_targets
         .iter()

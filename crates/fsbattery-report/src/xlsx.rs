@@ -17,7 +17,7 @@ use crate::html::data::{Data, IozoneTest, Kind, Line};
 use crate::html::iozone_record_label;
 use crate::matrix::Entry;
 use crate::{RenderError, Renderer, Report};
-use fsbattery_core::model::{CellStatus, RunRecord};
+use fsbattery_record::{CellStatus, RunRecord};
 use fsbattery_stats::{Aggregate, Better, Mark, RowVerdict};
 use rust_xlsxwriter::{
     Color, DocProperties, ExcelDateTime, Format, Note, Workbook, Worksheet, XlsxError,
@@ -384,8 +384,7 @@ fn targets_sheet(ws: &mut Worksheet, d: &Data<'_>, st: &Styles) -> Result<(), Xl
                 &t.device,
                 &t.mount_options,
             ];
-            let cycles: Vec<Option<&fsbattery_core::model::Lifecycle>> = if t.lifecycles.is_empty()
-            {
+            let cycles: Vec<Option<&fsbattery_record::Lifecycle>> = if t.lifecycles.is_empty() {
                 vec![None]
             } else {
                 t.lifecycles.iter().map(Some).collect()
@@ -463,7 +462,7 @@ fn samples_sheet(ws: &mut Worksheet, d: &Data<'_>, st: &Styles) -> Result<(), Xl
                 reason,
             ];
             // A failed cell has no sample but still gets a row, so its reason is not lost.
-            let samples: Vec<Option<&fsbattery_core::model::Sample>> = if cell.samples.is_empty() {
+            let samples: Vec<Option<&fsbattery_record::Sample>> = if cell.samples.is_empty() {
                 vec![None]
             } else {
                 cell.samples.iter().map(Some).collect()

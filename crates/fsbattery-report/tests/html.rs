@@ -4,7 +4,7 @@
 
 mod common;
 
-use fsbattery_core::model::{PlanInfo, RowInfo, RunRecord};
+use fsbattery_record::{PlanInfo, RowInfo, RunRecord};
 use fsbattery_report::html::Html;
 use fsbattery_report::{Renderer, Report};
 use fsbattery_stats::Aggregate;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use fsbattery_core::model::{RunRecord, SkippedTarget};
+use fsbattery_record::{RunRecord, SkippedTarget};
 use fsbattery_report::html::Html;
 use fsbattery_report::markdown::Markdown;
 use fsbattery_report::table::TerminalTable;

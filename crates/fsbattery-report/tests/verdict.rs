@@ -4,7 +4,7 @@
 //! overlap on all three, one row where ext4 is clearly fastest, a space-available row that is
 //! not comparable (tmpfs is RAM-sized), and an mkfs row tmpfs does not have.
 
-use fsbattery_core::model::RunRecord;
+use fsbattery_record::RunRecord;
 use fsbattery_report::html::Html;
 use fsbattery_report::markdown::Markdown;
 use fsbattery_report::table::TerminalTable;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use fsbattery_core::model::{CellStatus, RunRecord};
+use fsbattery_record::{CellStatus, RunRecord};
 use fsbattery_report::xlsx::{xlsx, Xlsx};
 use fsbattery_report::{Renderer, Report};
 use fsbattery_stats::Aggregate;

@@ -16,37 +16,22 @@
 
 use super::hash::{Kind, Record, TreeHasher};
 use super::DatasetError;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-/// What a mounted filesystem stores of a tree, as probed on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stores {
-    /// Permission bits set by chmod read back as set.
-    pub permissions: bool,
-    /// `a` and `A` are two names.
-    pub case_sensitive: bool,
-    /// symlink(2) works.
-    pub symlinks: bool,
-    /// link(2) works.
-    pub hard_links: bool,
+pub use fsbattery_record::dataset::Stores;
+
+/// Probing what a filesystem stores: the I/O side of the record's plain [`Stores`].
+pub trait StoresProbe: Sized {
+    /// Probe the filesystem holding `dir` by making (and removing) a few entries in it.
+    fn probe(dir: &Path) -> Result<Self, DatasetError>;
 }
 
-impl Stores {
-    /// A filesystem that stores everything the content hash covers (ext4, XFS, tmpfs, ...).
-    pub const ALL: Stores = Stores {
-        permissions: true,
-        case_sensitive: true,
-        symlinks: true,
-        hard_links: true,
-    };
-
-    /// Probe the filesystem holding `dir` by making (and removing) a few entries in it.
-    pub fn probe(dir: &Path) -> Result<Stores, DatasetError> {
+impl StoresProbe for Stores {
+    fn probe(dir: &Path) -> Result<Stores, DatasetError> {
         let base = dir.join(format!("fsbattery-probe-{}", std::process::id()));
         std::fs::create_dir(&base)
             .map_err(|e| DatasetError::io(format!("mkdir {}", base.display()), e))?;
@@ -56,22 +41,6 @@ impl Stores {
         let stores = stores?;
         removed?;
         Ok(stores)
-    }
-
-    /// What this filesystem leaves out, in words ("permission bits, case in names"), or "".
-    pub fn lacking(&self) -> String {
-        let mut out = Vec::new();
-        for (has, what) in [
-            (self.permissions, "permission bits"),
-            (self.case_sensitive, "case in names"),
-            (self.symlinks, "symlinks"),
-            (self.hard_links, "hard links"),
-        ] {
-            if !has {
-                out.push(what);
-            }
-        }
-        out.join(", ")
     }
 }
 

@@ -21,7 +21,8 @@ mod rng;
 mod store;
 mod tarball;
 
-pub use compare::{Comparison, DiffKind, Difference, Stores};
+pub use compare::{Comparison, DiffKind, Difference, Stores, StoresProbe};
+pub use fsbattery_record::dataset::{DatasetInfo, DatasetSpec};
 pub use generator::{generate, Manifest};
 pub use hash::{content_hash, summarize, TreeSummary};
 pub use profile::{Profile, PROFILES};
@@ -29,7 +30,6 @@ pub use store::DatasetStore;
 pub(crate) use tarball::normalize as normalize_member;
 
 use crate::error::{UsageError, WorkloadError};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -106,30 +106,23 @@ impl From<DatasetError> for WorkloadError {
 /// How many differing files [`SourceDataset::compare`] locates to the byte.
 const LOCATED: usize = 5;
 
-/// Which generated tree: the workload parameters that decide a dataset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct DatasetSpec {
-    /// Profile id: 2614, 2622 or 2637 (see [`profile::PROFILES`]).
-    pub kernel: u64,
-    /// Scale divisor of files, directories and bytes: 1 = the real tree, 16 = 1/16.
-    pub scale_div: u64,
-    /// Seed of the generator.
-    pub seed: u64,
-    /// Copies of the tree in the tarball: 1 (`linux-x.y.z/`), or N (`data1/ … dataN/`, S2).
-    pub copies: u32,
+/// What core adds to the record's plain [`DatasetSpec`]: its profile and plan-time checks.
+pub trait DatasetSpecExt {
+    /// Its profile, or an error naming the known ones.
+    fn profile(&self) -> Result<&'static Profile, DatasetError>;
+    /// Check the spec before any I/O (plan validation).
+    fn validate(&self, workload: &str) -> Result<(), UsageError>;
 }
 
-impl DatasetSpec {
-    /// Its profile, or an error naming the known ones.
-    pub fn profile(&self) -> Result<&'static Profile, DatasetError> {
+impl DatasetSpecExt for DatasetSpec {
+    fn profile(&self) -> Result<&'static Profile, DatasetError> {
         profile::by_id(self.kernel).ok_or(DatasetError::UnknownKernel {
             id: self.kernel,
             known: profile::known(),
         })
     }
 
-    /// Check the spec before any I/O (plan validation).
-    pub fn validate(&self, workload: &str) -> Result<(), UsageError> {
+    fn validate(&self, workload: &str) -> Result<(), UsageError> {
         if let Err(e) = self.profile() {
             return Err(UsageError::Invalid(format!(
                 "parameter {workload}.kernel: {e}"
@@ -147,14 +140,14 @@ impl DatasetSpec {
         }
         Ok(())
     }
+}
 
-    /// File name stem of its tarball, e.g. `linux-2.6.14.4-div16-seed1`.
-    fn stem(&self, profile: &Profile) -> String {
-        format!(
-            "linux-{}-div{}-seed{}",
-            profile.version, self.scale_div, self.seed
-        )
-    }
+/// File name stem of a spec's tarball, e.g. `linux-2.6.14.4-div16-seed1`.
+fn stem(spec: &DatasetSpec, profile: &Profile) -> String {
+    format!(
+        "linux-{}-div{}-seed{}",
+        profile.version, spec.scale_div, spec.seed
+    )
 }
 
 /// Where a dataset came from.
@@ -178,42 +171,13 @@ pub struct SourceDataset {
     entries: OnceLock<Arc<hash::TreeHasher>>,
 }
 
-/// The dataset as written into the run record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DatasetInfo {
-    /// "generated" or "user".
-    pub origin: String,
-    /// Kernel version of the profile (generated datasets only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kernel: Option<String>,
-    /// The spec (generated datasets only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spec: Option<DatasetSpec>,
-    /// Copies of the tree in the tarball.
-    pub copies: u32,
-    /// The tarball.
-    pub tarball: String,
-    /// Size of the tarball in bytes.
-    pub tar_bytes: u64,
-    /// Regular files in the tree.
-    pub files: u64,
-    /// Directories in the tree, top-level ones included.
-    pub dirs: u64,
-    /// Symbolic links in the tree.
-    pub symlinks: u64,
-    /// Sum of file sizes.
-    pub bytes: u64,
-    /// Content hash of the extracted tree ([`content_hash`]).
-    pub content_hash: String,
-}
-
 impl SourceDataset {
     /// Generate the tarball of `spec` in `source_dir` (a directory outside every target; it
     /// must exist). With `copies` > 1 the single-copy tarball is made first and kept beside.
     pub fn prepare(source_dir: &Path, spec: &DatasetSpec) -> Result<SourceDataset, DatasetError> {
         let profile = spec.profile()?;
         let plan = generator::TreePlan::new(profile, spec.scale_div, spec.seed);
-        let path = source_dir.join(format!("{}.tar", spec.stem(profile)));
+        let path = source_dir.join(format!("{}.tar", stem(spec, profile)));
         let summary = tarball::write_plan(&plan, &path)?;
         let one = SourceDataset {
             tarball: path,

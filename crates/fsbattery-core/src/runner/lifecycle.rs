@@ -5,30 +5,14 @@
 //! Each timed row's CPU is measured around its own command (mkfs and mount are reaped
 //! children, timed one by one; the unmount around umount(2) alone), so CPU time never exceeds
 //! elapsed time × cores. Space available is a property of the size the target was given, so
-//! it is recorded but marked not comparable: it is never ranked or scored.
+//! it is recorded but marked not comparable: it is never ranked or scored. The workload's
+//! declaration (its name, metrics and the upgrade of older records) is the record's
+//! (`fsbattery_record::lifecycle`), re-exported here.
 
 use crate::measure::Timing;
-use crate::model::{CpuSecs, Lifecycle, MetricSpec, Sample};
+use crate::model::{CpuSecs, Lifecycle, Sample};
 
-/// Name of the built-in workload whose cells hold the lifecycle rows.
-pub const WORKLOAD: &str = "filesystem";
-
-/// The lifecycle metrics, in S1's order.
-pub fn metrics() -> Vec<MetricSpec> {
-    vec![
-        MetricSpec::seconds("mkfs", "wall time of mkfs on the fresh device"),
-        MetricSpec::seconds("mount", "wall time of mounting the fresh filesystem"),
-        MetricSpec::rate(
-            "avail_mib",
-            "MiB",
-            "space available to users right after formatting",
-        )
-        // It follows the size each target was given (a tmpfs is half the RAM, an image
-        // what --set loop.size says): a property of the target, not a ranking.
-        .not_comparable(),
-        MetricSpec::seconds("umount", "wall time of unmounting after the workloads"),
-    ]
-}
+pub use fsbattery_record::lifecycle::{metrics, upgrade, WORKLOAD};
 
 /// Samples recorded right after a setup that made a filesystem.
 ///
@@ -61,18 +45,6 @@ pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
     out.push(("mount", timed(lc.mount_secs, lc.mount_cpu)));
     out.push(("avail_mib", avail));
     out
-}
-
-/// Bring a record written before [`MetricSpec::comparable`] existed up to date: its lifecycle
-/// cells take the flag from the specs above (the record's own data, the built-in workload's
-/// declaration), so an old record's space-available row is not ranked either.
-pub fn upgrade(rec: &mut crate::model::RunRecord) {
-    let specs = metrics();
-    for c in rec.cells.iter_mut().filter(|c| c.workload == WORKLOAD) {
-        if let Some(m) = specs.iter().find(|m| m.name == c.metric) {
-            c.comparable = m.comparable;
-        }
-    }
 }
 
 #[cfg(test)]

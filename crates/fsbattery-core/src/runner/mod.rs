@@ -24,8 +24,7 @@ use fsbattery_stats::Aggregate;
 use std::path::Path;
 use std::time::Duration;
 
-/// File name of the assembled record inside a run directory.
-pub const RESULTS_FILE: &str = "results.json";
+pub use fsbattery_record::RESULTS_FILE;
 
 /// A workload with the parameters it will run with.
 pub struct PlannedWorkload {
@@ -401,7 +400,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         device: m.device,
         capabilities: target.capabilities(),
         options: target.options(),
-        stores: crate::dataset::Stores::probe(target.root()).ok(),
+        stores: <crate::dataset::Stores as crate::dataset::StoresProbe>::probe(target.root()).ok(),
         lifecycles: Vec::new(),
         error: None,
     }

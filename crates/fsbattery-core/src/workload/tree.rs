@@ -25,7 +25,7 @@ mod ops;
 pub(super) use four::Tree4;
 
 use super::{Method, Scratch, Workload, WorkloadCtx};
-use crate::dataset::{Comparison, DatasetSpec, SourceDataset, Stores};
+use crate::dataset::{Comparison, DatasetSpec, SourceDataset, Stores, StoresProbe};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};

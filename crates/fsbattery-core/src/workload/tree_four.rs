@@ -123,6 +123,7 @@ impl Workload for Tree4 {
 mod tests {
     use super::super::tests::{check_run, require_tools};
     use super::*;
+    use crate::dataset::DatasetSpecExt;
     use crate::workload::Method;
 
     fn tiny() -> Params {

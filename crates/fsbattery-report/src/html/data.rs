@@ -22,7 +22,7 @@
 
 use crate::matrix::{judge, Entry, Matrix, Quantity};
 use crate::{RenderError, Report};
-use fsbattery_core::model::{Cell, RunRecord};
+use fsbattery_record::{Cell, RunRecord};
 use fsbattery_stats::{Aggregate, Better, RowVerdict};
 
 /// Tableau 10: distinct, print-safe, readable on white. Keyed by target order.

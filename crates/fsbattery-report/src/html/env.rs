@@ -9,9 +9,8 @@
 use super::data::Data;
 use super::{esc, swatch};
 use crate::format::num;
-use fsbattery_core::model::{Lifecycle, RunRecord, TargetRecord};
-use fsbattery_core::model::{WorkloadPlan, BYTES};
-use fsbattery_core::params::format_bytes;
+use fsbattery_record::{format_bytes, Lifecycle, RunRecord, TargetRecord};
+use fsbattery_record::{WorkloadPlan, BYTES};
 
 /// The section (always present).
 pub(crate) fn section(d: &Data<'_>) -> String {

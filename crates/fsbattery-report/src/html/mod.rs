@@ -38,7 +38,7 @@ mod sections;
 
 use crate::{RenderError, Renderer, Report};
 use data::Data;
-use fsbattery_core::model::RunRecord;
+use fsbattery_record::RunRecord;
 use fsbattery_stats::Aggregate;
 /// The spreadsheet names record sizes as the page does.
 #[cfg(feature = "xlsx")]

@@ -2,7 +2,7 @@
 //! file comparison and the privileged-tool gate.
 #![allow(dead_code)]
 
-use fsbattery_core::model::RunRecord;
+use fsbattery_record::RunRecord;
 use std::path::{Path, PathBuf};
 
 /// The fixture directory.
@@ -16,7 +16,7 @@ pub fn run() -> RunRecord {
     let text = std::fs::read_to_string(fixtures().join("run.json")).expect("read run.json");
     let mut rec: RunRecord = serde_json::from_str(&text).expect("parse run.json");
     // Written before cells carried `comparable`: loaded as `fsbattery report` loads it.
-    fsbattery_core::runner::lifecycle::upgrade(&mut rec);
+    fsbattery_record::lifecycle::upgrade(&mut rec);
     rec
 }
 

@@ -2,6 +2,7 @@
 //! targets. Every mistake here is a `UsageError` (exit 2) and nothing has been written.
 
 use crate::cli::RunArgs;
+use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, ParamKind, Params, Scale};
