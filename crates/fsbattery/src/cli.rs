@@ -32,7 +32,9 @@ pub enum Command {
         fsbattery run                                   # classic suite, quick scale, fresh dir under ./fsbattery-work\n  \
         fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
         fsbattery run --workload metadata,split --scale standard --pause 10\n  \
-        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n\n\
+        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n  \
+        fsbattery run --target tmpfs --format json | jq '.cells | length'   # table on stderr\n  \
+        fsbattery run --dry-run                         # the plan, disk and time estimates\n\n\
         Target specs (see `fsbattery list targets`):\n  \
         dir:PATH                      an existing, writable directory (no filesystem made)\n  \
         tmpfs[:size=SIZE]             a private tmpfs\n  \
@@ -218,6 +220,17 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What stdout gets: the table, or markdown, csv or json (the run record) alone, with the
+    /// table then on stderr (`fsbattery run --format json | jq`).
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+    /// Also write the run record (results.json) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Print the plan (targets, workloads and parameters, cells, disk and time estimates)
+    /// and exit without touching anything.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 // Numeric flags take hyphen values so that `--repeat -1` reaches these parsers and is refused

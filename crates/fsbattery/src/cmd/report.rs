@@ -1,11 +1,10 @@
 //! `fsbattery report RUN_DIR...`: re-render saved runs, loaded by [`super::record::load`]
 //! (results.json, else rebuilt from journal.jsonl).
 
-use crate::cli::{ReportArgs, ReportFormat};
+use crate::cli::ReportArgs;
 use anyhow::Context;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RunRecord;
-use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, Renderer, Report};
 use fsbattery_stats::Aggregate;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -43,16 +42,8 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     if args.html.is_none() && args.xlsx.is_none() {
         for record in &records {
-            let report = Report { record, aggregate };
-            let bytes = match args.format {
-                ReportFormat::Table => TerminalTable {
-                    styled: std::io::stdout().is_terminal(),
-                }
-                .render(&report)?,
-                ReportFormat::Markdown => Markdown.render(&report)?,
-                ReportFormat::Csv => Csv.render(&report)?,
-                ReportFormat::Json => serde_json::to_vec_pretty(record)?,
-            };
+            let styled = std::io::stdout().is_terminal();
+            let bytes = super::outputs::render(record, aggregate, args.format, styled)?;
             crate::stdout::write(&bytes)?;
         }
     }

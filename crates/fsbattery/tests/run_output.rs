@@ -1,0 +1,132 @@
+//! `run --format json` and `--json FILE`, the habits of hyperfine and fio users: stdout holds
+//! the run record alone (progress and the table go to stderr), so `| jq` works.
+
+mod common;
+use common::*;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// A sticky world-writable directory, like /tmp, usable by the unprivileged user.
+fn sticky_tempdir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    d
+}
+
+/// Whether this process may mount a tmpfs; panics instead of skipping when CI requires it.
+fn root() -> bool {
+    if nix::unistd::geteuid().is_root() {
+        return true;
+    }
+    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+        panic!("privileged test needs root (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+    }
+    eprintln!("skipped: privileged test needs root");
+    false
+}
+
+/// `bytes` parse as JSON with python3's json module, as the issue's one-liner does; true
+/// when python3 is missing (serde_json has parsed them already).
+fn python_parses(bytes: &[u8]) -> bool {
+    let Ok(mut child) = Command::new("python3")
+        .args(["-c", "import json,sys; json.load(sys.stdin)"])
+        .stdin(Stdio::piped())
+        .spawn()
+    else {
+        return true;
+    };
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    child.wait().unwrap().success()
+}
+
+const SMALL: [&str; 7] = [
+    "--workload",
+    "metadata",
+    "--repeat",
+    "1",
+    "--set",
+    "metadata.files=20",
+    "--format",
+];
+
+/// Checks stdout is one JSON run record with `targets` targets and the table went to stderr.
+fn assert_json_only(o: &std::process::Output, targets: usize, out: &Path) {
+    let err = stderr(o);
+    assert_eq!(code(o), 0, "{err}");
+    let rec: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON alone ({e}): {}", stdout(o)));
+    assert!(python_parses(&o.stdout));
+    assert_eq!(rec["targets"].as_array().unwrap().len(), targets);
+    assert_eq!(rec, results(out), "stdout is the run record");
+    assert!(
+        err.contains("results: "),
+        "table and paths on stderr: {err}"
+    );
+}
+
+#[test]
+fn format_json_on_a_directory_target_writes_only_the_record_to_stdout() {
+    let work = sticky_tempdir();
+    let target = sticky_tempdir();
+    let spec = format!("dir:{}", target.path().display());
+    let o = unprivileged()
+        .current_dir(work.path())
+        .args(["run", "--target", &spec])
+        .args(SMALL)
+        .args(["json", "--out", "r", "--json", "rec.json"])
+        .output()
+        .unwrap();
+    assert_json_only(&o, 1, &work.path().join("r"));
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("rec.json")).unwrap())
+            .unwrap();
+    assert_eq!(file, results(&work.path().join("r")), "--json FILE");
+}
+
+#[test]
+fn json_file_keeps_the_table_on_stdout_and_quiet_json_keeps_stderr_clean() {
+    let work = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let o = bin()
+        .current_dir(work.path())
+        .args(["run", "--target", &spec])
+        .args(SMALL)
+        .args(["table", "--out", "a", "--json", "a.json", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("results: a"), "{}", stdout(&o));
+    assert!(work.path().join("a.json").is_file());
+    let o = bin()
+        .current_dir(work.path())
+        .args(["run", "--target", &spec])
+        .args(SMALL)
+        .args(["json", "--out", "b", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("JSON alone");
+    assert!(!stderr(&o).contains("results: "), "{}", stderr(&o));
+}
+
+#[test]
+fn format_json_on_tmpfs_as_root_writes_only_the_record_to_stdout() {
+    if !root() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let o = bin()
+        .current_dir(work.path())
+        .args(["run", "--target", "tmpfs:size=64M"])
+        .args(SMALL)
+        .args(["json", "--out", "r", "--workdir", "w"])
+        .output()
+        .unwrap();
+    assert_json_only(&o, 1, &work.path().join("r"));
+    let w = work.path().to_string_lossy().to_string();
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    assert!(!mounts.contains(&w), "still mounted under {w}");
+}
