@@ -130,3 +130,111 @@ fn format_json_on_tmpfs_as_root_writes_only_the_record_to_stdout() {
     let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
     assert!(!mounts.contains(&w), "still mounted under {w}");
 }
+
+/// Loop devices and mounts that name `dir`: what a run there would have made.
+fn made_under(dir: &Path) -> Vec<String> {
+    let d = dir.to_string_lossy().to_string();
+    let loops = Command::new("losetup").arg("-a").output();
+    let loops = loops.map(|o| stdout(&o)).unwrap_or_default();
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    loops
+        .lines()
+        .chain(mounts.lines())
+        .filter(|l| l.contains(&d))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn dry_run_prints_the_plan_and_touches_nothing() {
+    let cwd = sticky_tempdir();
+    let target = tempfile::tempdir().unwrap();
+    let dir = format!("dir:{}", target.path().display());
+    let mut specs = vec![dir.as_str()];
+    // A tmpfs and a loop image as root: their parsing must still make nothing. The work
+    // directory lives in RAM so the host filesystem's free space cannot refuse the image.
+    let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+    let work = shm.path().join("w");
+    if root() {
+        specs.extend(["tmpfs:size=64M", "loop:ext4,size=64M"]);
+    }
+    let mut c = bin();
+    c.current_dir(cwd.path())
+        .args(["run", "--dry-run", "--repeat", "4"]);
+    for s in &specs {
+        c.args(["--target", s]);
+    }
+    c.args(["--workload", "metadata,stream", "--workdir"])
+        .arg(&work);
+    let o = c.args(["--out", "res/new"]).output().unwrap();
+    let out = stdout(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for want in [
+        "targets:",
+        "workloads:",
+        "metadata     files=",
+        "stream       size=",
+        "× 4 repeat(s)",
+        "written",
+        "time: roughly",
+    ] {
+        assert!(out.contains(want), "{want:?} missing: {out}");
+    }
+    if specs.len() > 1 {
+        assert!(out.contains("sparse image(s) of 64MiB"), "{out}");
+        assert!(out.contains("smaller than the data"), "{out}");
+        assert!(out.contains("in RAM"), "{out}");
+    }
+    assert!(entries(cwd.path()).is_empty(), "{:?}", entries(cwd.path()));
+    assert!(!work.exists(), "work directory made");
+    assert!(entries(target.path()).is_empty());
+    assert!(
+        made_under(shm.path()).is_empty(),
+        "{:?}",
+        made_under(shm.path())
+    );
+}
+
+#[test]
+fn dry_run_without_root_makes_no_default_directory() {
+    let cwd = sticky_tempdir();
+    let o = unprivileged()
+        .current_dir(cwd.path())
+        .args(["run", "--dry-run", "--scale", "standard"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("a fresh directory under fsbattery-work"));
+    assert!(entries(cwd.path()).is_empty(), "{:?}", entries(cwd.path()));
+}
+
+#[test]
+fn dry_run_estimates_the_time_from_the_last_run_of_the_same_workloads() {
+    let cwd = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let args = ["run", "--target", &spec, "--workload", "metadata"];
+    let sets = ["--set", "metadata.files=20", "--quiet"];
+    let o = run_in(
+        cwd.path(),
+        &[&args[..], &sets, &["--out", "res/a"]].concat(),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run_in(
+        cwd.path(),
+        &[&args[..], &sets, &["--out", "res/b", "--dry-run"]].concat(),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("time: about") && stdout(&o).contains("res/a"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!cwd.path().join("res/b").exists());
+    // Another workload set has no earlier run: the scale's figure.
+    let o = run_in(
+        cwd.path(),
+        &[&args[..4], &["split", "--out", "res/c", "--dry-run"]].concat(),
+    );
+    assert!(stdout(&o).contains("time: roughly"), "{}", stdout(&o));
+}

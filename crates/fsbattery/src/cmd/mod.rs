@@ -2,6 +2,7 @@
 
 mod cleanup;
 mod compare;
+mod dry_run;
 mod list;
 mod outputs;
 mod plan;

@@ -198,12 +198,27 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 
 type Targets = Vec<Box<dyn Target>>;
 
-/// Loop image size for specs without `size=`: room for the biggest file the workloads write
+/// Loop image size for specs without `size=`: [`data_bytes`] plus 512 MiB of slack, never
+/// under 1 GiB. Images are sparse, so only what is written uses disk.
+pub(super) fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let total = data_bytes(scale, workloads)?
+        .checked_add(512 << 20)
+        .ok_or_else(too_large_total)?;
+    Ok(total.max(1 << 30))
+}
+
+fn too_large_total() -> UsageError {
+    UsageError::Invalid(
+        "the workloads' files are too large for any target: lower the sizes given with --set"
+            .into(),
+    )
+}
+
+/// The most the workloads hold on a target at once: room for the biggest file they write
 /// twice over (stream copies its file), for file pools (`files` × `file_size`/`mean_size`,
-/// with a quarter for appends) and for the kernel trees, never under 1 GiB. Images are
-/// sparse, so only what is written uses disk. Sums of user sizes that overflow a u64 are
-/// refused as too large rather than wrapped into a small image.
-fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+/// with a quarter for appends) and for the kernel trees. Sums of user sizes that overflow a
+/// u64 are refused as too large rather than wrapped into a small figure.
+pub(super) fn data_bytes(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let trees: u64 = match scale {
         Scale::Quick => 0,
         // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
@@ -236,13 +251,7 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageE
             .ok_or_else(|| too_large("files × file size".into()))?;
         need = need.max(twice).max(pool);
     }
-    let total = need.checked_add(trees + (512 << 20)).ok_or_else(|| {
-        UsageError::Invalid(
-            "the workloads' files are too large for any target: lower the sizes given with --set"
-                .into(),
-        )
-    })?;
-    Ok(total.max(1 << 30))
+    need.checked_add(trees).ok_or_else(too_large_total)
 }
 
 type Skipped = Vec<fsbattery_core::model::SkippedTarget>;

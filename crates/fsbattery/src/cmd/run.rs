@@ -14,6 +14,9 @@ use std::process::ExitCode;
 
 /// Run a suite.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    if args.dry_run {
+        return super::dry_run::dry_run(&args);
+    }
     // The plan first: building it creates nothing, and a mistake in the arguments is the
     // first thing to tell.
     let (mut plan, no_default_why) = plan::build(&args)?;
