@@ -98,6 +98,16 @@ pub enum Command {
         filesystem, one this kernel cannot mount), 5 something is missing that you must install\n\
         (the command is printed), 1 the package manager failed.")]
     Setup(SetupArgs),
+    /// Print a shell completion script: `fsbattery completions bash > /etc/bash_completion.d/fsbattery`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of fsbattery or of one subcommand: `fsbattery man | man -l -`.
+    Man {
+        /// A subcommand (run, report, ...) [default: the whole tool].
+        subcommand: Option<String>,
+    },
 }
 
 /// Options of `setup`.

@@ -2,6 +2,7 @@
 
 mod cleanup;
 mod compare;
+mod docs;
 mod dry_run;
 mod list;
 mod outputs;
@@ -23,5 +24,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare::compare(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
         Command::Setup(args) => setup::setup(args),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man { subcommand } => docs::man(subcommand.as_deref()),
     }
 }
