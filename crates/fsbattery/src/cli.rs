@@ -36,7 +36,7 @@ pub enum Command {
         fsbattery run --target tmpfs --format json | jq '.cells | length'   # table on stderr\n  \
         fsbattery run --dry-run                         # the plan, disk and time estimates\n\n\
         Target specs (see `fsbattery list targets`):\n  \
-        dir:PATH                      an existing, writable directory (no filesystem made)\n  \
+        dir:PATH[,label=NAME]         an existing, writable directory (no filesystem made)\n  \
         tmpfs[:size=SIZE]             a private tmpfs\n  \
         loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS]\n                                \
         a fresh FSTYPE on a sparse loop image: ext2 ext3 ext4 xfs btrfs ntfs exfat fuse2fs zfs\n  \
@@ -234,6 +234,9 @@ pub struct RunArgs {
     /// table then on stderr (`fsbattery run --format json | jq`).
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,
+    /// Name of this run, shown by `report` and `compare` [default: the directory's name].
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
     /// Also write the run record (results.json) to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -238,3 +238,53 @@ fn dry_run_estimates_the_time_from_the_last_run_of_the_same_workloads() {
     );
     assert!(stdout(&o).contains("time: roughly"), "{}", stdout(&o));
 }
+
+#[test]
+fn run_label_names_the_run_in_report_and_compare_and_dir_targets_their_paths() {
+    let cwd = tempfile::tempdir().unwrap();
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let pa = a.path().canonicalize().unwrap().display().to_string();
+    let pb = b.path().canonicalize().unwrap().display().to_string();
+    let (sa, sb) = (format!("dir:{pa}"), format!("dir:{pb}"));
+    let sc = format!("dir:{pb},label=again");
+    let o = run_in(
+        cwd.path(),
+        &[
+            "run",
+            "--target",
+            &sa,
+            "--target",
+            &sb,
+            "--target",
+            &sc,
+            "--workload",
+            "metadata",
+            "--repeat",
+            "1",
+            "--set",
+            "metadata.files=20",
+            "--out",
+            "r",
+            "--quiet",
+            "--label",
+            "kernel 6.18",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&cwd.path().join("r"));
+    assert_eq!(rec["plan"]["label"], "kernel 6.18");
+    let labels: Vec<&str> = rec["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, [pa.as_str(), pb.as_str(), "again"]);
+    let o = run_in(cwd.path(), &["report", "r", "--xlsx", "r.xlsx"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run_in(cwd.path(), &["compare", "r", "r"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("kernel 6.18"), "{}", stdout(&o));
+    let o = run_in(cwd.path(), &["run", "--dry-run", "--label", "a\nb"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}

@@ -25,7 +25,7 @@ pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     let html = dir.join("report.html");
-    let label = record.host.hostname.clone();
+    let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());
     super::report::write_html(&[(label, record)], record.plan.aggregate, &html)?;
     Ok(html)
 }

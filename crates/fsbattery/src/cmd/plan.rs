@@ -74,6 +74,9 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     };
     let pause =
         params::pause(pause).map_err(|m| UsageError::Invalid(format!("{what} {pause}: {m}")))?;
+    if let Some(l) = &args.label {
+        run_label(l)?;
+    }
     let plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
@@ -87,8 +90,19 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         fresh: args.fresh.into(),
         datasets: None,
         skipped,
+        label: args.label.clone(),
     };
     Ok((plan, no_default_why))
+}
+
+/// `--label`: a name that fits one table heading: 1 to 80 printable characters.
+fn run_label(l: &str) -> Result<(), UsageError> {
+    let ok = !l.trim().is_empty() && l.chars().count() <= 80 && !l.chars().any(char::is_control);
+    ok.then_some(()).ok_or_else(|| {
+        UsageError::Invalid(format!(
+            "--label {l:?}: give 1 to 80 printable characters, e.g. --label 'kernel 6.18'"
+        ))
+    })
 }
 
 /// The method, refused up front when command mode would miss a program one of the planned

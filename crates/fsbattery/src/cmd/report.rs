@@ -29,7 +29,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         .aggregate
         .map(Into::into)
         .unwrap_or(records[0].plan.aggregate);
-    let labels = labels(&args.labels, &args.run_dirs);
+    let labels = labels(&args.labels, &args.run_dirs, &records);
     let runs: Vec<(String, &RunRecord)> = labels.into_iter().zip(&records).collect();
     if let Some(path) = &args.html {
         write_html(&runs, aggregate, path)?;
@@ -60,13 +60,17 @@ pub fn write_html(
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The given labels, or each run directory's own name.
-fn labels(given: &[String], dirs: &[PathBuf]) -> Vec<String> {
+/// The given labels, or each run's own (`run --label`), or its directory's name.
+fn labels(given: &[String], dirs: &[PathBuf], records: &[RunRecord]) -> Vec<String> {
     if !given.is_empty() {
         return given.to_vec();
     }
     dirs.iter()
-        .map(|d| {
+        .zip(records)
+        .map(|(d, r)| {
+            if let Some(l) = &r.plan.label {
+                return l.clone();
+            }
             let name = d
                 .canonicalize()
                 .ok()
