@@ -50,11 +50,14 @@ pub enum Command {
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
     #[command(
-        after_help = "Examples:\n  fsbattery list\n  fsbattery list workloads\n  fsbattery list suites"
+        after_help = "Examples:\n  fsbattery list\n  fsbattery list workloads\n  fsbattery list workloads iozone\n  fsbattery list suites"
     )]
     List {
         /// What to list (all when omitted).
         what: Option<ListWhat>,
+        /// With `workloads`: only this one.
+        #[arg(value_name = "NAME", requires = "what")]
+        name: Option<String>,
     },
     /// Re-render saved runs (terminal table, Markdown, CSV, JSON, HTML, XLSX) without re-running.
     #[command(after_help = "Examples:\n  \

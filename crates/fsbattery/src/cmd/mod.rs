@@ -19,7 +19,7 @@ use std::process::ExitCode;
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(args),
-        Command::List { what } => list::list(what),
+        Command::List { what, name } => list::list(what, name.as_deref()),
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
