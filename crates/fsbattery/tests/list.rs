@@ -16,7 +16,7 @@ fn one_workload_lists_its_metric_families_once() {
         out.contains("iozone") && !out.contains("\n  metadata\n"),
         "{out}"
     );
-    assert_eq!(out.matches("write@…").count(), 1, "{out}");
+    assert_eq!(out.matches(" write@…").count(), 1, "{out}");
     assert!(!out.contains("write@8192"), "{out}");
     assert!(out.contains("for each of 8 values: 8192 16384"), "{out}");
     assert!(out.lines().count() < 60, "{} lines", out.lines().count());
