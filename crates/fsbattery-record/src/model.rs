@@ -126,6 +126,10 @@ pub struct PlanInfo {
     /// the reason and the fix; they have no column and no cells.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped_targets: Vec<SkippedTarget>,
+    /// The run's name (`run --label`), which `report` shows for it by default: a name, not
+    /// a condition of the measurement, so `compare` never weighs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// A default target left out of a run because this machine cannot make it.

@@ -23,6 +23,7 @@ fn plan() -> PlanInfo {
         rows: Vec::new(),
         datasets: Vec::new(),
         skipped_targets: Vec::new(),
+        label: None,
     }
 }
 

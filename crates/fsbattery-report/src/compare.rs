@@ -240,6 +240,7 @@ pub(crate) mod tests {
                 rows: vec![],
                 datasets: vec![],
                 skipped_targets: vec![],
+                label: None,
             },
             targets: vec![],
             cells: vec![Cell {

@@ -94,6 +94,7 @@ fn run() -> RunRecord {
             ],
             datasets: Vec::new(),
             skipped_targets: Vec::new(),
+            label: None,
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

@@ -32,9 +32,11 @@ pub enum Command {
         fsbattery run                                   # classic suite, quick scale, fresh dir under ./fsbattery-work\n  \
         fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
         fsbattery run --workload metadata,split --scale standard --pause 10\n  \
-        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n\n\
+        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n  \
+        fsbattery run --target tmpfs --format json | jq '.cells | length'   # table on stderr\n  \
+        fsbattery run --dry-run                         # the plan, disk and time estimates\n\n\
         Target specs (see `fsbattery list targets`):\n  \
-        dir:PATH                      an existing, writable directory (no filesystem made)\n  \
+        dir:PATH[,label=NAME]         an existing, writable directory (no filesystem made)\n  \
         tmpfs[:size=SIZE]             a private tmpfs\n  \
         loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS]\n                                \
         a fresh FSTYPE on a sparse loop image: ext2 ext3 ext4 xfs btrfs ntfs exfat fuse2fs zfs\n  \
@@ -48,11 +50,14 @@ pub enum Command {
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
     #[command(
-        after_help = "Examples:\n  fsbattery list\n  fsbattery list workloads\n  fsbattery list suites"
+        after_help = "Examples:\n  fsbattery list\n  fsbattery list workloads\n  fsbattery list workloads iozone\n  fsbattery list suites"
     )]
     List {
         /// What to list (all when omitted).
         what: Option<ListWhat>,
+        /// With `workloads`: only this one.
+        #[arg(value_name = "NAME", requires = "what")]
+        name: Option<String>,
     },
     /// Re-render saved runs (terminal table, Markdown, CSV, JSON, HTML, XLSX) without re-running.
     #[command(after_help = "Examples:\n  \
@@ -107,6 +112,16 @@ pub enum Command {
         filesystem, one this kernel cannot mount), 5 something is missing that you must install\n\
         (the command is printed), 1 the package manager failed.")]
     Setup(SetupArgs),
+    /// Print a shell completion script: `fsbattery completions bash > /etc/bash_completion.d/fsbattery`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of fsbattery or of one subcommand: `fsbattery man | man -l -`.
+    Man {
+        /// A subcommand (run, report, ...) [default: the whole tool].
+        subcommand: Option<String>,
+    },
 }
 
 /// Options of `setup`.
@@ -250,6 +265,20 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What stdout gets: the table, or markdown, csv or json (the run record) alone, with the
+    /// table then on stderr (`fsbattery run --format json | jq`).
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+    /// Name of this run, shown by `report` and `compare` [default: the directory's name].
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+    /// Also write the run record (results.json) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Print the plan (targets, workloads and parameters, cells, disk and time estimates)
+    /// and exit without touching anything.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 // Numeric flags take hyphen values so that `--repeat -1` reaches these parsers and is refused

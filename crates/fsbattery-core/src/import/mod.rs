@@ -227,6 +227,8 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             rows: Vec::new(),
             datasets: Vec::new(),
             skipped_targets: Vec::new(),
+            // The import's name is the run's name in `report` and `compare`, as `run --label`.
+            label: Some(labels.label.into()),
         },
         targets: vec![TargetRecord {
             label: target.clone(),

@@ -134,6 +134,9 @@ pub const PROVIDERS: &[Provider] = &[
     same("cc", "gcc"),
     same("gcc", "gcc"),
     same("chromium", "chromium"),
+    same("zsh", "zsh"),
+    same("fish", "fish"),
+    p("groff", "groff-base", Some("groff-base"), Some("groff")),
     p(
         "python:openpyxl",
         "python3-openpyxl",

@@ -61,6 +61,8 @@ pub struct Plan {
     pub datasets: Option<DatasetStore>,
     /// Default targets left out because this machine cannot make them (recorded, no cells).
     pub skipped: Vec<crate::model::SkippedTarget>,
+    /// The run's name (`--label`), recorded in [`PlanInfo::label`].
+    pub label: Option<String>,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -98,6 +100,7 @@ impl Plan {
             rows: self.rows.clone(),
             datasets: Vec::new(),
             skipped_targets: self.skipped.clone(),
+            label: self.label.clone(),
         }
     }
 }
@@ -427,12 +430,18 @@ fn prepare_datasets(
     Ok(store.prepared().iter().map(|d| d.info()).collect())
 }
 
-/// Column labels: each target's own, with "-2", "-3", ... added to repeats so two targets of
-/// the same kind stay distinct columns.
+/// Column labels: each target's own; where two share one, their distinct labels (a
+/// directory's path), and "-2", "-3", ... added to what still repeats, so every target stays
+/// a distinct column.
 pub fn unique_labels(targets: &[Box<dyn Target>]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for t in targets {
-        let base = t.label().to_string();
+        let shared = targets.iter().filter(|o| o.label() == t.label()).count() > 1;
+        let base = if shared {
+            t.distinct_label()
+        } else {
+            t.label().to_string()
+        };
         let mut label = base.clone();
         let mut n = 2;
         while out.contains(&label) {

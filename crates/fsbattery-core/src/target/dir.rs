@@ -1,4 +1,8 @@
-//! `dir:PATH` — an existing directory on whatever filesystem holds it.
+//! `dir:PATH[,label=NAME]` — an existing directory on whatever filesystem holds it.
+//!
+//! Its column is "dir", or NAME; two unlabelled directories in one run are told apart by
+//! their paths ([`Target::distinct_label`]). A label names the target and shapes nothing, so
+//! it is not among the options `compare` weighs.
 //!
 //! fsbattery makes no filesystem here, so there is no lifecycle; the directory itself is
 //! never removed unless fsbattery created it (the default target: a scratch directory of a
@@ -16,6 +20,8 @@ use std::path::{Path, PathBuf};
 pub struct DirTarget {
     spec: String,
     label: String,
+    /// Whether the user named it (`label=`): then the path never replaces the name.
+    labelled: bool,
     path: PathBuf,
     /// Set when fsbattery created the directory (the default target): dropping it removes
     /// the directory.
@@ -30,6 +36,11 @@ pub(super) fn parse(
     let bad = |m: &str| UsageError::Target {
         spec: spec.into(),
         message: m.into(),
+    };
+    // The label is split off the end: a path may hold commas, a label may not.
+    let (rest, label) = match rest.rsplit_once(",label=") {
+        Some((p, l)) => (p, Some(super::spec::label_of(l).map_err(|m| bad(&m))?)),
+        None => (rest, None),
     };
     if rest.is_empty() {
         return Err(bad("no path given: write dir:PATH"));
@@ -49,7 +60,8 @@ pub(super) fn parse(
         .map_err(|e| bad(&format!("{}: {e}", path.display())))?;
     Ok(Box::new(DirTarget {
         spec: spec.into(),
-        label: "dir".into(),
+        labelled: label.is_some(),
+        label: label.unwrap_or_else(|| "dir".into()),
         path,
         _session: None,
     }))
@@ -63,6 +75,7 @@ impl DirTarget {
         Ok(DirTarget {
             spec: format!("dir:{}", path.display()),
             label: "dir".into(),
+            labelled: false,
             path,
             _session: Some(session),
         })
@@ -80,6 +93,13 @@ impl Target for DirTarget {
     }
     fn spec(&self) -> &str {
         &self.spec
+    }
+    fn distinct_label(&self) -> String {
+        if self.labelled {
+            self.label.clone()
+        } else {
+            self.path.display().to_string()
+        }
     }
     fn capabilities(&self) -> Capabilities {
         let direct = probe_direct_io(&self.path);
@@ -130,5 +150,46 @@ mod tests {
         drop(t);
         let left: Vec<_> = std::fs::read_dir(work.path()).unwrap().collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    fn dir(spec: &str) -> Box<dyn Target> {
+        let rest = spec.strip_prefix("dir:").unwrap();
+        parse(spec, rest, &TargetOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_label_names_the_directory_and_shapes_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let with_comma = d.path().join("a,b");
+        std::fs::create_dir(&with_comma).unwrap();
+        let t = dir(&format!("dir:{},label=nvme", with_comma.display()));
+        assert_eq!((t.label(), t.distinct_label().as_str()), ("nvme", "nvme"));
+        assert_eq!(t.root(), with_comma.canonicalize().unwrap());
+        assert!(
+            t.options().is_empty(),
+            "a label is no option compare weighs"
+        );
+        let bad = format!("dir:{},label=a/b", d.path().display());
+        assert!(parse(&bad, &bad[4..], &TargetOptions::default()).is_err());
+    }
+
+    #[test]
+    fn two_unlabelled_directories_are_told_apart_by_their_paths() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (pa, pb) = (
+            a.path().canonicalize().unwrap(),
+            b.path().canonicalize().unwrap(),
+        );
+        let targets = vec![
+            dir(&format!("dir:{}", pa.display())),
+            dir(&format!("dir:{}", pb.display())),
+            dir(&format!("dir:{},label=fast", pb.display())),
+            dir(&format!("dir:{}", pb.display())),
+        ];
+        let labels = crate::runner::unique_labels(&targets);
+        let (sa, sb) = (pa.display().to_string(), pb.display().to_string());
+        assert_eq!(labels, [sa, sb.clone(), "fast".into(), format!("{sb}-2")]);
+        let one = crate::runner::unique_labels(&targets[..1]);
+        assert_eq!(one, ["dir"], "a single directory keeps its short label");
     }
 }

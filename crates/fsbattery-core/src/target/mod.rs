@@ -52,6 +52,11 @@ pub trait Target: Send {
     fn label(&self) -> &str;
     /// The spec as the user wrote it.
     fn spec(&self) -> &str;
+    /// The label when another target of the run has the same `label()` (a directory's path);
+    /// clashes left after this get "-2", "-3", ... (see `runner::unique_labels`).
+    fn distinct_label(&self) -> String {
+        self.label().to_string()
+    }
     /// What the target can do; probed when the plan is built, before any workload.
     fn capabilities(&self) -> Capabilities;
     /// What the spec asked for that shapes the filesystem (fs, size, `mkfs=`, `mount=`, ...),
@@ -104,7 +109,7 @@ pub fn kinds() -> &'static [TargetKind] {
     &[
         TargetKind {
             prefix: "dir",
-            grammar: "dir:PATH",
+            grammar: "dir:PATH[,label=NAME]",
             help: "an existing, writable directory; fsbattery makes no filesystem",
             parse: dir::parse,
         },

@@ -88,7 +88,7 @@ fn size_of(key: &str, v: &str) -> Result<u64, String> {
         })
 }
 
-fn label_of(v: &str) -> Result<String, String> {
+pub(super) fn label_of(v: &str) -> Result<String, String> {
     let ok = !v.is_empty()
         && v.len() <= 40
         && v.chars()

@@ -15,11 +15,11 @@ use std::process::ExitCode;
 pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     validate(&args)?;
     let base = super::record::load(&args.base)?;
-    let base_name = args.base.display().to_string();
+    let base_name = run_name(&base, &args.base);
     let mut reports = Vec::new();
     for dir in &args.new {
         let new = super::record::load(dir)?;
-        let name = dir.display().to_string();
+        let name = run_name(&new, dir);
         reports.push(CompareReport::new(
             &base_name, &base, &name, &new, args.alpha,
         ));
@@ -34,6 +34,14 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     // The gate's status must not depend on whether anyone still reads stdout.
     crate::stdout::write_unless_closed(bytes)?;
     Ok(gate(&reports, args.fail_if_worse))
+}
+
+/// A run's `--label`, else its directory as given.
+fn run_name(rec: &fsbattery_core::model::RunRecord, dir: &std::path::Path) -> String {
+    rec.plan
+        .label
+        .clone()
+        .unwrap_or_else(|| dir.display().to_string())
 }
 
 /// `--alpha` in (0, 1) and `--fail-if-worse` a finite number ≥ 0: NaN would make a gate that

@@ -2,12 +2,30 @@
 //! shipped suites, target kinds.
 
 use crate::cli::ListWhat;
+use fsbattery_core::error::UsageError;
+use fsbattery_core::model::MetricSpec;
 use fsbattery_core::params::Scale;
 use fsbattery_core::{suite, target, workload};
 use std::process::ExitCode;
 
-/// Print the requested listing (everything when `what` is None).
-pub fn list(what: Option<ListWhat>) -> anyhow::Result<ExitCode> {
+/// Print the requested listing (everything when `what` is None); `name` picks one workload.
+pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCode> {
+    if let Some(n) = name {
+        if !matches!(what, Some(ListWhat::Workloads)) {
+            return Err(UsageError::Invalid(format!(
+                "list {n}: a name is taken only by `fsbattery list workloads NAME`"
+            ))
+            .into());
+        }
+        let w = workload::find(n).ok_or_else(|| UsageError::Unknown {
+            kind: "workload",
+            name: n.into(),
+            choices: workload::names(),
+            list: "workloads",
+        })?;
+        crate::stdout::write(one_workload(w))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let all = what.is_none();
     if all || matches!(what, Some(ListWhat::Workloads)) {
         crate::stdout::write(workloads())?;
@@ -22,42 +40,82 @@ pub fn list(what: Option<ListWhat>) -> anyhow::Result<ExitCode> {
 }
 
 fn workloads() -> String {
-    let ram = fsbattery_core::host::ram_bytes();
     let mut out = String::from("Workloads:\n");
     for w in workload::registry() {
-        out.push_str(&format!("\n  {}\n    {}\n", w.name(), w.summary()));
-        out.push_str("    parameters (quick / standard / full) [accepted values]:\n");
-        for p in w.params() {
-            let show = |s: Scale| p.show(p.default_at(s, ram));
-            out.push_str(&format!(
-                "      {:<10} {} / {} / {} [{}]  — {}{}\n",
-                p.name,
-                show(Scale::Quick),
-                show(Scale::Standard),
-                show(Scale::Full),
-                p.range_text(),
-                p.help,
-                if p.full_twice_ram {
-                    " (full: at least 2 × RAM)"
-                } else {
-                    ""
-                }
-            ));
-        }
-        out.push_str("    metrics:\n");
-        let params = fsbattery_core::params::Params::default_for(w.params());
-        for m in w.metrics(&params) {
-            let dir = match m.better {
-                fsbattery_stats::Better::Lower => "lower is better",
-                fsbattery_stats::Better::Higher => "higher is better",
-            };
+        out.push_str(&one_workload(*w));
+    }
+    out.push('\n');
+    out
+}
+
+/// One workload: summary, parameters with defaults per scale, metrics.
+fn one_workload(w: &dyn workload::Workload) -> String {
+    let ram = fsbattery_core::host::ram_bytes();
+    let mut out = format!("\n  {}\n    {}\n", w.name(), w.summary());
+    out.push_str("    parameters (quick / standard / full) [accepted values]:\n");
+    for p in w.params() {
+        let show = |s: Scale| p.show(p.default_at(s, ram));
+        out.push_str(&format!(
+            "      {:<10} {} / {} / {} [{}]  — {}{}\n",
+            p.name,
+            show(Scale::Quick),
+            show(Scale::Standard),
+            show(Scale::Full),
+            p.range_text(),
+            p.help,
+            if p.full_twice_ram {
+                " (full: at least 2 × RAM)"
+            } else {
+                ""
+            }
+        ));
+    }
+    out.push_str("    metrics (at the default parameters):\n");
+    let params = fsbattery_core::params::Params::default_for(w.params());
+    for (m, values) in families(w.metrics(&params)) {
+        let dir = match m.better {
+            fsbattery_stats::Better::Lower => "lower is better",
+            fsbattery_stats::Better::Higher => "higher is better",
+        };
+        if values.is_empty() {
             out.push_str(&format!(
                 "      {:<16} [{}, {dir}] {}\n",
                 m.name, m.unit, m.help
             ));
+        } else {
+            let family = m.name.split_once('@').map_or("", |(f, _)| f);
+            out.push_str(&format!(
+                "      {:<16} [{}, {dir}] for each of {} values: {}\n        e.g. {}\n",
+                format!("{family}@…"),
+                m.unit,
+                values.len(),
+                values.join(" "),
+                m.help
+            ));
         }
     }
-    out.push('\n');
+    out
+}
+
+/// Metrics with their families folded: `test@value` names (iozone's 13 tests × record
+/// sizes; the suite grammar's metric families) become one entry, the first member, with the
+/// values after `@` in order; other metrics have no values.
+fn families(metrics: Vec<MetricSpec>) -> Vec<(MetricSpec, Vec<String>)> {
+    let mut out: Vec<(MetricSpec, Vec<String>)> = Vec::new();
+    for m in metrics {
+        let Some((family, value)) = m.name.split_once('@') else {
+            out.push((m, Vec::new()));
+            continue;
+        };
+        let (family, value) = (family.to_string(), value.to_string());
+        let same = |e: &&mut (MetricSpec, Vec<String>)| {
+            e.0.name.split_once('@').is_some_and(|(f, _)| f == family)
+        };
+        match out.iter_mut().find(|e| same(e)) {
+            Some(e) => e.1.push(value),
+            None => out.push((m, vec![value])),
+        }
+    }
     out
 }
 

@@ -2,6 +2,8 @@
 
 mod cleanup;
 mod compare;
+mod docs;
+mod dry_run;
 mod import;
 mod list;
 mod outputs;
@@ -18,11 +20,13 @@ use std::process::ExitCode;
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(args),
-        Command::List { what } => list::list(what),
+        Command::List { what, name } => list::list(what, name.as_deref()),
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),
         Command::Import(args) => import::import(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
         Command::Setup(args) => setup::setup(args),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man { subcommand } => docs::man(subcommand.as_deref()),
     }
 }

@@ -1,6 +1,7 @@
 //! Writing a finished run's files (results.md, results.csv, report.html) and the terminal table. The
 //! journal and results.json are written by the runner as it goes.
 
+use crate::cli::ReportFormat;
 use anyhow::Context;
 use fsbattery_core::model::RunRecord;
 use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, Renderer, Report};
@@ -24,7 +25,7 @@ pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     let html = dir.join("report.html");
-    let label = record.host.hostname.clone();
+    let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());
     super::report::write_html(&[(label, record)], record.plan.aggregate, &html)?;
     Ok(html)
 }
@@ -41,4 +42,28 @@ pub fn terminal_table(
     };
     let bytes = TerminalTable { styled }.render(&report)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `record` in `format`, as `report` and `run --format` write it to stdout; json is the run
+/// record itself, as results.json holds it.
+pub fn render(
+    record: &RunRecord,
+    agg: Aggregate,
+    format: ReportFormat,
+    styled: bool,
+) -> anyhow::Result<Vec<u8>> {
+    let report = Report {
+        record,
+        aggregate: agg,
+    };
+    Ok(match format {
+        ReportFormat::Table => TerminalTable { styled }.render(&report)?,
+        ReportFormat::Markdown => Markdown.render(&report)?,
+        ReportFormat::Csv => Csv.render(&report)?,
+        ReportFormat::Json => {
+            let mut v = serde_json::to_vec_pretty(record)?;
+            v.push(b'\n');
+            v
+        }
+    })
 }

@@ -74,6 +74,9 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     };
     let pause =
         params::pause(pause).map_err(|m| UsageError::Invalid(format!("{what} {pause}: {m}")))?;
+    if let Some(l) = &args.label {
+        run_label(l)?;
+    }
     let plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
@@ -87,8 +90,19 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         fresh: args.fresh.into(),
         datasets: None,
         skipped,
+        label: args.label.clone(),
     };
     Ok((plan, no_default_why))
+}
+
+/// `--label`: a name that fits one table heading: 1 to 80 printable characters.
+fn run_label(l: &str) -> Result<(), UsageError> {
+    let ok = !l.trim().is_empty() && l.chars().count() <= 80 && !l.chars().any(char::is_control);
+    ok.then_some(()).ok_or_else(|| {
+        UsageError::Invalid(format!(
+            "--label {l:?}: give 1 to 80 printable characters, e.g. --label 'kernel 6.18'"
+        ))
+    })
 }
 
 /// The method, refused up front when command mode would miss a program one of the planned
@@ -173,12 +187,27 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 
 type Targets = Vec<Box<dyn Target>>;
 
-/// Loop image size for specs without `size=`: room for the biggest file the workloads write
+/// Loop image size for specs without `size=`: [`data_bytes`] plus 512 MiB of slack, never
+/// under 1 GiB. Images are sparse, so only what is written uses disk.
+pub(super) fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let total = data_bytes(scale, workloads)?
+        .checked_add(512 << 20)
+        .ok_or_else(too_large_total)?;
+    Ok(total.max(1 << 30))
+}
+
+fn too_large_total() -> UsageError {
+    UsageError::Invalid(
+        "the workloads' files are too large for any target: lower the sizes given with --set"
+            .into(),
+    )
+}
+
+/// The most the workloads hold on a target at once: room for the biggest file they write
 /// twice over (stream copies its file), for file pools (`files` × `file_size`/`mean_size`,
-/// with a quarter for appends) and for the kernel trees, never under 1 GiB. Images are
-/// sparse, so only what is written uses disk. Sums of user sizes that overflow a u64 are
-/// refused as too large rather than wrapped into a small image.
-fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+/// with a quarter for appends) and for the kernel trees. Sums of user sizes that overflow a
+/// u64 are refused as too large rather than wrapped into a small figure.
+pub(super) fn data_bytes(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let trees: u64 = match scale {
         Scale::Quick => 0,
         // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
@@ -211,13 +240,7 @@ fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageE
             .ok_or_else(|| too_large("files × file size".into()))?;
         need = need.max(twice).max(pool);
     }
-    let total = need.checked_add(trees + (512 << 20)).ok_or_else(|| {
-        UsageError::Invalid(
-            "the workloads' files are too large for any target: lower the sizes given with --set"
-                .into(),
-        )
-    })?;
-    Ok(total.max(1 << 30))
+    need.checked_add(trees).ok_or_else(too_large_total)
 }
 
 type Skipped = Vec<fsbattery_core::model::SkippedTarget>;

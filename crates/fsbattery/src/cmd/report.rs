@@ -1,11 +1,10 @@
 //! `fsbattery report RUN_DIR...`: re-render saved runs, loaded by [`super::record::load`]
 //! (results.json, else rebuilt from journal.jsonl).
 
-use crate::cli::{ReportArgs, ReportFormat};
+use crate::cli::ReportArgs;
 use anyhow::Context;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RunRecord;
-use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, Renderer, Report};
 use fsbattery_stats::Aggregate;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -30,7 +29,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         .aggregate
         .map(Into::into)
         .unwrap_or(records[0].plan.aggregate);
-    let labels = labels(&args.labels, &args.run_dirs);
+    let labels = labels(&args.labels, &args.run_dirs, &records);
     let runs: Vec<(String, &RunRecord)> = labels.into_iter().zip(&records).collect();
     if let Some(path) = &args.html {
         write_html(&runs, aggregate, path)?;
@@ -43,16 +42,8 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     if args.html.is_none() && args.xlsx.is_none() {
         for record in &records {
-            let report = Report { record, aggregate };
-            let bytes = match args.format {
-                ReportFormat::Table => TerminalTable {
-                    styled: std::io::stdout().is_terminal(),
-                }
-                .render(&report)?,
-                ReportFormat::Markdown => Markdown.render(&report)?,
-                ReportFormat::Csv => Csv.render(&report)?,
-                ReportFormat::Json => serde_json::to_vec_pretty(record)?,
-            };
+            let styled = std::io::stdout().is_terminal();
+            let bytes = super::outputs::render(record, aggregate, args.format, styled)?;
             crate::stdout::write(&bytes)?;
         }
     }
@@ -69,13 +60,17 @@ pub fn write_html(
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The given labels, or each run directory's own name.
-fn labels(given: &[String], dirs: &[PathBuf]) -> Vec<String> {
+/// The given labels, or each run's own (`run --label`), or its directory's name.
+fn labels(given: &[String], dirs: &[PathBuf], records: &[RunRecord]) -> Vec<String> {
     if !given.is_empty() {
         return given.to_vec();
     }
     dirs.iter()
-        .map(|d| {
+        .zip(records)
+        .map(|(d, r)| {
+            if let Some(l) = &r.plan.label {
+                return l.clone();
+            }
             let name = d
                 .canonicalize()
                 .ok()

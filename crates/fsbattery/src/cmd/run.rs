@@ -1,7 +1,7 @@
 //! `fsbattery run`: validate, create the output directory, execute, print and save results.
 
 use super::{outputs, plan};
-use crate::cli::RunArgs;
+use crate::cli::{ReportFormat, RunArgs};
 use crate::progress;
 use anyhow::Context;
 use fsbattery_core::dataset::DatasetStore;
@@ -14,6 +14,9 @@ use std::process::ExitCode;
 
 /// Run a suite.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    if args.dry_run {
+        return super::dry_run::dry_run(&args);
+    }
     // The plan first: building it creates nothing, and a mistake in the arguments is the
     // first thing to tell.
     let (mut plan, no_default_why) = plan::build(&args)?;
@@ -68,15 +71,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = outcome.with_context(|| format!("writing results to {}", out_dir.display()))?;
 
-    let styled = std::io::stdout().is_terminal();
     let written = outputs::write_all(&outcome.record, &out_dir)?;
-    let table = outputs::terminal_table(&outcome.record, None, styled)?;
-    // Everything is torn down and saved by now: a closed stdout changes nothing of the status.
-    crate::stdout::write_unless_closed(format!(
-        "{table}\nresults: {}\nreport:  {}\n",
-        out_dir.display(),
-        written.display()
-    ))?;
+    if let Some(path) = &args.json {
+        write_json(&outcome.record, path)?;
+    }
+    print_results(&args, &outcome.record, &out_dir, &written)?;
     if outcome.interrupted {
         eprintln!(
             "fsbattery: interrupted: finished cells are kept in {}",
@@ -92,6 +91,41 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_CELL_FAILED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run record as results.json holds it, to `--json FILE`.
+fn write_json(record: &fsbattery_core::model::RunRecord, path: &Path) -> anyhow::Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(record)?;
+    bytes.push(b'\n');
+    std::fs::write(path, bytes).with_context(|| format!("writing --json {}", path.display()))
+}
+
+/// The table and where the files are: on stdout, or, when `--format` gives stdout to a
+/// machine-readable rendering, on stderr (and not at all with `--quiet`) so that stdout holds
+/// that rendering alone. Everything is torn down and saved by now: a closed stdout changes
+/// nothing of the status.
+fn print_results(
+    args: &RunArgs,
+    record: &fsbattery_core::model::RunRecord,
+    out_dir: &Path,
+    written: &Path,
+) -> anyhow::Result<()> {
+    let paths = format!(
+        "results: {}\nreport:  {}\n",
+        out_dir.display(),
+        written.display()
+    );
+    if matches!(args.format, ReportFormat::Table) {
+        let styled = std::io::stdout().is_terminal();
+        let table = outputs::terminal_table(record, None, styled)?;
+        return crate::stdout::write_unless_closed(format!("{table}\n{paths}"));
+    }
+    if !args.quiet {
+        let table = outputs::terminal_table(record, None, std::io::stderr().is_terminal())?;
+        eprint!("{table}\n{paths}");
+    }
+    let bytes = outputs::render(record, record.plan.aggregate, args.format, false)?;
+    crate::stdout::write_unless_closed(bytes)
 }
 
 /// Make the run's dataset store (kernel trees) when a planned workload reads one, in the source

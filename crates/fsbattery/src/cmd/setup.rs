@@ -18,9 +18,11 @@ use std::process::{Command, ExitCode};
 /// Target specs the tests make beyond the defaults (the privileged FUSE tests).
 const TEST_SPECS: [&str; 4] = ["loop:ntfs", "loop:exfat", "loop:fuse2fs", "loop:zfs"];
 
-/// Programs the tests run themselves: reference tools, the browser, user and mount helpers.
-const TEST_PROGRAMS: [&str; 8] = [
-    "fio", "bonnie++", "chromium", "setpriv", "unshare", "blkid", "wipefs", "losetup",
+/// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
+/// the shells and groff that check the generated completions and man page.
+const TEST_PROGRAMS: [&str; 11] = [
+    "fio", "bonnie++", "chromium", "setpriv", "unshare", "blkid", "wipefs", "losetup", "zsh",
+    "fish", "groff",
 ];
 
 /// Python modules the tests import (the spreadsheet is read back by openpyxl).
