@@ -63,7 +63,7 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     for s in &p.skipped {
-        writeln!(out, "  skipped: {}", s.line())?;
+        writeln!(out, "  {}", s.line())?;
     }
     out.push_str("workloads:\n");
     for w in &p.workloads {
