@@ -15,12 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Rough wall seconds of one workload run (one repeat, one target) at each scale, used when
-/// no earlier run of the same workloads is at hand. Measured: the classic suite at quick scale
-/// on a directory took 51 s for 4 workload runs (a debug build on a busy 2-core machine);
-/// standard and full are dominated by 1 GiB files and ≥ 2 × RAM files. Generous on purpose.
+/// no earlier run of the same workloads is at hand. Measured (2026-11-23, 2-core VM, release
+/// build): the default six-filesystem classic run at quick scale took 63 s for 72 workload
+/// runs, mkfs and mount included, so 2 s is generous; standard and full are dominated by
+/// 1 GiB files and ≥ 2 × RAM files and are rough guesses, said as such in the output.
 fn nominal_secs(scale: Scale) -> f64 {
     match scale {
-        Scale::Quick => 12.0,
+        Scale::Quick => 2.0,
         Scale::Standard => 120.0,
         Scale::Full => 600.0,
     }
