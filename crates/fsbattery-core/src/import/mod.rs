@@ -227,8 +227,9 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             rows: Vec::new(),
             datasets: Vec::new(),
             skipped_targets: Vec::new(),
-            // The import's name is the run's name in `report` and `compare`, as `run --label`.
-            label: Some(labels.label.into()),
+            // The import's name is recorded as its suite; `report` names the run by its
+            // directory, as for a native run without `--label`.
+            label: None,
         },
         targets: vec![TargetRecord {
             label: target.clone(),
