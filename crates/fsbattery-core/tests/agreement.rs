@@ -152,6 +152,16 @@ impl Best {
     }
 }
 
+/// Sync and drop the page cache as the runner does before every timed phase of a workload, so
+/// the reference reads what ours reads. Without it fio's file, kept across rounds, was read
+/// from the cache of the loop image's backing file in later rounds (fio seq read 809 then
+/// 1,211 MB/s beside ours at 830, 2026-11-23) and the comparison measured cache, not I/O.
+fn same_cache_state(file: &Path) {
+    if file.exists() {
+        let _ = fsbattery_core::cache::quiesce(&[file]);
+    }
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return f64::NAN;
@@ -225,6 +235,7 @@ const RUNTIME_S: u64 = 3;
 
 /// fio's IOPS for 4 KiB random reads and writes, 25% writes, O_DIRECT, psync, on `file`.
 fn fio_iops(file: &Path, threads: u32) -> f64 {
+    same_cache_state(file);
     let out = Command::new("fio")
         .args([
             "--name=agree",
@@ -257,6 +268,7 @@ fn fio_iops(file: &Path, threads: u32) -> f64 {
 
 /// fsbattery's engine with the same job as [`fio_iops`] on the same file.
 fn engine_iops(file: &Path, threads: u32) -> f64 {
+    same_cache_state(file);
     let spec = JobSpec {
         pattern: Pattern::Random,
         write_fraction: 0.25,
@@ -353,6 +365,7 @@ fn bonnie_pp(dir: &Path, size_mib: u64) -> [Option<f64>; 4] {
 /// fio's MB/s (10^6) for one sequential O_DIRECT pass (`rw` = read or write) of `size_mib`
 /// over `file` in 256 KiB psync requests: bonnie's block input/output, one op at a time.
 fn fio_seq(file: &Path, rw: &str, size_mib: u64) -> f64 {
+    same_cache_state(file);
     let out = Command::new("fio")
         .args([
             "--name=seq",
