@@ -312,14 +312,7 @@ pub fn parse_sets(
                 "--set {s}: write WORKLOAD.PARAM=VALUE, e.g. metadata.files=500"
             )));
         };
-        if crate::workload::find(w).is_none() {
-            return Err(UsageError::Unknown {
-                kind: "workload",
-                name: w.into(),
-                choices: crate::workload::names(),
-                list: "workloads",
-            });
-        }
+        crate::workload::find_or_refuse(w)?;
         out.entry(w.into()).or_default().insert(p.into(), v.into());
     }
     Ok(out)

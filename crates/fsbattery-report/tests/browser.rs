@@ -13,7 +13,6 @@ use fsbattery_report::{Renderer, Report};
 use fsbattery_stats::Aggregate;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use common::{chromium, CHROMIUM_FLAGS as FLAGS};
 
@@ -47,14 +46,7 @@ fn run(browser: &Path, dir: &Path, page: &Path, args: &[&str]) -> (String, Strin
         .stdin(Stdio::null())
         .spawn()
         .expect("start chromium");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("chromium did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    common::wait_for_chromium(&mut child);
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
     (read("stdout"), read("stderr"))
 }

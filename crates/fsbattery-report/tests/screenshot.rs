@@ -28,7 +28,6 @@ use fsbattery_report::{Renderer, Report};
 use fsbattery_stats::Aggregate;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 /// Per-channel difference (0–255) below which two pixels count as equal (anti-aliasing).
 const CHANNEL: u8 = 24;
@@ -94,14 +93,7 @@ fn shoot(browser: &Path, page: &Path, (width, height): (u32, u32), shot: &Path) 
         .stderr(Stdio::null())
         .spawn()
         .expect("start chromium");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("chromium did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    common::wait_for_chromium(&mut child);
     assert!(shot.is_file(), "chromium wrote no screenshot");
 }
 

@@ -35,25 +35,8 @@ fn list_into_a_closed_pipe_ends_quietly() {
 
 #[test]
 fn report_and_compare_into_a_closed_pipe_end_quietly() {
-    let target = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let spec = format!("dir:{}", target.path().display());
-    let args = [
-        "run",
-        "--target",
-        &spec,
-        "--workload",
-        "metadata",
-        "--repeat",
-        "1",
-        "--set",
-        "metadata.files=20",
-        "--out",
-        "r",
-        "--quiet",
-    ];
-    let o = run_in(work.path(), &args);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    metadata_run(work.path(), "r", 20, 1);
     for args in [
         &["report", "r", "--format", "json"][..],
         &["report", "r"],

@@ -94,6 +94,16 @@ pub fn find(name: &str) -> Option<&'static dyn Workload> {
     registry().iter().copied().find(|w| w.name() == name)
 }
 
+/// Look a workload up by name, or the one-line error that lists the known names (exit 2).
+pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
+    find(name).ok_or_else(|| crate::error::UsageError::Unknown {
+        kind: "workload",
+        name: name.into(),
+        choices: names(),
+        list: "workloads",
+    })
+}
+
 /// Comma-separated names, for error messages.
 pub fn names() -> String {
     registry()

@@ -116,3 +116,16 @@ pub fn chromium() -> Option<PathBuf> {
         .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
         .find(|p| p.is_file())
 }
+
+/// Wait for a headless chromium to exit, killing it after 60 s so a hung browser fails the
+/// test instead of hanging CI.
+pub fn wait_for_chromium(child: &mut std::process::Child) {
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("chromium did not finish within 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -17,12 +17,7 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
             ))
             .into());
         }
-        let w = workload::find(n).ok_or_else(|| UsageError::Unknown {
-            kind: "workload",
-            name: n.into(),
-            choices: workload::names(),
-            list: "workloads",
-        })?;
+        let w = workload::find_or_refuse(n)?;
         crate::stdout::write(one_workload(w))?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -138,14 +138,7 @@ fn workload_names(args: &RunArgs, suite: &suite::Suite) -> Result<Vec<String>, U
         .map(|n| n.trim())
         .filter(|n| !n.is_empty())
     {
-        if workload::find(n).is_none() {
-            return Err(UsageError::Unknown {
-                kind: "workload",
-                name: n.into(),
-                choices: workload::names(),
-                list: "workloads",
-            });
-        }
+        workload::find_or_refuse(n)?;
         if !names.iter().any(|x| x == n) {
             names.push(n.to_string());
         }

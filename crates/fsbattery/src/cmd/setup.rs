@@ -161,14 +161,7 @@ fn workload_names(args: &SetupArgs) -> Result<Vec<String>, UsageError> {
         return Ok(s.workloads.into_iter().map(|(n, _)| n).collect());
     }
     for n in &args.workloads {
-        if workload::find(n).is_none() {
-            return Err(UsageError::Unknown {
-                kind: "workload",
-                name: n.clone(),
-                choices: workload::names(),
-                list: "workloads",
-            });
-        }
+        workload::find_or_refuse(n)?;
     }
     Ok(args.workloads.clone())
 }
