@@ -1,5 +1,8 @@
 //! The command line, as clap derive types. Parsing only: nothing here touches the system;
 //! `cmd::*` turns these into a validated plan.
+// Doc comments here are clap help text shown verbatim to users, where `<timestamp>` is a
+// placeholder, not an HTML tag.
+#![allow(rustdoc::invalid_html_tags)]
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use fsbattery_core::params;

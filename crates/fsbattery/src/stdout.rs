@@ -32,7 +32,7 @@ pub fn write(bytes: impl AsRef<[u8]>) -> anyhow::Result<()> {
     }
 }
 
-/// Like [`write`], for commands whose exit status must not depend on whether anyone still
+/// Like [`write()`], for commands whose exit status must not depend on whether anyone still
 /// reads: a closed stdout is fine, any other failure is still an error.
 pub fn write_unless_closed(bytes: impl AsRef<[u8]>) -> anyhow::Result<()> {
     match write(bytes) {

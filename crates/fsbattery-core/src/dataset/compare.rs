@@ -85,12 +85,12 @@ pub enum DiffKind {
         want: u64,
         /// Found.
         got: u64,
-        /// First byte that differs, where it was looked for ([`locate`]).
+        /// First byte that differs, where it was looked for (`locate`).
         at: Option<u64>,
     },
     /// Same size, other bytes (a symlink: another target).
     Content {
-        /// First byte that differs, where it was looked for ([`locate`]).
+        /// First byte that differs, where it was looked for (`locate`).
         at: Option<u64>,
     },
     /// Other permission bits (compared only where the filesystem stores them).

@@ -5,7 +5,7 @@
 //! with no known package on a family says so instead of guessing. Resolution
 //! ([`resolve`]) is pure — which needs are present is a function passed in — so the whole
 //! chain plan → needs → missing → packages → command line is tested by exact lists.
-//! [`probe`] is the thin layer that looks at this machine (PATH, /etc/os-release, python).
+//! [`present`] and [`detect_family`] are the thin layer that looks at this machine (PATH, /etc/os-release, python).
 
 mod distro;
 mod resolve;
