@@ -383,14 +383,13 @@ fn mkdir_private(path: &Path) -> std::io::Result<()> {
 /// kernel names the cause ("ext4: Unknown parameter 'x'"). `None` unless root can read it.
 fn kernel_log_from_now() -> Option<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    use std::os::unix::io::AsRawFd;
     let kmsg = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open("/dev/kmsg")
         .ok()?;
-    // SAFETY: lseek on an fd we own; SEEK_END on /dev/kmsg skips to the next new record.
-    unsafe { libc::lseek(kmsg.as_raw_fd(), 0, libc::SEEK_END) };
+    // SEEK_END on /dev/kmsg skips to the next new record.
+    let _ = nix::unistd::lseek(&kmsg, 0, nix::unistd::Whence::SeekEnd);
     Some(kmsg)
 }
 
