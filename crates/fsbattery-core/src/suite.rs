@@ -314,10 +314,14 @@ fn check_row_metric(
     }
     let wl = workload::find(wname).expect("validated above");
     let known = wl.metrics(&Params::default_for(wl.params()));
-    // A row may name a family of metrics: iozone's `write` stands for `write@8192`,
+    // A row may name a swept quantity: iozone's `write` stands for its points `write@8192`,
     // `write@16384`, ... (one table per test, as iozone's Excel report).
-    let family = |m: &str| m.split_once('@').is_some_and(|(t, _)| t == metric);
-    if !known.iter().any(|m| &m.name == metric || family(&m.name)) {
+    let sweeps = |m: &crate::model::MetricSpec| {
+        m.meta
+            .as_ref()
+            .is_some_and(|x| !x.dims.is_empty() && x.of.as_deref() == Some(metric.as_str()))
+    };
+    if !known.iter().any(|m| &m.name == metric || sweeps(m)) {
         let names: Vec<_> = known.iter().map(|m| m.name.as_str()).collect();
         return Err(err(
             r.metric.span().start,
