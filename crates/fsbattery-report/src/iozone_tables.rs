@@ -67,26 +67,31 @@ pub fn point(
     })
 }
 
+/// The workloads that recorded a point of a sweep.
+pub fn swept_workloads(rec: &RunRecord) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for c in &rec.cells {
+        if !out.contains(&c.workload.as_str())
+            && point(rec, &c.workload, &c.metric, &c.unit, c.better).is_some()
+        {
+            out.push(&c.workload);
+        }
+    }
+    out
+}
+
 /// Whether a main-table row belongs to these tables instead: a point of a sweep, or a row
-/// with no cells of its own (a suite's label or pending row) of a workload that recorded
-/// points (iozone's `write` row labels the `write@…` points).
-pub fn is_swept(rec: &RunRecord, row: &matrix::Row) -> bool {
-    let is_point = |c: &fsbattery_record::Cell| {
-        point(rec, &c.workload, &c.metric, &c.unit, c.better).is_some()
-    };
+/// with no cells of its own (a suite's label or pending row) of a workload in `swept`
+/// ([`swept_workloads`]; iozone's `write` row labels the `write@…` points).
+pub fn is_swept(rec: &RunRecord, row: &matrix::Row, swept: &[&str]) -> bool {
     if point(rec, &row.workload, &row.metric, &row.unit, row.better).is_some() {
         return true;
     }
-    let mine = rec.cells.iter().filter(|c| c.workload == row.workload);
-    let own_cells = mine.clone().any(|c| c.metric == row.metric);
-    !own_cells && mine.clone().any(is_point)
-}
-
-/// Whether the run recorded any point of a sweep (then its tables replace its matrix rows).
-pub fn has_cells(rec: &RunRecord) -> bool {
-    rec.cells
+    let own_cells = rec
+        .cells
         .iter()
-        .any(|c| point(rec, &c.workload, &c.metric, &c.unit, c.better).is_some())
+        .any(|c| c.workload == row.workload && c.metric == row.metric);
+    !own_cells && swept.contains(&row.workload.as_str())
 }
 
 /// One swept quantity (an iozone test) as a table.

@@ -172,7 +172,9 @@ impl Matrix {
     pub fn build_main(report: &Report<'_>, quantity: Quantity) -> Matrix {
         let mut m = Matrix::build(report, quantity);
         let rec = report.record;
-        m.rows.retain(|r| !crate::iozone_tables::is_swept(rec, r));
+        let swept = crate::iozone_tables::swept_workloads(rec);
+        m.rows
+            .retain(|r| !crate::iozone_tables::is_swept(rec, r, &swept));
         m
     }
 }
