@@ -2,9 +2,10 @@
 //! metric names follow no convention, still gets its sweep drawn and tabled like iozone's and
 //! its percentiles (p75 here, not one of the `_p99` suffixes) in the latency section.
 
+mod common;
+
 use fsbattery_record::{
-    Cell, CellStatus, Dim, HostInfo, MetricMeta, MetricSpec, PlanInfo, RunRecord, Sample, Stat,
-    TargetRecord, ToolInfo, WorkloadPlan, SCHEMA_VERSION,
+    Cell, CellStatus, Dim, MetricMeta, MetricSpec, RunRecord, Sample, Stat, WorkloadPlan,
 };
 use fsbattery_report::html::Html;
 use fsbattery_report::markdown::Markdown;
@@ -54,50 +55,27 @@ fn cell(target: &str, spec: &MetricSpec, value: f64) -> Cell {
     }
 }
 
+/// The fixture run reduced to two targets that ran only this workload.
 fn run() -> RunRecord {
     let specs = metrics();
-    let mut cells = Vec::new();
+    let mut rec = common::run();
+    rec.cells.clear();
     for (t, k) in [("ext4", 1.0), ("xfs", 2.0)] {
         for (i, s) in specs.iter().enumerate() {
-            cells.push(cell(t, s, k * (i + 1) as f64));
+            rec.cells.push(cell(t, s, k * (i + 1) as f64));
         }
     }
-    let target = |l: &str| TargetRecord {
-        label: l.into(),
-        ..TargetRecord::default()
-    };
-    RunRecord {
-        schema_version: SCHEMA_VERSION,
-        tool: ToolInfo {
-            name: "fsbattery".into(),
-            version: "0".into(),
-        },
-        started: "2026-01-01T00:00:00Z".into(),
-        finished: Some("2026-01-01T00:01:00Z".into()),
-        interrupted: false,
-        host: HostInfo::default(),
-        plan: PlanInfo {
-            suite: "custom".into(),
-            scale: "quick".into(),
-            repeat: 3,
-            aggregate: Aggregate::Mean,
-            pause_secs: 0.0,
-            method: "native".into(),
-            workloads: vec![WorkloadPlan {
-                name: WORKLOAD.into(),
-                params: Default::default(),
-                param_units: Default::default(),
-                metrics: specs,
-            }],
-            rows: Vec::new(),
-            datasets: Vec::new(),
-            skipped_targets: Vec::new(),
-            label: None,
-        },
-        targets: vec![target("ext4"), target("xfs")],
-        cells,
-        source: None,
-    }
+    rec.targets
+        .retain(|t| t.label == "ext4" || t.label == "xfs");
+    rec.plan.rows.clear();
+    rec.plan.repeat = 3;
+    rec.plan.workloads = vec![WorkloadPlan {
+        name: WORKLOAD.into(),
+        params: Default::default(),
+        param_units: Default::default(),
+        metrics: specs,
+    }];
+    rec
 }
 
 fn render(r: &dyn Renderer, rec: &RunRecord) -> String {
