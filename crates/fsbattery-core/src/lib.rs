@@ -15,6 +15,7 @@ pub mod interrupt;
 pub mod journal;
 pub mod measure;
 pub mod model;
+pub mod notice;
 pub mod packages;
 pub mod params;
 pub mod runner;

@@ -2,4 +2,5 @@
 //! (which renderers depend on without the I/O side) and are re-exported here unchanged, so
 //! `fsbattery_core::model::RunRecord` and `fsbattery_record::RunRecord` are one type.
 
+pub use fsbattery_record::meta::{Dim, MetricKind, MetricMeta, Stat};
 pub use fsbattery_record::model::*;

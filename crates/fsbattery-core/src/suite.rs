@@ -201,91 +201,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         })?,
     };
     let (repeat, pause_full) = checked_numbers(&file, &err)?;
-    let mut workloads = Vec::new();
-    for w in &file.workloads {
-        let name = w.name.get_ref();
-        let Some(wl) = workload::find(name) else {
-            return Err(err(
-                w.name.span().start,
-                "name",
-                format!("unknown workload '{name}' (known: {})", workload::names()),
-            ));
-        };
-        let mut params = BTreeMap::new();
-        let params_at = w
-            .params
-            .as_ref()
-            .map(|p| p.span().start)
-            .unwrap_or(w.name.span().start);
-        let given = w
-            .params
-            .as_ref()
-            .map(|p| p.get_ref().clone())
-            .unwrap_or_default();
-        for (k, v) in &given {
-            let text = match v {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(i) if *i >= 0 => i.to_string(),
-                other => {
-                    return Err(err(
-                        params_at,
-                        k,
-                        format!("value {other} is not a count or size"),
-                    ))
-                }
-            };
-            params.insert(k.clone(), text);
-        }
-        Params::resolve(name, wl.params(), Scale::Quick, 0, &params)
-            .map_err(|e| err(params_at, "params", e.to_string()))?;
-        workloads.push((name.clone(), params));
-    }
-    let mut rows = Vec::new();
-    for r in file.rows {
-        let (wname, metric) = (r.workload.get_ref().clone(), r.metric.get_ref().clone());
-        if r.pending.is_none() && wname == lifecycle::WORKLOAD {
-            if !lifecycle::metrics().iter().any(|m| m.name == metric) {
-                return Err(err(r.metric.span().start, "metric", format!("the built-in '{wname}' rows have no metric '{metric}' (known: mkfs, mount, avail_mib, umount)")));
-            }
-        } else if r.pending.is_none() {
-            if !workloads.iter().any(|(n, _)| *n == wname) {
-                return Err(err(r.workload.span().start, "workload", format!("row '{}' names workload '{wname}', which is not in this suite's [[workload]] list (or mark the row pending = \"...\")", r.label)));
-            }
-            let wl = workload::find(&wname).expect("validated above");
-            let known = wl.metrics(&Params::default_for(wl.params()));
-            // A row may name a family of metrics: iozone's `write` stands for `write@8192`,
-            // `write@16384`, ... (one table per test, as iozone's Excel report).
-            let family = |m: &str| m.split_once('@').is_some_and(|(t, _)| t == metric);
-            if !known.iter().any(|m| m.name == metric || family(&m.name)) {
-                let names: Vec<_> = known.iter().map(|m| m.name.as_str()).collect();
-                return Err(err(
-                    r.metric.span().start,
-                    "metric",
-                    format!(
-                        "workload '{wname}' has no metric '{metric}' (known: {})",
-                        names.join(", ")
-                    ),
-                ));
-            }
-        }
-        let aggregate = match &r.aggregate {
-            None => None,
-            Some(a) => Some(a.get_ref().parse().map_err(|_| {
-                err(
-                    a.span().start,
-                    "aggregate",
-                    format!("'{}' is not mean, best, median, min or max", a.get_ref()),
-                )
-            })?),
-        };
-        rows.push(SuiteRow {
-            label: r.label,
-            workload: wname,
-            metric,
-            pending: r.pending,
-            aggregate,
-        });
-    }
+    let workloads = file
+        .workloads
+        .iter()
+        .map(|w| checked_workload(w, &err))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows = file
+        .rows
+        .into_iter()
+        .map(|r| checked_row(r, &workloads, &err))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Suite {
         name: file.name,
         title: file.title,
@@ -296,6 +221,118 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         workloads,
         rows,
     })
+}
+
+/// One `[[workload]]`: a known workload whose parameters are counts or sizes that resolve.
+fn checked_workload(
+    w: &WorkloadEntry,
+    err: &dyn Fn(usize, &str, String) -> UsageError,
+) -> Result<(String, BTreeMap<String, String>), UsageError> {
+    let name = w.name.get_ref();
+    let Some(wl) = workload::find(name) else {
+        return Err(err(
+            w.name.span().start,
+            "name",
+            format!("unknown workload '{name}' (known: {})", workload::names()),
+        ));
+    };
+    let params_at = w
+        .params
+        .as_ref()
+        .map(|p| p.span().start)
+        .unwrap_or(w.name.span().start);
+    let mut params = BTreeMap::new();
+    for (k, v) in w
+        .params
+        .as_ref()
+        .map(|p| p.get_ref().iter())
+        .into_iter()
+        .flatten()
+    {
+        let text = match v {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) if *i >= 0 => i.to_string(),
+            other => {
+                return Err(err(
+                    params_at,
+                    k,
+                    format!("value {other} is not a count or size"),
+                ))
+            }
+        };
+        params.insert(k.clone(), text);
+    }
+    Params::resolve(name, wl.params(), Scale::Quick, 0, &params)
+        .map_err(|e| err(params_at, "params", e.to_string()))?;
+    Ok((name.clone(), params))
+}
+
+/// One `[[row]]`: a pending row, or one naming a metric its workload produces.
+fn checked_row(
+    r: RowEntry,
+    workloads: &[(String, BTreeMap<String, String>)],
+    err: &dyn Fn(usize, &str, String) -> UsageError,
+) -> Result<SuiteRow, UsageError> {
+    let (wname, metric) = (r.workload.get_ref().clone(), r.metric.get_ref().clone());
+    if r.pending.is_none() {
+        check_row_metric(&r, workloads, err)?;
+    }
+    let aggregate = match &r.aggregate {
+        None => None,
+        Some(a) => Some(a.get_ref().parse().map_err(|_| {
+            err(
+                a.span().start,
+                "aggregate",
+                format!("'{}' is not mean, best, median, min or max", a.get_ref()),
+            )
+        })?),
+    };
+    Ok(SuiteRow {
+        label: r.label,
+        workload: wname,
+        metric,
+        pending: r.pending,
+        aggregate,
+    })
+}
+
+/// A measured row's workload is in the suite and produces its metric.
+fn check_row_metric(
+    r: &RowEntry,
+    workloads: &[(String, BTreeMap<String, String>)],
+    err: &dyn Fn(usize, &str, String) -> UsageError,
+) -> Result<(), UsageError> {
+    let (wname, metric) = (r.workload.get_ref(), r.metric.get_ref());
+    if wname == lifecycle::WORKLOAD {
+        if !lifecycle::metrics().iter().any(|m| &m.name == metric) {
+            return Err(err(r.metric.span().start, "metric", format!("the built-in '{wname}' rows have no metric '{metric}' (known: mkfs, mount, avail_mib, umount)")));
+        }
+        return Ok(());
+    }
+    if !workloads.iter().any(|(n, _)| n == wname) {
+        return Err(err(r.workload.span().start, "workload", format!("row '{}' names workload '{wname}', which is not in this suite's [[workload]] list (or mark the row pending = \"...\")", r.label)));
+    }
+    let wl = workload::find(wname).expect("validated above");
+    let known = wl.metrics(&Params::default_for(wl.params()));
+    // A row may name a swept quantity: iozone's `write` stands for its points `write@8192`,
+    // `write@16384`, ... (one table per test, as iozone's Excel report).
+    let sweeps = |m: &crate::model::MetricSpec| {
+        m.meta
+            .as_ref()
+            .is_some_and(|x| !x.dims.is_empty() && x.of.as_deref() == Some(metric.as_str()))
+    };
+    if !known.iter().any(|m| &m.name == metric || sweeps(m)) {
+        let names: Vec<_> = known.iter().map(|m| m.name.as_str()).collect();
+        return Err(err(
+            r.metric.span().start,
+            "metric",
+            format!(
+                "workload '{wname}' has no metric '{metric}' (known: {})",
+                names.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The suite's own numbers, range-checked: `repeat` 1 to [`crate::params::MAX_REPEAT`],

@@ -17,9 +17,11 @@ pub mod dataset;
 pub mod journal;
 pub mod lifecycle;
 pub mod load;
+pub mod meta;
 pub mod model;
 
 pub use load::{load, LoadError, Loaded};
+pub use meta::{Dim, MetricKind, MetricMeta, Stat};
 pub use model::*;
 
 /// File name of the assembled run record inside a run directory.

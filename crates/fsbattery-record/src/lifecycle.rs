@@ -29,14 +29,21 @@ pub fn metrics() -> Vec<MetricSpec> {
     ]
 }
 
-/// Bring a record written before [`MetricSpec::comparable`] existed up to date: its lifecycle
-/// cells take the flag from the specs above (the record's own data, the built-in workload's
-/// declaration), so an old record's space-available row is not ranked either.
+/// Bring an older record up to date. Written before [`MetricSpec::comparable`] existed: its
+/// lifecycle cells take the flag from the specs above (the record's own data, the built-in
+/// workload's declaration), so an old record's space-available row is not ranked either.
+/// Written before [`MetricSpec::meta`] existed: each planned metric gets the metadata its name
+/// implies ([`crate::meta::derive`]), so it renders as it always did.
 pub fn upgrade(rec: &mut RunRecord) {
     let specs = metrics();
     for c in rec.cells.iter_mut().filter(|c| c.workload == WORKLOAD) {
         if let Some(m) = specs.iter().find(|m| m.name == c.metric) {
             c.comparable = m.comparable;
+        }
+    }
+    for w in &mut rec.plan.workloads {
+        for m in w.metrics.iter_mut().filter(|m| m.meta.is_none()) {
+            m.meta = Some(crate::meta::derive(&w.name, &m.name, &m.unit, m.better));
         }
     }
 }

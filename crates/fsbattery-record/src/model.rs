@@ -366,6 +366,10 @@ pub struct MetricSpec {
     /// against a 1 GiB image): shown, but never ranked, marked or scored.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub comparable: bool,
+    /// What it measures, for renderers ([`crate::meta`]). Absent in records written before
+    /// it existed: [`RunRecord::metric_meta`] derives it from their naming conventions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<crate::meta::MetricMeta>,
 }
 
 fn yes() -> bool {
@@ -385,9 +389,12 @@ impl MetricSpec {
             better: Better::Lower,
             help: help.into(),
             comparable: true,
+            meta: Some(crate::meta::MetricMeta::of_kind(
+                crate::meta::MetricKind::Time,
+            )),
         }
     }
-    /// A throughput or rate metric (higher is better).
+    /// A higher-is-better metric: a throughput or rate, or a size or count, as `unit` says.
     pub fn rate(name: &str, unit: &str, help: &str) -> Self {
         Self {
             name: name.into(),
@@ -395,7 +402,29 @@ impl MetricSpec {
             better: Better::Higher,
             help: help.into(),
             comparable: true,
+            meta: Some(crate::meta::MetricMeta::from_unit(unit)),
         }
+    }
+    /// Statistic `stat` of the latency distribution of `of`, in milliseconds (lower is
+    /// better).
+    pub fn latency_ms(name: &str, of: &str, stat: crate::meta::Stat, help: &str) -> Self {
+        Self {
+            name: name.into(),
+            unit: "ms".into(),
+            better: Better::Lower,
+            help: help.into(),
+            comparable: true,
+            meta: Some(crate::meta::MetricMeta::latency(of, stat)),
+        }
+    }
+    /// The same metric as the point of the sweep `of` at `dims` (see [`crate::meta::Dim`]).
+    pub fn point(mut self, of: &str, dims: Vec<crate::meta::Dim>) -> Self {
+        let meta = self
+            .meta
+            .take()
+            .unwrap_or_else(|| crate::meta::MetricMeta::from_unit(&self.unit));
+        self.meta = Some(meta.point(of, dims));
+        self
     }
     /// The same metric, marked as a property of the target that is not ranked across targets.
     pub fn not_comparable(mut self) -> Self {
@@ -405,6 +434,31 @@ impl MetricSpec {
 }
 
 impl RunRecord {
+    /// What `workload`'s `metric` measures: as its workload declared it in the plan, else as
+    /// its name, `unit` and `better` imply by older records' conventions ([`crate::meta::derive`]).
+    pub fn metric_meta(
+        &self,
+        workload: &str,
+        metric: &str,
+        unit: &str,
+        better: Better,
+    ) -> crate::meta::MetricMeta {
+        self.declared_meta(workload, metric)
+            .cloned()
+            .unwrap_or_else(|| crate::meta::derive(workload, metric, unit, better))
+    }
+
+    /// The metadata `workload` declared for `metric` in this record's plan, if any.
+    pub fn declared_meta(&self, workload: &str, metric: &str) -> Option<&crate::meta::MetricMeta> {
+        self.plan
+            .workloads
+            .iter()
+            .filter(|w| w.name == workload)
+            .flat_map(|w| &w.metrics)
+            .find(|m| m.name == metric)
+            .and_then(|m| m.meta.as_ref())
+    }
+
     /// Cell by its key, if present.
     pub fn cell(&self, target: &str, workload: &str, metric: &str) -> Option<&Cell> {
         self.cells

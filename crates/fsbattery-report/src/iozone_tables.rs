@@ -2,27 +2,27 @@
 //! one column per target, as S3 published it ("Writer report", "Re-writer report", ...), then
 //! the same tables of CPU % (iozone `-+u`: "Writer CPU utilization report").
 //!
-//! Role: regroup the cells of workload `iozone` named `<test>@<record bytes>` (the convention
-//! the HTML report shares, see [`crate::html`]) so the terminal table and the Markdown do not
-//! list hundreds of `iozone write@8192` rows; [`Matrix::build_main`] drops those rows from
-//! the main matrix, and these tables show them instead.
+//! Role: regroup the points of every sweep — metrics whose metadata gives dimensions
+//! ([`fsbattery_record::MetricMeta::dims`]), such as iozone's tests by record size; the HTML
+//! report reads the same metadata — so the terminal table and the Markdown do not list
+//! hundreds of `iozone write@8192` rows; [`Matrix::build_main`] drops those rows from the main
+//! matrix, and these tables show them instead. No workload is recognised by its name.
 //!
 //! Invariants: values and row verdicts (`*` winner, `≈` tied) are the main matrix's own ([`Matrix::build`]), so
-//! every renderer ranks an iozone cell the same way; a table's title is the suite row's label
-//! for `iozone`/`<test>`, else iozone's own name; tests appear in iozone's order, unknown
-//! tests after them in record order; rows are sorted by record size; a failed cell shows
-//! "failed" and its reason is listed once per target and reason below the tables.
+//! every renderer ranks a point the same way; a table's title is the suite row's label for
+//! `<workload>`/`<quantity>`, else iozone's own name for a quantity named like its tests, else
+//! the quantity; tests appear in iozone's order, others after them in record order; rows are
+//! sorted by the swept dimension; a failed cell shows "failed" and its reason is listed once
+//! per workload, target and reason below the tables.
 
 use crate::format;
 use crate::matrix::{self, Entry, Matrix, Quantity};
 use crate::Report;
-use fsbattery_record::{CellStatus, RunRecord};
-use fsbattery_stats::{Aggregate, Mark, RowVerdict};
+use fsbattery_record::{CellStatus, RunRecord, BYTES};
+use fsbattery_stats::{Aggregate, Better, Mark, RowVerdict};
 
-/// The workload whose cells these tables show.
-pub const WORKLOAD: &str = "iozone";
-
-/// iozone's tests in its own order, with the titles of its Excel tables.
+/// iozone's tests in its own order, with the titles of its Excel tables: the labels of the
+/// swept quantities of that name when no suite row names them.
 pub const REPORTS: [(&str, &str); 13] = [
     ("write", "Writer report"),
     ("rewrite", "Re-writer report"),
@@ -39,27 +39,70 @@ pub const REPORTS: [(&str, &str); 13] = [
     ("freread", "Re-Fread report"),
 ];
 
-/// `(test, record bytes)` of an iozone cell's metric, `None` for anything else.
-pub fn point<'m>(workload: &str, metric: &'m str) -> Option<(&'m str, u64)> {
-    if workload != WORKLOAD {
-        return None;
+/// Where a metric sits on a sweep, by its metadata; `None` for an ordinary metric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// The swept quantity, e.g. iozone's test "write".
+    pub quantity: String,
+    /// Value of the swept dimension here, e.g. 8192.
+    pub at: u64,
+    /// Unit of `at` ([`BYTES`] for sizes).
+    pub unit: String,
+}
+
+/// The point a workload's metric is, `None` for a metric without dimensions.
+pub fn point(
+    rec: &RunRecord,
+    workload: &str,
+    metric: &str,
+    unit: &str,
+    better: Better,
+) -> Option<Point> {
+    let meta = rec.metric_meta(workload, metric, unit, better);
+    let dim = meta.dims.first()?;
+    Some(Point {
+        quantity: meta.quantity(metric).to_string(),
+        at: dim.value,
+        unit: dim.unit.clone(),
+    })
+}
+
+/// The workloads that recorded a point of a sweep.
+pub fn swept_workloads(rec: &RunRecord) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for c in &rec.cells {
+        if !out.contains(&c.workload.as_str())
+            && point(rec, &c.workload, &c.metric, &c.unit, c.better).is_some()
+        {
+            out.push(&c.workload);
+        }
     }
-    let (test, rec) = metric.rsplit_once('@')?;
-    Some((test, rec.parse().ok()?))
+    out
 }
 
-/// Whether the run recorded any iozone cell (then its tables replace its matrix rows).
-pub fn has_cells(rec: &RunRecord) -> bool {
-    rec.cells
+/// Whether a main-table row belongs to these tables instead: a point of a sweep, or a row
+/// with no cells of its own (a suite's label or pending row) of a workload in `swept`
+/// ([`swept_workloads`]; iozone's `write` row labels the `write@…` points).
+pub fn is_swept(rec: &RunRecord, row: &matrix::Row, swept: &[&str]) -> bool {
+    if point(rec, &row.workload, &row.metric, &row.unit, row.better).is_some() {
+        return true;
+    }
+    let own_cells = rec
+        .cells
         .iter()
-        .any(|c| point(&c.workload, &c.metric).is_some())
+        .any(|c| c.workload == row.workload && c.metric == row.metric);
+    !own_cells && swept.contains(&row.workload.as_str())
 }
 
-/// One iozone test as a table.
+/// One swept quantity (an iozone test) as a table.
 #[derive(Debug, Clone)]
 pub struct Table {
+    /// Workload that measured it.
+    pub workload: String,
     /// Test name, e.g. "write".
     pub test: String,
+    /// Unit of the swept dimension ([`BYTES`]: rows show KiB, as iozone's).
+    pub dim_unit: String,
     /// Title, e.g. "Writer report" or "Writer CPU utilization report".
     pub title: String,
     /// Unit of the entries ("KB/s" or "%").
@@ -87,26 +130,32 @@ pub fn tables(report: &Report<'_>, quantity: Quantity) -> Vec<Table> {
     let m = Matrix::build(report, Quantity::Value);
     let mut out: Vec<Table> = Vec::new();
     for row in &m.rows {
-        let Some((test, record)) = point(&row.workload, &row.metric) else {
+        let Some(p) = point(rec, &row.workload, &row.metric, &row.unit, row.better) else {
             continue;
         };
+        let (test, record) = (p.quantity.as_str(), p.at);
         let (entries, best) = match quantity {
             Quantity::Value => (row.entries.clone(), row.verdict.clone()),
             // The CPU matrix keeps timed ("s") rows only, so read the cells themselves.
             Quantity::CpuPct => (
                 m.columns
                     .iter()
-                    .map(|t| matrix::entry(rec.cell(t, WORKLOAD, &row.metric), quantity))
+                    .map(|t| matrix::entry(rec.cell(t, &row.workload, &row.metric), quantity))
                     .collect(),
                 RowVerdict::none(m.columns.len()),
             ),
         };
-        let at = match out.iter().position(|t| t.test == test) {
+        let at = match out
+            .iter()
+            .position(|t| t.test == test && t.workload == row.workload)
+        {
             Some(i) => i,
             None => {
                 out.push(Table {
+                    workload: row.workload.clone(),
                     test: test.to_string(),
-                    title: title(rec, test, quantity),
+                    dim_unit: p.unit.clone(),
+                    title: title(rec, &row.workload, test, quantity),
                     unit: match quantity {
                         Quantity::Value => row.unit.clone(),
                         Quantity::CpuPct => "%".into(),
@@ -137,13 +186,13 @@ pub fn tables(report: &Report<'_>, quantity: Quantity) -> Vec<Table> {
     out
 }
 
-/// The suite row's label for `iozone`/`test`, else iozone's name, else the test name.
-fn title(rec: &RunRecord, test: &str, quantity: Quantity) -> String {
+/// The suite row's label for `workload`/`test`, else iozone's name, else the test name.
+fn title(rec: &RunRecord, workload: &str, test: &str, quantity: Quantity) -> String {
     let base = rec
         .plan
         .rows
         .iter()
-        .find(|r| r.workload == WORKLOAD && r.metric == test)
+        .find(|r| r.workload == workload && r.metric == test)
         .map(|r| r.label.clone())
         .or_else(|| {
             REPORTS
@@ -162,23 +211,54 @@ fn title(rec: &RunRecord, test: &str, quantity: Quantity) -> String {
     }
 }
 
-/// Record size as iozone's Excel rows print it: KiB.
-fn kib(record: u64) -> String {
-    if record.is_multiple_of(1024) {
+/// A row's swept value as the table prints it: sizes in KiB, as iozone's Excel rows.
+fn kib(record: u64, unit: &str) -> String {
+    if unit != BYTES {
+        record.to_string()
+    } else if record.is_multiple_of(1024) {
         (record / 1024).to_string()
     } else {
         format!("{:.1}", record as f64 / 1024.0)
     }
 }
 
-/// One line per (target, reason) of the failed iozone cells: a failed workload fails every
-/// cell with the same reason, which is worth saying once, not 156 times.
+/// The heading of a table's first column: the unit its rows are printed in.
+fn dim_heading(t: &Table) -> &str {
+    if t.dim_unit == BYTES {
+        "KiB"
+    } else {
+        &t.dim_unit
+    }
+}
+
+/// The workloads the tables come from, for the headings ("iozone").
+fn workloads(tables: &[Table]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for t in tables {
+        if !names.contains(&t.workload.as_str()) {
+            names.push(&t.workload);
+        }
+    }
+    names.join(", ")
+}
+
+/// What iozone's unit means, when a table is in it.
+fn kb_note(tables: &[Table]) -> &'static str {
+    if tables.iter().any(|t| t.unit == "KB/s") {
+        "KB/s = kBytes/sec (1 KB = 1024 B); "
+    } else {
+        ""
+    }
+}
+
+/// One line per (workload, target, reason) of the failed points: a failed workload fails
+/// every cell with the same reason, which is worth saying once, not 156 times.
 fn failures(rec: &RunRecord) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for c in &rec.cells {
-        if let (Some(_), CellStatus::Failed { reason }) = (point(&c.workload, &c.metric), &c.status)
-        {
-            let line = format!("failed: iozone on {}: {reason}", c.target);
+        let p = point(rec, &c.workload, &c.metric, &c.unit, c.better);
+        if let (Some(_), CellStatus::Failed { reason }) = (p, &c.status) {
+            let line = format!("failed: {} on {}: {reason}", c.workload, c.target);
             if !out.contains(&line) {
                 out.push(line);
             }
@@ -196,10 +276,11 @@ pub fn render(report: &Report<'_>) -> Option<String> {
     }
     let rec = report.record;
     let mut out = format!(
-        "iozone — {} of {} run(s); KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in \
-         KiB\n{}\n",
+        "{} — {} of {} run(s); {}rows: record size in KiB\n{}\n",
+        workloads(&values),
         report.aggregate,
         rec.plan.repeat,
+        kb_note(&values),
         format::legend()
     );
     for t in &values {
@@ -219,7 +300,7 @@ pub fn render(report: &Report<'_>) -> Option<String> {
 
 /// One table as aligned text: title line, header, one line per record size.
 fn text_table(t: &Table, agg: Aggregate) -> String {
-    let mut grid: Vec<Vec<String>> = vec![std::iter::once("KiB".to_string())
+    let mut grid: Vec<Vec<String>> = vec![std::iter::once(dim_heading(t).to_string())
         .chain(t.columns.iter().cloned())
         .collect()];
     // The mark column is kept only where something is marked (not in CPU tables).
@@ -228,7 +309,7 @@ fn text_table(t: &Table, agg: Aggregate) -> String {
         .iter()
         .any(|r| r.verdict.marks.iter().any(|m| *m != Mark::None));
     for r in &t.rows {
-        let mut line = vec![kib(r.record)];
+        let mut line = vec![kib(r.record, &t.dim_unit)];
         for (i, e) in r.entries.iter().enumerate() {
             let mark = match (marks, r.verdict.mark(i)) {
                 (false, _) => "",
@@ -267,19 +348,20 @@ pub fn markdown(report: &Report<'_>) -> Option<String> {
     if values.is_empty() {
         return None;
     }
-    let mut out = String::from(
-        "## iozone\n\nKB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB. Marks as in \
-         the results above.\n",
+    let mut out = format!(
+        "## {}\n\n{}rows: record size in KiB. Marks as in the results above.\n",
+        workloads(&values),
+        kb_note(&values)
     );
     for t in values.iter().chain(tables(report, Quantity::CpuPct).iter()) {
         out.push_str(&format!("\n### {} ({})\n\n", esc(&t.title), t.unit));
-        out.push_str("| KiB |");
+        out.push_str(&format!("| {} |", dim_heading(t)));
         for c in &t.columns {
             out.push_str(&format!(" {} |", esc(c)));
         }
         out.push_str(&format!("\n|---:|{}\n", "---:|".repeat(t.columns.len())));
         for r in &t.rows {
-            out.push_str(&format!("| {} |", kib(r.record)));
+            out.push_str(&format!("| {} |", kib(r.record, &t.dim_unit)));
             for (i, e) in r.entries.iter().enumerate() {
                 let text = format::entry(e, report.aggregate);
                 match r.verdict.mark(i) {

@@ -10,6 +10,9 @@ use fsbattery_record::{
 };
 use fsbattery_stats::Better;
 
+/// The workload of the hand-built points (its metadata is read from older records' names).
+const WORKLOAD: &str = "iozone";
+
 fn sample(value: f64, cpu_pct: f64) -> Sample {
     Sample {
         repeat: 0,
@@ -242,7 +245,9 @@ fn titles_fall_back_to_iozone_names_and_order() {
             "custom test"
         ]
     );
-    assert_eq!(kib(512), "0.5");
+    assert_eq!(kib(512, BYTES), "0.5");
+    let rec = run();
+    let point = |w, m| point(&rec, w, m, "KB/s", Better::Higher);
     assert_eq!(point("iozone", "write"), None);
     assert_eq!(point("fio", "write@8192"), None);
 }

@@ -4,6 +4,7 @@
 //! bytes go. Every table is built from one [`matrix::Matrix`], so the terminal table, the
 //! Markdown and later the HTML show the same numbers, ranked the same way.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod comparable;
 pub mod compare;

@@ -163,17 +163,18 @@ impl Matrix {
         }
     }
 
-    /// The matrix of the terminal table and the Markdown: [`Matrix::build`] without the rows
-    /// of workload `iozone` once any iozone cell was recorded (its `<test>@<record>` points and
-    /// the suite's per-test label rows), because [`crate::iozone_tables`] shows them as
-    /// iozone's own tables; without iozone cells the suite's pending iozone rows stay listed.
+    /// The matrix of the terminal table and the Markdown: [`Matrix::build`] without the
+    /// points of sweeps (e.g. iozone's `write@8192`) and, once a workload recorded points,
+    /// its rows without cells of their own (the suite's per-test label rows), because
+    /// [`crate::iozone_tables`] shows them as tables of their own; without points the suite's
+    /// pending iozone rows stay listed.
     /// [`Matrix::build`] itself keeps every row: the HTML report reads the points from it.
     pub fn build_main(report: &Report<'_>, quantity: Quantity) -> Matrix {
         let mut m = Matrix::build(report, quantity);
-        if crate::iozone_tables::has_cells(report.record) {
-            m.rows
-                .retain(|r| r.workload != crate::iozone_tables::WORKLOAD);
-        }
+        let rec = report.record;
+        let swept = crate::iozone_tables::swept_workloads(rec);
+        m.rows
+            .retain(|r| !crate::iozone_tables::is_swept(rec, r, &swept));
         m
     }
 }

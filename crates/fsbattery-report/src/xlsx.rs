@@ -107,7 +107,7 @@ fn write(d: &Data<'_>) -> Result<Vec<u8>, XlsxError> {
     }
     let mut names: Vec<String> = Vec::new();
     for t in d.iozone() {
-        let name = sheet_name(&format!("iozone {}", t.test), &names);
+        let name = sheet_name(&format!("{} {}", t.workload, t.test), &names);
         names.push(name.clone());
         iozone_sheet(wb.add_worksheet().set_name(name)?, d, &st, &t)?;
     }

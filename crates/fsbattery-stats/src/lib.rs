@@ -16,6 +16,7 @@
 //!   implemented in-crate so results do not depend on a platform libm beyond
 //!   the basic `f64` methods.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod aggregate;
 mod better;

@@ -4,6 +4,7 @@
 //! status (2 bad input, 3 a cell failed, 4 a regression, 5 setup needs
 //! the user to install something, 6 cleanup refused something, 130 interrupted, 1 anything else; 0
 //! when stdout's reader went away, see `stdout`).
+#![forbid(unsafe_code)]
 
 mod cli;
 mod cmd;

@@ -1,7 +1,9 @@
 //! Live progress: an indicatif bar with the current cell and ETA on a terminal, plain log
-//! lines on stderr otherwise (CI logs, pipes).
+//! lines on stderr otherwise (CI logs, pipes), only warnings and teardown reports with
+//! `--quiet`.
 
 use fsbattery_core::model::Sample;
+use fsbattery_core::notice::Notice;
 use fsbattery_core::runner::{RunObserver, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -46,6 +48,19 @@ impl RunObserver for Bar {
     }
     fn finish(&mut self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// `--quiet`: no progress, but warnings and teardown reports still reach stderr (a resource
+/// left behind must never go unsaid).
+pub struct Quiet;
+
+impl RunObserver for Quiet {
+    fn warning(&mut self, text: &str) {
+        eprintln!("{}", Notice::Warning(text.into()).line());
+    }
+    fn teardown(&mut self, text: &str) {
+        eprintln!("{}", Notice::Teardown(text.into()).line());
     }
 }
 

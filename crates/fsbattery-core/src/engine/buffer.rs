@@ -138,12 +138,11 @@ impl BufferPool {
         &mut self.buf.as_mut_slice()[start..start + len]
     }
 
-    /// Raw start of slot `i`, for the kernel. Valid while the pool lives.
+    /// Raw start of slot `i`, for the kernel. Valid while the pool lives. Bounds-checked: a
+    /// slot past the pool panics rather than hand the kernel a pointer outside it.
     #[inline]
     pub fn slot_ptr(&mut self, i: usize) -> *mut u8 {
-        debug_assert!(i < self.slots);
-        // SAFETY: i < slots, so the offset stays inside the allocation.
-        unsafe { self.buf.as_mut_ptr().add(i * self.stride) }
+        self.slot_mut(i).as_mut_ptr()
     }
 
     /// One iovec per slot, for io_uring buffer registration.

@@ -53,15 +53,11 @@ pub const MAX_REGISTERED_FILES: u32 = 1024;
 
 /// The registered file table size: [`MAX_REGISTERED_FILES`] or the fd limit, if lower.
 fn registered_capacity() -> u32 {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: r is a valid out-pointer.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } != 0 {
+    let Ok((soft, _)) = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
+    else {
         return 64;
-    }
-    u32::try_from(r.rlim_cur)
+    };
+    u32::try_from(soft)
         .unwrap_or(u32::MAX)
         .clamp(1, MAX_REGISTERED_FILES)
 }

@@ -8,8 +8,8 @@
 //! reason; an empty field (a test not run, e.g. `-f` skips per-character IO) is no metric.
 //! Per-character IO (putc/getc) has no native counterpart and is not imported.
 
-use super::{fio::size, ms, Importer, Parsed, Reading};
-use crate::model::{MetricSpec, Sample};
+use super::{fio::size, Importer, Parsed, Reading};
+use crate::model::{MetricSpec, Sample, Stat};
 use std::collections::BTreeMap;
 
 /// The bonnie++ importer.
@@ -147,10 +147,9 @@ impl Importer for Bonnie {
             let value = reading(f[i], cpu, |v| if kib { v * 1024.0 / 1e6 } else { v })?;
             metrics.push((MetricSpec::rate(name, unit, help), value));
             if !f[lat].is_empty() {
-                let spec = ms(
-                    &format!("{name}_lat"),
-                    &format!("{name} latency (bonnie++)"),
-                );
+                let metric = format!("{name}_lat");
+                let help = format!("{name} latency (bonnie++)");
+                let spec = MetricSpec::latency_ms(&metric, &metric, Stat::Value, &help);
                 metrics.push((spec, super::value(latency_ms(f[lat])?)));
             }
         }

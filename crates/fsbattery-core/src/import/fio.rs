@@ -12,8 +12,8 @@
 //! per request) and `_lat_p50`..`_lat_p99.9` from the completion percentiles (`clat_ns`, the
 //! only ones fio prints by default).
 
-use super::{ms, Importer, Parsed, Reading};
-use crate::model::{MetricSpec, Sample};
+use super::{Importer, Parsed, Reading};
+use crate::model::{MetricSpec, Sample, Stat};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -259,10 +259,7 @@ fn latency(dir: &Value, d: &str, sample: &dyn Fn(f64) -> Reading) -> Vec<(Metric
         ("mean", "mean", "mean"),
         ("stddev", "stddev", "standard deviation"),
     ] {
-        let spec = ms(
-            &format!("{d}_lat_{suffix}"),
-            &format!("{d} latency, {what} (fio lat_ns)"),
-        );
+        let spec = lat(d, suffix, &format!("{d} latency, {what} (fio lat_ns)"));
         out.push((
             spec,
             reading(ns(&dir["lat_ns"][key]), &format!("lat_ns.{key}")),
@@ -274,19 +271,23 @@ fn latency(dir: &Value, d: &str, sample: &dyn Fn(f64) -> Reading) -> Vec<(Metric
         ("p99", "99.000000"),
         ("p99.9", "99.900000"),
     ] {
-        let spec = ms(
-            &format!("{d}_lat_{suffix}"),
+        let spec = lat(
+            d,
+            suffix,
             &format!("{d} completion latency, {suffix} (fio clat_ns)"),
         );
         let v = ns(&dir["clat_ns"]["percentile"][key]);
         out.push((spec, reading(v, &format!("clat_ns percentile {key}"))));
     }
-    let spec = ms(
-        &format!("{d}_lat_max"),
-        &format!("{d} latency, maximum (fio lat_ns)"),
-    );
+    let spec = lat(d, "max", &format!("{d} latency, maximum (fio lat_ns)"));
     out.push((spec, reading(ns(&dir["lat_ns"]["max"]), "lat_ns.max")));
     out
+}
+
+/// The metric `<d>_lat_<stat>`: statistic `stat` of direction `d`'s latency, in ms.
+fn lat(d: &str, stat: &str, help: &str) -> MetricSpec {
+    let s = Stat::parse(stat).expect("fio's statistics are named as Stat writes them");
+    MetricSpec::latency_ms(&format!("{d}_lat_{stat}"), &format!("{d}_lat"), s, help)
 }
 
 #[cfg(test)]

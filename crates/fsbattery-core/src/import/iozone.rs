@@ -8,7 +8,7 @@
 //! present (iozone's own banner, when the whole output is imported).
 
 use super::{Importer, Parsed};
-use crate::model::MetricSpec;
+use crate::model::{Dim, MetricSpec};
 use std::collections::BTreeMap;
 
 /// The iozone importer.
@@ -70,7 +70,10 @@ impl Importer for Iozone {
                         .map_err(|_| format!("{report}: value '{v}' is not a number"))?;
                     records.push(*rec);
                     let help = format!("{report} at {rec} B records: kBytes/s (iozone -R)");
-                    let spec = MetricSpec::rate(&format!("{test}@{rec}"), "KB/s", &help);
+                    let spec = MetricSpec::rate(&format!("{test}@{rec}"), "KB/s", &help).point(
+                        test,
+                        vec![Dim::bytes("record", *rec), Dim::bytes("file", file)],
+                    );
                     metrics.push((spec, super::value(v)));
                 }
             }

@@ -118,17 +118,6 @@ pub fn parse(file: &str, bytes: &[u8], from: Option<&dyn Importer>) -> Result<Pa
         })
 }
 
-/// A millisecond latency metric (lower is better).
-pub(crate) fn ms(name: &str, help: &str) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        unit: "ms".into(),
-        better: fsbattery_stats::Better::Lower,
-        help: help.into(),
-        comparable: true,
-    }
-}
-
 /// A value with no timing of its own (the tool reported only the figure).
 pub(crate) fn value(v: f64) -> Reading {
     Reading::Value(Sample {

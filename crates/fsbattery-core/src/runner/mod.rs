@@ -123,6 +123,8 @@ pub fn execute(
     obs: &mut dyn RunObserver,
 ) -> std::io::Result<Outcome> {
     let mut journal = Journal::create(out_dir)?;
+    // Warnings raised under targets and workloads reach `obs`, not stderr (see `notice`).
+    let notices = crate::notice::Capture::begin();
     let mut info = plan.info();
     info.datasets = prepare_datasets(plan, obs)?;
     journal.append(&Event::Start {
@@ -148,6 +150,7 @@ pub fn execute(
             label,
             journal: &mut journal,
             obs: &mut *obs,
+            notices: &notices,
             index: &mut index,
             total,
         };
@@ -159,6 +162,7 @@ pub fn execute(
         finished: now(),
         interrupted,
     })?;
+    observer::relay(&notices, obs);
     obs.finish();
     let events = crate::journal::read(journal.path()).map_err(std::io::Error::other)?;
     let record = assemble(&events).map_err(std::io::Error::other)?;
@@ -198,8 +202,16 @@ struct TargetRun<'a> {
     label: &'a str,
     journal: &'a mut Journal,
     obs: &'a mut dyn RunObserver,
+    notices: &'a crate::notice::Capture,
     index: &'a mut u64,
     total: u64,
+}
+
+impl TargetRun<'_> {
+    /// Pass on what targets and workloads raised since the last call.
+    fn relay(&mut self) {
+        observer::relay(self.notices, self.obs);
+    }
 }
 
 fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Result<()> {
@@ -210,7 +222,9 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
             return Ok(());
         }
         let repeat = cycle[0].0;
-        let lifecycle = match target.setup(repeat) {
+        let setup = target.setup(repeat);
+        run.relay();
+        let lifecycle = match setup {
             Ok(lc) => lc,
             Err(e) => {
                 let reason = format!("setup of {} failed: {e}", target.spec());
@@ -227,9 +241,11 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
                 lifecycle_sample(run, metric, sample)?;
             }
         }
-        let result = cycle
-            .iter()
-            .try_for_each(|&(r, w)| run_step(run, target, r, w));
+        let result = cycle.iter().try_for_each(|&(r, w)| {
+            let step = run_step(run, target, r, w);
+            run.relay();
+            step
+        });
         teardown(run, target, lifecycle, repeat)?;
         result?;
     }
@@ -244,6 +260,7 @@ fn teardown(
     repeat: u32,
 ) -> std::io::Result<()> {
     let torn = target.teardown();
+    run.relay();
     if let Some(mut lc) = lifecycle {
         let umount = torn.as_ref().ok().copied().flatten();
         lc.umount_secs = umount.map(|t| t.elapsed_s);
@@ -259,7 +276,7 @@ fn teardown(
     }
     if let Err(e) = torn {
         run.obs
-            .message(&format!("teardown of {} failed: {e}", target.spec()));
+            .teardown(&format!("teardown of {} failed: {e}", target.spec()));
     }
     Ok(())
 }
@@ -456,3 +473,7 @@ pub fn unique_labels(targets: &[Box<dyn Target>]) -> Vec<String> {
 fn now() -> String {
     chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
+
+#[cfg(test)]
+#[path = "observer_tests.rs"]
+mod observer_tests;

@@ -26,12 +26,35 @@ pub trait RunObserver {
     fn sample(&mut self, _step: &Step<'_>, _metric: &str, _unit: &str, _sample: &Sample) {}
     /// A step ended; `error` is set when it failed.
     fn step_end(&mut self, _step: &Step<'_>, _error: Option<&str>) {}
-    /// Something the user should know that is not a result (e.g. teardown trouble).
+    /// Something the user should know that is not a result.
     fn message(&mut self, _text: &str) {}
+    /// A warning raised by core code (a retried command, a lazily detached mount; see
+    /// [`crate::notice`]). By default shown as a [`RunObserver::message`] worded as stderr
+    /// had it: `fsbattery: warning: TEXT`.
+    fn warning(&mut self, text: &str) {
+        self.message(&crate::notice::Notice::Warning(text.into()).line());
+    }
+    /// A teardown that did not release everything, or a target whose teardown failed: what
+    /// remains and what to run. By default shown as a [`RunObserver::message`].
+    fn teardown(&mut self, text: &str) {
+        self.message(&crate::notice::Notice::Teardown(text.into()).line());
+    }
     /// The run is over.
     fn finish(&mut self) {}
 }
 
-/// An observer that ignores everything (tests, `--quiet`).
+/// An observer that ignores everything (tests).
 pub struct Silent;
 impl RunObserver for Silent {}
+
+/// Hand the notices collected by `capture` to `obs`, oldest first.
+pub(crate) fn relay(capture: &crate::notice::Capture, obs: &mut dyn RunObserver) {
+    use crate::notice::Notice;
+    for n in capture.take() {
+        match n {
+            Notice::Warning(t) => obs.warning(&t),
+            Notice::Teardown(t) => obs.teardown(&t),
+            Notice::Note(_) => obs.message(&n.line()),
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! Invariants: a resource is written to the state file (see `state`) before it is created and
 //! pushed on the stack right after; the stack is released in reverse order — by `close` on
 //! teardown, or by `Drop` on any error path (a failed mkfs or mount leaves nothing behind).
-//! Drop never swallows a failure: it is printed to stderr, and the resource stays in the state
+//! Drop never swallows a failure: it is raised as a teardown notice (`crate::notice`), and the resource stays in the state
 //! file so `fsbattery cleanup` can finish the job. The state file is deleted once every entry
 //! is released.
 
@@ -103,10 +103,10 @@ impl Session {
     /// `res` (recorded as `id`) exists now; `res` may carry details learnt on creation.
     pub(crate) fn created(&mut self, id: u64, res: Resource, handle: Handle) {
         if let Err(e) = self.state.update(id, &res) {
-            eprintln!(
-                "fsbattery: warning: cannot update {}: {e}",
+            crate::notice::warn(format!(
+                "cannot update {}: {e}",
                 self.state.path().display()
-            );
+            ));
         }
         self.held.push(Held { id, res, handle });
     }
@@ -114,10 +114,10 @@ impl Session {
     /// Creation of `id` failed before anything existed: close its record.
     pub(crate) fn abandon(&mut self, id: u64) {
         if let Err(e) = self.state.released(id) {
-            eprintln!(
-                "fsbattery: warning: cannot update {}: {e}",
+            crate::notice::warn(format!(
+                "cannot update {}: {e}",
                 self.state.path().display()
-            );
+            ));
         }
     }
 
@@ -318,10 +318,10 @@ impl Session {
     /// Update the record of a held resource.
     pub(crate) fn replace(&mut self, id: u64, res: Resource) {
         if let Err(e) = self.state.update(id, &res) {
-            eprintln!(
-                "fsbattery: warning: cannot update {}: {e}",
+            crate::notice::warn(format!(
+                "cannot update {}: {e}",
                 self.state.path().display()
-            );
+            ));
         }
         if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
             h.res = res;
@@ -383,14 +383,13 @@ fn mkdir_private(path: &Path) -> std::io::Result<()> {
 /// kernel names the cause ("ext4: Unknown parameter 'x'"). `None` unless root can read it.
 fn kernel_log_from_now() -> Option<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    use std::os::unix::io::AsRawFd;
     let kmsg = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open("/dev/kmsg")
         .ok()?;
-    // SAFETY: lseek on an fd we own; SEEK_END on /dev/kmsg skips to the next new record.
-    unsafe { libc::lseek(kmsg.as_raw_fd(), 0, libc::SEEK_END) };
+    // SEEK_END on /dev/kmsg skips to the next new record.
+    let _ = nix::unistd::lseek(&kmsg, 0, nix::unistd::Whence::SeekEnd);
     Some(kmsg)
 }
 
@@ -430,13 +429,13 @@ impl Drop for Session {
         // got its directory.
         let (_, errors) = self.release_all();
         for e in &errors {
-            eprintln!("fsbattery: cleanup failed: {e}");
+            crate::notice::teardown(format!("cleanup failed: {e}"));
         }
         if !errors.is_empty() {
-            eprintln!(
-                "fsbattery: resources remain, recorded in {}: run `fsbattery cleanup`",
+            crate::notice::teardown(format!(
+                "resources remain, recorded in {}: run `fsbattery cleanup`",
                 self.state.path().display()
-            );
+            ));
         }
     }
 }

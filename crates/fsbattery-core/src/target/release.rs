@@ -189,7 +189,7 @@ fn forget_btrfs(dev: &Path) {
         dev.display().to_string(),
     ];
     if let Err(e) = exec::run(&argv) {
-        eprintln!("fsbattery: warning: {e}");
+        crate::notice::warn(e.to_string());
     }
 }
 
@@ -241,7 +241,7 @@ fn unmount(mount_point: &Path, source: &str) -> Result<Outcome, String> {
         "{} stayed busy for ~13 s (a process still uses it?): detached lazily with umount -l",
         mount_point.display()
     );
-    eprintln!("fsbattery: warning: {msg}");
+    crate::notice::warn(msg.clone());
     umount2(
         mount_point,
         MntFlags::UMOUNT_NOFOLLOW | MntFlags::MNT_DETACH,
@@ -300,7 +300,9 @@ fn stop_process(pid: i32, is_ours: impl Fn() -> bool, grace: Duration) -> Result
     if wait(grace) {
         return Ok(());
     }
-    eprintln!("fsbattery: warning: pid {pid} did not exit within {grace:?}: sending SIGTERM");
+    crate::notice::warn(format!(
+        "pid {pid} did not exit within {grace:?}: sending SIGTERM"
+    ));
     for sig in [Signal::SIGTERM, Signal::SIGKILL] {
         if is_ours() {
             let _ = kill(Pid::from_raw(pid), sig);

@@ -258,10 +258,7 @@ pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, Str
                 std::thread::sleep(Duration::from_millis(100))
             }
             (ran, code) => {
-                eprintln!(
-                    "fsbattery: warning: {}; retrying with -f",
-                    exec::failure(&ran, code)
-                );
+                crate::notice::warn(format!("{}; retrying with -f", exec::failure(&ran, code)));
                 exec::run(&args(&["zpool", "destroy", "-f", name])).map_err(|e| e.0)?;
                 break;
             }

@@ -22,7 +22,6 @@ use crate::model::MetricSpec;
 use crate::params::{
     format_bytes, ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE,
 };
-use fsbattery_stats::Better;
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -260,17 +259,6 @@ pub(super) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettin
             sys_s: 0.0,
         };
         ctx.record("direct_used", &none, if io.fell_back { 0.0 } else { 1.0 });
-    }
-}
-
-/// A latency metric in milliseconds (lower is better).
-pub(super) fn ms(name: &str, help: &str) -> MetricSpec {
-    MetricSpec {
-        name: name.into(),
-        unit: "ms".into(),
-        better: Better::Lower,
-        help: help.into(),
-        comparable: true,
     }
 }
 

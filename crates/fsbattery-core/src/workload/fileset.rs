@@ -20,9 +20,8 @@ use crate::engine::{
 };
 use crate::error::WorkloadError;
 use crate::measure::Timing;
-use crate::model::MetricSpec;
+use crate::model::{MetricSpec, Stat};
 use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_THREADS};
-use fsbattery_stats::Better;
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -370,12 +369,15 @@ const LAT: [(&str, &str); 4] = [
 /// The latency metrics `<prefix>_lat_mean`, `_p50`, `_p99`, `_max` (ms, lower is better).
 pub(super) fn lat_specs(prefix: &str, what: &str) -> Vec<MetricSpec> {
     LAT.iter()
-        .map(|(suffix, stat)| MetricSpec {
-            name: format!("{prefix}_{suffix}"),
-            unit: "ms".into(),
-            better: Better::Lower,
-            help: format!("{stat} latency of {what}"),
-            comparable: true,
+        .map(|(suffix, stat)| {
+            let of = format!("{prefix}_lat");
+            let s = suffix.strip_prefix("lat_").and_then(Stat::parse);
+            MetricSpec::latency_ms(
+                &format!("{prefix}_{suffix}"),
+                &of,
+                s.expect("LAT names statistics"),
+                &format!("{stat} latency of {what}"),
+            )
         })
         .collect()
 }

@@ -44,7 +44,7 @@ use crate::engine::{
 };
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
-use crate::model::MetricSpec;
+use crate::model::{Dim, MetricSpec};
 use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_DEPTH, MAX_SIZE};
 use std::path::{Path, PathBuf};
 
@@ -319,7 +319,10 @@ impl Workload for Iozone {
                         t.report,
                         format_bytes(r)
                     );
-                    MetricSpec::rate(&metric(t.name, r), "KB/s", &help)
+                    MetricSpec::rate(&metric(t.name, r), "KB/s", &help).point(
+                        t.name,
+                        vec![Dim::bytes("record", r), Dim::bytes("file", p.get("size"))],
+                    )
                 })
             })
             .collect()

@@ -20,7 +20,7 @@ use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{run_job, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
-use crate::model::MetricSpec;
+use crate::model::{MetricSpec, Stat};
 use crate::params::{ParamSpec, Params, MAX_RUNTIME, MAX_THREADS};
 use std::path::Path;
 use std::time::Duration;
@@ -119,8 +119,11 @@ impl Workload for RandomIo {
                 continue;
             }
             for (suffix, what) in LATENCY {
-                m.push(blockio::ms(
+                let stat = Stat::parse(suffix).expect("LATENCY names statistics");
+                m.push(MetricSpec::latency_ms(
                     &format!("{kind}_lat_{suffix}"),
+                    &format!("{kind}_lat"),
+                    stat,
                     &format!("{kind} latency, {what}"),
                 ));
             }

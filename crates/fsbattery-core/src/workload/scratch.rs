@@ -36,10 +36,7 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         if let Err(e) = std::fs::remove_dir_all(&self.path) {
             if e.kind() != std::io::ErrorKind::NotFound {
-                eprintln!(
-                    "fsbattery: warning: could not remove {}: {e}",
-                    self.path.display()
-                );
+                crate::notice::warn(format!("could not remove {}: {e}", self.path.display()));
             }
         }
     }

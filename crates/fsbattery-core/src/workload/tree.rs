@@ -242,11 +242,11 @@ pub(super) fn probe(scratch: &Scratch) -> Result<Stores, WorkloadError> {
     let stores = Stores::probe(scratch.path())?;
     let lacking = stores.lacking();
     if !lacking.is_empty() {
-        eprintln!(
-            "fsbattery: note: the filesystem under {} stores no {lacking}; trees on it are \
-             verified within what it stores",
+        crate::notice::note(format!(
+            "the filesystem under {} stores no {lacking}; trees on it are verified within \
+             what it stores",
             scratch.path().display()
-        );
+        ));
     }
     Ok(stores)
 }
@@ -353,10 +353,7 @@ impl Drop for SourceFile {
     fn drop(&mut self) {
         if let Err(e) = std::fs::remove_file(&self.0) {
             if e.kind() != std::io::ErrorKind::NotFound {
-                eprintln!(
-                    "fsbattery: warning: could not remove {}: {e}",
-                    self.0.display()
-                );
+                crate::notice::warn(format!("could not remove {}: {e}", self.0.display()));
             }
         }
     }

@@ -2,8 +2,9 @@
 //!
 //! Role: merge the per-run matrices (built by [`crate::matrix::Matrix`], so every renderer
 //! ranks the same way) into one list of columns — "label: target" when several runs are
-//! reported together — and one list of lines, classify each line (an ordinary test, an iozone
-//! record-size point, a latency statistic), and judge each line with the verdict every renderer
+//! reported together — and one list of lines, classify each line by its metric's metadata
+//! ([`fsbattery_record::MetricMeta`]: an ordinary test, a point of a sweep such as iozone's
+//! record sizes, a latency statistic), and judge each line with the verdict every renderer
 //! shares ([`crate::matrix::judge`]: a winner only when significantly best, else the cells tied
 //! with the best; none for lines not comparable across targets, and none on CPU %).
 //!
@@ -15,14 +16,14 @@
 //!   labels (and, for earlier runs, a lighter shade of it), so a filesystem keeps its colour
 //!   in every chart and table of the page.
 //!
-//! Metric-name conventions (documented in `docs` of [`super`]):
-//! - iozone: workload `iozone`, metric `<test>@<record bytes>`, e.g. `write@8192`;
-//! - latency: a metric ending in `_p50`, `_p90`, `_p95`, `_p99`, `_p99.9`, `_p99.99` or `_max`
-//!   whose direction is lower-is-better, or any metric in `ms`, `us`, `µs` or `ns`.
+//! Classification reads the metadata only: a metric with dimensions is a point of the sweep
+//! it belongs to ([`fsbattery_record::MetricMeta::of`]) at its first dimension; a latency
+//! metric is one statistic of its quantity. Older records' names (iozone's `<test>@<record>`,
+//! `_p99` suffixes) are turned into metadata by [`fsbattery_record::meta::derive`].
 
 use crate::matrix::{judge, Entry, Matrix, Quantity};
 use crate::{RenderError, Report};
-use fsbattery_record::{Cell, RunRecord};
+use fsbattery_record::{Cell, MetricKind, MetricMeta, RunRecord, Stat};
 use fsbattery_stats::{Aggregate, Better, RowVerdict};
 
 /// Tableau 10: distinct, print-safe, readable on white. Keyed by target order.
@@ -34,15 +35,6 @@ const PALETTE: [&str; 10] = [
 /// Filesystems without a journal: when one of them wins a row, S2 also marks the best
 /// journaling filesystem, because the fair comparison is among filesystems that are crash-safe.
 pub(crate) const NON_JOURNALING: [&str; 2] = ["ext2", "tmpfs"];
-
-/// Latency suffixes that mark a metric as a latency statistic by name alone.
-const PERCENTILES: [&str; 7] = ["p50", "p90", "p95", "p99", "p99.9", "p99.99", "max"];
-/// Every statistic suffix a latency metric may carry, in the order columns are shown.
-pub(crate) const LATENCY_STATS: [&str; 11] = [
-    "min", "p50", "mean", "p90", "p95", "p99", "p99.9", "p99.99", "max", "stddev", "value",
-];
-/// Units that make a metric a latency whatever its name.
-const TIME_UNITS: [&str; 4] = ["ms", "us", "µs", "ns"];
 
 /// One labelled run.
 pub(crate) struct Run<'a> {
@@ -72,11 +64,11 @@ pub(crate) struct Column {
 pub(crate) enum Kind {
     /// An ordinary test: per-test charts, matrices, summary.
     Test,
-    /// One point of an iozone test at one record size.
-    Iozone {
-        /// iozone test name, e.g. "write".
+    /// One point of a sweep (iozone: a test at one record size).
+    Point {
+        /// The swept quantity, e.g. iozone's test "write".
         test: String,
-        /// Record size in bytes.
+        /// Its swept dimension's value here (iozone: record size in bytes).
         record: u64,
     },
     /// A latency statistic.
@@ -130,9 +122,11 @@ pub(crate) struct Data<'a> {
     pub aggregate: Aggregate,
 }
 
-/// An iozone test and its points, by record size.
+/// A swept quantity and its points (iozone: a test by record size).
 pub(crate) struct IozoneTest<'d> {
-    /// iozone test name.
+    /// Workload that measured it.
+    pub workload: String,
+    /// The swept quantity (iozone test name).
     pub test: String,
     /// Label (the suite row's, else the test name).
     pub label: String,
@@ -148,7 +142,7 @@ pub(crate) struct LatencyGroup<'d> {
     pub workload: String,
     /// Metric name without the statistic suffix.
     pub base: String,
-    /// (statistic, line) in [`LATENCY_STATS`] order.
+    /// (statistic, line) in [`Stat::rank`] order.
     pub stats: Vec<(String, &'d Line)>,
 }
 
@@ -190,7 +184,7 @@ impl<'a> Data<'a> {
         }
         for line in &mut lines {
             // Classified once merged: the unit may come from a later run.
-            line.kind = classify(&line.workload, &line.metric, &line.unit, line.better);
+            line.kind = classify(&meta_of(&runs, line), &line.metric);
             line.pending = pending_everywhere(&runs, line);
         }
         let mut data = Data {
@@ -231,7 +225,7 @@ impl<'a> Data<'a> {
         })
     }
 
-    /// Ordinary test lines (not iozone, not latency), pending ones included.
+    /// Ordinary test lines (not sweep points, not latency), pending ones included.
     pub fn tests(&self) -> impl Iterator<Item = &Line> {
         self.lines.iter().filter(|l| l.kind == Kind::Test)
     }
@@ -264,19 +258,21 @@ impl<'a> Data<'a> {
             .cell(&c.target, &line.workload, &line.metric)
     }
 
-    /// iozone tests in the order their first point appears.
+    /// Swept quantities (iozone tests) in the order their first point appears.
     pub fn iozone(&self) -> Vec<IozoneTest<'_>> {
         let mut tests: Vec<IozoneTest<'_>> = Vec::new();
         for line in &self.lines {
-            let Kind::Iozone { test, record } = &line.kind else {
+            let Kind::Point { test, record } = &line.kind else {
                 continue;
             };
-            let at = match tests.iter().position(|t| &t.test == test) {
+            let same = |t: &IozoneTest<'_>| &t.test == test && t.workload == line.workload;
+            let at = match tests.iter().position(same) {
                 Some(i) => i,
                 None => {
                     tests.push(IozoneTest {
+                        workload: line.workload.clone(),
                         test: test.clone(),
-                        label: self.iozone_label(test),
+                        label: self.iozone_label(&line.workload, test),
                         unit: line.unit.clone(),
                         points: Vec::new(),
                     });
@@ -291,13 +287,13 @@ impl<'a> Data<'a> {
         tests
     }
 
-    /// A suite row `iozone`/`<test>` names the test ("Writer report"); its own line has no
-    /// cells (the points carry `@record`), so the label is read from the plans.
-    fn iozone_label(&self, test: &str) -> String {
+    /// A suite row `<workload>`/`<test>` names the swept quantity ("Writer report"); its own
+    /// line has no cells (the points do), so the label is read from the plans.
+    fn iozone_label(&self, workload: &str, test: &str) -> String {
         self.runs
             .iter()
             .flat_map(|r| &r.record.plan.rows)
-            .find(|r| r.workload == "iozone" && r.metric == test)
+            .find(|r| r.workload == workload && r.metric == test)
             .map(|r| r.label.clone())
             .unwrap_or_else(|| test.replace('_', " "))
     }
@@ -322,14 +318,10 @@ impl<'a> Data<'a> {
             });
             groups[at].stats.push((stat.clone(), line));
         }
-        let rank = |s: &str| {
-            LATENCY_STATS
-                .iter()
-                .position(|k| *k == s)
-                .unwrap_or(usize::MAX)
-        };
+        let rank = |s: &str| Stat::parse(s).map_or(f64::MAX, |s| s.rank());
         for g in &mut groups {
-            g.stats.sort_by_key(|(s, _)| rank(s));
+            g.stats
+                .sort_by(|(a, _), (b, _)| rank(a).total_cmp(&rank(b)));
         }
         groups
     }
@@ -461,27 +453,32 @@ fn pending_everywhere(runs: &[Run<'_>], line: &Line) -> Option<String> {
     reason
 }
 
-/// The metric-name conventions of the module header.
-pub(crate) fn classify(workload: &str, metric: &str, unit: &str, better: Better) -> Kind {
-    if workload == "iozone" {
-        if let Some((test, rec)) = metric.rsplit_once('@') {
-            if let Ok(record) = rec.parse::<u64>() {
-                return Kind::Iozone {
-                    test: test.to_string(),
-                    record,
-                };
-            }
-        }
+/// The metadata of a line: as the first run that declares it says, else as its name implies
+/// ([`RunRecord::metric_meta`]).
+fn meta_of(runs: &[Run<'_>], line: &Line) -> MetricMeta {
+    let declared = runs
+        .iter()
+        .find_map(|r| r.record.declared_meta(&line.workload, &line.metric));
+    match declared {
+        Some(m) => m.clone(),
+        None => runs[0]
+            .record
+            .metric_meta(&line.workload, &line.metric, &line.unit, line.better),
     }
-    let split = metric
-        .rsplit_once('_')
-        .filter(|(_, s)| LATENCY_STATS.contains(s));
-    let by_name = split.is_some_and(|(_, s)| PERCENTILES.contains(&s)) && better == Better::Lower;
-    if by_name || TIME_UNITS.contains(&unit) {
-        let (base, stat) = split.unwrap_or((metric, "value"));
+}
+
+/// What a line is, from its metric's metadata alone (see the module header).
+pub(crate) fn classify(meta: &MetricMeta, metric: &str) -> Kind {
+    if let Some(dim) = meta.dims.first() {
+        return Kind::Point {
+            test: meta.quantity(metric).to_string(),
+            record: dim.value,
+        };
+    }
+    if meta.kind == MetricKind::Latency {
         return Kind::Latency {
-            base: base.to_string(),
-            stat: stat.to_string(),
+            base: meta.quantity(metric).to_string(),
+            stat: meta.stat.unwrap_or(Stat::Value).to_string(),
         };
     }
     Kind::Test
@@ -490,29 +487,39 @@ pub(crate) fn classify(workload: &str, metric: &str, unit: &str, better: Better)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fsbattery_record::meta::derive;
 
     #[test]
     fn conventions() {
         assert_eq!(
-            classify("iozone", "write@8192", "KB/s", Better::Higher),
-            Kind::Iozone {
+            classify(
+                &derive("iozone", "write@8192", "KB/s", Better::Higher),
+                "write@8192"
+            ),
+            Kind::Point {
                 test: "write".into(),
                 record: 8192
             }
         );
         assert_eq!(
-            classify("iozone", "write", "KB/s", Better::Higher),
+            classify(&derive("iozone", "write", "KB/s", Better::Higher), "write"),
             Kind::Test
         );
         assert_eq!(
-            classify("randomio", "read_latency_p99.9", "s", Better::Lower),
+            classify(
+                &derive("randomio", "read_latency_p99.9", "s", Better::Lower),
+                "read_latency_p99.9"
+            ),
             Kind::Latency {
                 base: "read_latency".into(),
                 stat: "p99.9".into()
             }
         );
         assert_eq!(
-            classify("randomio", "write_latency", "us", Better::Lower),
+            classify(
+                &derive("randomio", "write_latency", "us", Better::Lower),
+                "write_latency"
+            ),
             Kind::Latency {
                 base: "write_latency".into(),
                 stat: "value".into()
@@ -520,11 +527,14 @@ mod tests {
         );
         // A percentile of a throughput is not a latency.
         assert_eq!(
-            classify("fio", "bw_p99", "MB/s", Better::Higher),
+            classify(&derive("fio", "bw_p99", "MB/s", Better::Higher), "bw_p99"),
             Kind::Test
         );
         assert_eq!(
-            classify("metadata", "touch_files", "s", Better::Lower),
+            classify(
+                &derive("metadata", "touch_files", "s", Better::Lower),
+                "touch_files"
+            ),
             Kind::Test
         );
     }

@@ -1,8 +1,10 @@
-//! The iozone section (S3): a record-size chart per test, the winner map, and the numbers.
+//! The sweep section (S3's iozone results): a record-size chart per test, the winner map, and
+//! the numbers.
 //!
-//! Role: show cells named by the iozone convention — workload `iozone`, metric
-//! `<test>@<record bytes>` — the way S3 compared EXT4 and XFS: x = record size, one line per
-//! filesystem, and a table record size × test whose cells are coloured by the winner.
+//! Role: show the points of every sweep — cells whose metric metadata has dimensions, such as
+//! iozone's tests by record size, whatever the workload — the way S3 compared EXT4 and XFS:
+//! x = record size, one line per filesystem, and a table record size × test whose cells are
+//! coloured by the winner.
 //! Invariants: record sizes are placed on a log2 axis (iozone doubles them), so gaps in the
 //! measured sizes show as gaps; a cell is coloured only by a significant winner (the shared
 //! row verdict); a cell with no winner (a tie, shown `≈`, too few runs, failed, single column)
@@ -32,10 +34,23 @@ pub(crate) fn section(d: &Data<'_>) -> String {
     if tests.is_empty() {
         return String::new();
     }
-    let mut out = String::from(
-        "<p>iozone results are cells of workload <code>iozone</code> named <code>&lt;test&gt;@&lt;record \
-         bytes&gt;</code> (e.g. <code>write@8192</code>), one table per test as iozone's Excel output. \
+    let mut workloads: Vec<&str> = Vec::new();
+    for t in &tests {
+        if !workloads.contains(&t.workload.as_str()) {
+            workloads.push(&t.workload);
+        }
+    }
+    let example = tests[0]
+        .points
+        .first()
+        .map_or("", |(_, l)| l.metric.as_str());
+    let mut out = format!(
+        "<p>{} results are cells of workload <code>{}</code> named <code>&lt;test&gt;@&lt;record \
+         bytes&gt;</code> (e.g. <code>{}</code>), one table per test as iozone's Excel output. \
          The winner map colours each record size × test by the target that won it, as S3 did.</p>\n",
+        esc(&workloads.join(", ")),
+        esc(&workloads.join("</code>, <code>")),
+        esc(example)
     );
     for run in 0..d.runs.len() {
         out.push_str(&winner_map(d, &tests, run));
@@ -228,7 +243,7 @@ fn record_chart(d: &Data<'_>, t: &IozoneTest<'_>) -> String {
     };
     let sub = format!("{} by record size", t.unit);
     figure(
-        &format!("iozone-{}", t.test),
+        &format!("{}-{}", t.workload, t.test),
         &t.label,
         &sub,
         &line_chart(&chart),

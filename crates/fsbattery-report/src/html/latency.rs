@@ -1,10 +1,10 @@
 //! The latency section: one table per measured quantity, targets × statistics.
 //!
-//! Role: show cells named by the latency convention (`<quantity>_p50`, `_p90`, `_p99`,
-//! `_p99.9`, `_max`, ... or a unit of ms/us/µs/ns) side by side, so a reader sees the median
-//! and the tail of each target together. Invariants: statistics are in a fixed order
-//! (min, p50, mean, p90 ... max, stddev); the lowest value of each statistic is marked best;
-//! failed cells say "failed" with their reason.
+//! Role: show the statistics of each latency quantity (metric metadata of kind latency, any
+//! percentile) side by side, so a reader sees the median and the tail of each target
+//! together. Invariants: statistics are in a fixed order (min, percentiles ascending with the
+//! mean after the median, max, stddev: `Stat::rank`); the lowest value of each statistic is
+//! marked best; failed cells say "failed" with their reason.
 
 use super::data::Data;
 use super::sections::matrix_cell;

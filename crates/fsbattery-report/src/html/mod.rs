@@ -12,16 +12,15 @@
 //! mkfs/mount records). Empty sections (no iozone cells, no latency cells, a single run
 //! for `comparison`) are left out.
 //!
-//! Metric-name conventions the page relies on (see `data::classify`):
-//! - **iozone**: a cell of workload `iozone` whose metric is `<test>@<record bytes>`, e.g.
-//!   `write@8192` or `random_read@16777216`, value in KB/s or MB/s (higher is better). A suite
-//!   row of workload `iozone` and metric `<test>` (no `@`) gives the test its label
-//!   ("Writer report"). Such cells are shown in the iozone section, not in the matrices.
-//! - **latency**: a metric ending in `_p50`, `_p90`, `_p95`, `_p99`, `_p99.9`, `_p99.99` or
-//!   `_max` with lower-is-better direction, or any metric in `ms`, `us`, `µs` or `ns`; the
-//!   part before the suffix names the quantity (`read_latency_p99` → `read_latency`, `p99`),
-//!   a latency metric without a known suffix is its quantity's `value`. Such cells are shown
-//!   in the latency tables, not in the matrices.
+//! Metric metadata the page relies on (see `data::classify`; [`fsbattery_record::MetricMeta`],
+//! which older records get from their names by [`fsbattery_record::meta::derive`]):
+//! - **sweeps** (section `iozone`): a metric with dimensions is the point of its quantity
+//!   (`of`) at its first dimension, e.g. iozone's `write@8192` is `write` at record size 8192.
+//!   A suite row of the same workload whose metric is the quantity gives it its label
+//!   ("Writer report"). Such cells are shown in this section, not in the matrices.
+//! - **latency**: a metric of kind latency is statistic `stat` (p50, p99.9, max, mean, ...)
+//!   of its quantity (`of`, e.g. `read_latency`). Such cells are shown in the latency
+//!   tables, not in the matrices.
 //!
 //! Invariants: pending rows and failed cells are shown with their reason, never dropped;
 //! every string from a record is HTML-escaped (`esc`); the output is deterministic (no

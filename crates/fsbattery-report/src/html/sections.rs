@@ -98,10 +98,12 @@ fn winners(d: &Data<'_>, run: usize) -> String {
             None => "no significant winner at any record size".into(),
         };
         out.push_str(&format!(
-            "<tr data-test=\"iozone/{}\"><th scope=\"row\">{} <span class=\"note\">(iozone)</span></th>\
+            "<tr data-test=\"{}/{}\"><th scope=\"row\">{} <span class=\"note\">({})</span></th>\
              <td colspan=\"5\">{cell}</td></tr>\n",
+            esc(&t.workload),
             esc(&t.test),
-            esc(&t.label)
+            esc(&t.label),
+            esc(&t.workload)
         ));
     }
     out.push_str("</tbody></table></div>\n");

@@ -78,7 +78,7 @@ fn one_workload(w: &dyn workload::Workload) -> String {
                 m.name, m.unit, m.help
             ));
         } else {
-            let family = m.name.split_once('@').map_or("", |(f, _)| f);
+            let family = sweep_point(&m).map_or("", |(f, _)| f);
             out.push_str(&format!(
                 "      {:<16} [{}, {dir}] for each of {} values: {}\n        e.g. {}\n",
                 format!("{family}@…"),
@@ -92,19 +92,27 @@ fn one_workload(w: &dyn workload::Workload) -> String {
     out
 }
 
-/// Metrics with their families folded: `test@value` names (iozone's 13 tests × record
+/// The swept quantity of a point (its metadata's `of`) and its swept value; `None` for a
+/// metric without dimensions.
+fn sweep_point(m: &MetricSpec) -> Option<(&str, u64)> {
+    let meta = m.meta.as_ref()?;
+    let dim = meta.dims.first()?;
+    Some((meta.quantity(&m.name), dim.value))
+}
+
+/// Metrics with their families folded: the points of one sweep (iozone's 13 tests × record
 /// sizes; the suite grammar's metric families) become one entry, the first member, with the
-/// values after `@` in order; other metrics have no values.
+/// swept values in order; other metrics have no values.
 fn families(metrics: Vec<MetricSpec>) -> Vec<(MetricSpec, Vec<String>)> {
     let mut out: Vec<(MetricSpec, Vec<String>)> = Vec::new();
     for m in metrics {
-        let Some((family, value)) = m.name.split_once('@') else {
+        let Some((family, value)) = sweep_point(&m) else {
             out.push((m, Vec::new()));
             continue;
         };
         let (family, value) = (family.to_string(), value.to_string());
         let same = |e: &&mut (MetricSpec, Vec<String>)| {
-            e.0.name.split_once('@').is_some_and(|(f, _)| f == family)
+            sweep_point(&e.0).is_some_and(|(f, _)| f == family)
         };
         match out.iter_mut().find(|e| same(e)) {
             Some(e) => e.1.push(value),

@@ -6,7 +6,7 @@ use crate::progress;
 use anyhow::Context;
 use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
-use fsbattery_core::runner::{self, RunObserver, Silent};
+use fsbattery_core::runner::{self, RunObserver};
 use fsbattery_core::target::{DirTarget, Target};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -58,7 +58,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let host = fsbattery_core::host::probe();
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut observer: Box<dyn RunObserver> = if args.quiet {
-        Box::new(Silent)
+        Box::new(progress::Quiet)
     } else if std::io::stdout().is_terminal() {
         Box::new(progress::Bar::new(total))
     } else {
