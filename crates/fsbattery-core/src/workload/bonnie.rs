@@ -97,6 +97,15 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Bonnie {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // The big file, then (after it is removed) the small files.
+        let (files, dirs) = (p.get("files"), p.get("dirs"));
+        let small = super::needs::files_bytes(files, p.get("max_size"));
+        let bytes = p.get("size").max(small);
+        super::needs::Needs::space(bytes, files + dirs + 2, "size, files and max_size")
+            .engine(p)
+            .direct(p, true, &["chunk"])
+    }
     fn name(&self) -> &'static str {
         "bonnie"
     }

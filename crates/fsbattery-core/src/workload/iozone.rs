@@ -299,6 +299,12 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
 }
 
 impl Workload for Iozone {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // Records double from min_record: an aligned min_record aligns them all.
+        super::needs::Needs::space(p.get("size"), 2, "size")
+            .engine(p)
+            .direct(p, true, &["min_record"])
+    }
     fn name(&self) -> &'static str {
         "iozone"
     }

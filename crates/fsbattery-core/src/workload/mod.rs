@@ -18,6 +18,7 @@ mod fsops;
 mod iozone;
 mod iozone_stdio;
 mod metadata;
+pub mod needs;
 mod personality;
 mod postmark;
 mod randomio;
@@ -62,6 +63,10 @@ pub trait Workload: Sync {
     fn check(&self, _params: &Params) -> Result<(), WorkloadError> {
         Ok(())
     }
+    /// What a run with `params` needs from its target — O_DIRECT and the sizes it moves,
+    /// io_uring, the most bytes and inodes it holds at once — checked against every target's
+    /// capabilities when the plan is built (see [`needs::check`]). Pure: no I/O.
+    fn needs(&self, params: &Params) -> needs::Needs;
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }

@@ -176,6 +176,13 @@ pub const POSTMARK_100: Postmark = Postmark {
 };
 
 impl Workload for Postmark {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // At most every transaction creates a file; appends stop at size_high.
+        let files = p.get("files").saturating_add(p.get("transactions"));
+        let bytes = super::needs::files_bytes(files, p.get("size_high"));
+        let inodes = files.saturating_add(p.get("subdirs")) + 2;
+        super::needs::Needs::space(bytes, inodes, "files, transactions and size_high").engine(p)
+    }
     fn name(&self) -> &'static str {
         self.name
     }
