@@ -55,7 +55,8 @@ const PARAMS: &[ParamSpec] = &[
     blockio::count("seekers", "concurrent seeker threads (bonnie: 3)", 3, 3).range(1, MAX_THREADS),
     blockio::flag(
         "fsync",
-        "1: write and rewrite clocks include a closing fsync; 0: bonnie's clock (last write)",
+        "true: write and rewrite clocks include a closing fsync; false: bonnie's clock (last \
+         write)",
         1,
     ),
     blockio::count(

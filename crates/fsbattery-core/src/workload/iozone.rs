@@ -86,8 +86,8 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "direct",
-        help: "1: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
-        kind: ParamKind::Count,
+        help: "true: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
+        kind: ParamKind::Bool,
         quick: 1,
         standard: 1,
         full_twice_ram: false,
@@ -96,9 +96,9 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "buffered_fallback",
-        help: "1: where O_DIRECT fails, run buffered instead of failing (the target record's \
-               capabilities.direct_io says which)",
-        kind: ParamKind::Count,
+        help: "true: where O_DIRECT fails, run buffered instead of failing (the target \
+               record's capabilities.direct_io says which)",
+        kind: ParamKind::Bool,
         quick: 0,
         standard: 0,
         full_twice_ram: false,
