@@ -23,6 +23,17 @@ fn assert_refused(o: &Output, want: &str, cwd: &Path, work: &Path) {
     assert!(!loops.contains(w.as_ref()), "loop device left: {loops}");
 }
 
+/// `fsbattery ARGS --workdir WORK` in `cwd`.
+fn fsb(cwd: &Path, work: &Path, args: &[&str]) -> Output {
+    bin()
+        .current_dir(cwd)
+        .args(args)
+        .arg("--workdir")
+        .arg(work)
+        .output()
+        .unwrap()
+}
+
 /// Root with loop devices and mkfs.ext4, or a skip (a failure in CI).
 fn loop_targets() -> bool {
     let ok = nix::unistd::geteuid().is_root()
@@ -52,13 +63,11 @@ fn the_issues_commands_exit_2_before_anything_is_made() {
         ("dd", "dd.depth=9999", "dd.depth=9999"),
     ];
     for (workload, set, want) in cases {
-        let args = ["run", "--workload", workload, "--set", set, "--workdir"];
-        let o = bin()
-            .current_dir(cwd.path())
-            .args(args)
-            .arg(&work)
-            .output()
-            .unwrap();
+        let o = fsb(
+            cwd.path(),
+            &work,
+            &["run", "--workload", workload, "--set", set],
+        );
         assert_refused(&o, want, cwd.path(), &work);
     }
 }
@@ -72,38 +81,20 @@ fn a_misaligned_direct_request_is_refused_before_mkfs() {
     }
     let cwd = tempfile::tempdir().unwrap();
     let work = cwd.path().join("work");
-    let o = bin()
-        .current_dir(cwd.path())
-        .args(["run", "--workload", "randomio", "--target", "loop:ext4"])
-        .args(["--set", "randomio.request=1000", "--workdir"])
-        .arg(&work)
-        .output()
-        .unwrap();
+    let args = ["run", "--workload", "randomio", "--target", "loop:ext4"];
+    let request = ["--set", "randomio.request=1000"];
+    let o = fsb(cwd.path(), &work, &[&args[..], &request].concat());
     let line = "fsbattery: error: randomio.request=1000 is not a multiple of 512, the O_DIRECT \
                 alignment of loop:ext4: use a multiple of 512, or --set randomio.direct=false";
     assert_refused(&o, line, cwd.path(), &work);
     assert_eq!(stderr(&o).trim_end(), line);
     // Buffered, the same request runs: the refusal was about O_DIRECT alone.
-    let o = bin()
-        .current_dir(cwd.path())
-        .args([
-            "run",
-            "--dry-run",
-            "--workload",
-            "randomio",
-            "--target",
-            "loop:ext4",
-        ])
-        .args([
-            "--set",
-            "randomio.request=1000",
-            "--set",
-            "randomio.direct=0",
-        ])
-        .arg("--workdir")
-        .arg(&work)
-        .output()
-        .unwrap();
+    let buffered = ["--set", "randomio.direct=0", "--dry-run"];
+    let o = fsb(
+        cwd.path(),
+        &work,
+        &[&args[..], &request, &buffered].concat(),
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
 
@@ -115,19 +106,18 @@ fn a_loop_image_too_small_for_the_data_is_refused() {
     }
     let cwd = tempfile::tempdir().unwrap();
     let work = cwd.path().join("work");
-    let o = bin()
-        .current_dir(cwd.path())
-        .args([
-            "run",
-            "--workload",
-            "stream",
-            "--target",
-            "loop:ext4,size=64M",
-        ])
-        .args(["--set", "stream.size=48M", "--workdir"])
-        .arg(&work)
-        .output()
-        .unwrap();
+    let args = [
+        "run",
+        "--workload",
+        "stream",
+        "--target",
+        "loop:ext4,size=64M",
+    ];
+    let o = fsb(
+        cwd.path(),
+        &work,
+        &[&args[..], &["--set", "stream.size=48M"]].concat(),
+    );
     let want = "stream needs 96MiB of space on loop:ext4,size=64M, which has 64MiB: lower \
                 stream's size";
     assert_refused(&o, want, cwd.path(), &work);
@@ -145,21 +135,16 @@ fn a_directory_with_too_little_room_is_refused() {
     // closes between this statvfs and the plan's, where half of it would race).
     let size = format!("stream.size={avail}");
     let spec = format!("dir:{}", target.path().display());
-    let o = bin()
-        .current_dir(cwd.path())
-        .args([
-            "run",
-            "--workload",
-            "stream",
-            "--target",
-            &spec,
-            "--set",
-            &size,
-        ])
-        .arg("--workdir")
-        .arg(&work)
-        .output()
-        .unwrap();
+    let args = [
+        "run",
+        "--workload",
+        "stream",
+        "--target",
+        &spec,
+        "--set",
+        &size,
+    ];
+    let o = fsb(cwd.path(), &work, &args);
     assert_refused(&o, "stream needs ", cwd.path(), &work);
     assert!(stderr(&o).contains(&format!("on {spec}, which has ")));
     assert!(entries(target.path()).is_empty());
