@@ -105,7 +105,7 @@ impl Workload for Bonnie {
         let bytes = p.get("size").max(small);
         super::needs::Needs::space(bytes, files + dirs + 2, "size, files and max_size")
             .engine(p)
-            .direct(p, true, &["chunk"])
+            .direct(p, "false", true, &["chunk"])
     }
     fn name(&self) -> &'static str {
         "bonnie"

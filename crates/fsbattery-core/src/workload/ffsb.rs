@@ -134,7 +134,7 @@ impl Workload for Ffsb {
         let bytes = super::needs::files_bytes(files, size.saturating_add(size / 4));
         super::needs::Needs::space(bytes, files + 2, "files and file_size")
             .engine(p)
-            .direct(p, false, &["block", "huge_block"])
+            .direct(p, "off", false, &["block", "huge_block"])
     }
     fn name(&self) -> &'static str {
         "ffsb"

@@ -303,7 +303,7 @@ impl Workload for Iozone {
         // Records double from min_record: an aligned min_record aligns them all.
         super::needs::Needs::space(p.get("size"), 2, "size")
             .engine(p)
-            .direct(p, true, &["min_record"])
+            .direct(p, "false", true, &["min_record"])
     }
     fn name(&self) -> &'static str {
         "iozone"

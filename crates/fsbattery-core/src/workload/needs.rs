@@ -34,6 +34,8 @@ pub struct Direct {
     /// `Some(true)`: where O_DIRECT is refused the workload runs buffered
     /// (`buffered_fallback=true`); `None`: the workload has no such parameter.
     pub fallback: Option<bool>,
+    /// How `direct` is turned off: `false` for a switch, `off` for ffsb's choice.
+    pub off: &'static str,
     /// Parameters whose values every O_DIRECT transfer is made of: each must be a multiple of
     /// the target's O_DIRECT alignment.
     pub sizes: Vec<(&'static str, u64)>,
@@ -59,11 +61,19 @@ impl Needs {
         }
     }
 
-    /// The same with O_DIRECT when `p`'s `direct` is on, moving transfers of `sizes`;
-    /// `fallback` reads `buffered_fallback` when the workload has it.
-    pub fn direct(self, p: &Params, fallback: bool, sizes: &[&'static str]) -> Needs {
+    /// The same with O_DIRECT when `p`'s `direct` is on (turned off by the value `off`),
+    /// moving transfers of `sizes`; `fallback` reads `buffered_fallback` when the workload has
+    /// it.
+    pub fn direct(
+        self,
+        p: &Params,
+        off: &'static str,
+        fallback: bool,
+        sizes: &[&'static str],
+    ) -> Needs {
         let direct = (p.get("direct") != 0).then(|| Direct {
             fallback: fallback.then(|| p.get("buffered_fallback") != 0),
+            off,
             sizes: sizes.iter().map(|s| (*s, p.get(s))).collect(),
         });
         Needs { direct, ..self }
@@ -115,15 +125,16 @@ pub fn check(workload: &str, needs: &Needs, spec: &str, caps: &Capabilities) -> 
 }
 
 fn check_direct(w: &str, d: &Direct, spec: &str, caps: &Capabilities) -> Result<(), String> {
+    let off = d.off;
     if !caps.direct_io {
         return match d.fallback {
             Some(true) => Ok(()),
             Some(false) => Err(format!(
-                "{w}.direct=true: {spec} refuses O_DIRECT: use --set {w}.direct=false, or \
+                "{w}.direct: {spec} refuses O_DIRECT: use --set {w}.direct={off}, or \
                  --set {w}.buffered_fallback=true to run buffered there"
             )),
             None => Err(format!(
-                "{w}.direct=true: {spec} refuses O_DIRECT: use --set {w}.direct=false"
+                "{w}.direct: {spec} refuses O_DIRECT: use --set {w}.direct={off}"
             )),
         };
     }
@@ -133,7 +144,7 @@ fn check_direct(w: &str, d: &Direct, spec: &str, caps: &Capabilities) -> Result<
     match d.sizes.iter().find(|(_, v)| !v.is_multiple_of(align)) {
         Some((name, v)) => Err(format!(
             "{w}.{name}={v} is not a multiple of {align}, the O_DIRECT alignment of {spec}: use \
-             a multiple of {align}, or --set {w}.direct=false"
+             a multiple of {align}, or --set {w}.direct={off}"
         )),
         None => Ok(()),
     }
@@ -157,6 +168,7 @@ mod tests {
         Needs {
             direct: Some(Direct {
                 fallback,
+                off: "false",
                 sizes: vec![("request", request)],
             }),
             ..Needs::space(1 << 20, 1, "size")
@@ -199,12 +211,15 @@ mod tests {
         let no = caps(false, None, None);
         let e = check("dd", &direct(Some(false), 4096), "tmpfs", &no).unwrap_err();
         assert!(
-            e.contains("dd.direct=true") && e.contains("buffered_fallback=true"),
+            e.contains("dd.direct=false") && e.contains("buffered_fallback=true"),
             "{e}"
         );
         assert!(check("dd", &direct(Some(true), 4096), "tmpfs", &no).is_ok());
-        let e = check("ffsb", &direct(None, 4096), "tmpfs", &no).unwrap_err();
-        assert!(!e.contains("buffered_fallback"), "{e}");
+        // ffsb's direct is the choice off|on, with no fallback.
+        let mut n = direct(None, 4096);
+        n.direct.as_mut().unwrap().off = "off";
+        let e = check("ffsb", &n, "tmpfs", &no).unwrap_err();
+        assert!(e.ends_with("use --set ffsb.direct=off"), "{e}");
     }
 
     #[test]

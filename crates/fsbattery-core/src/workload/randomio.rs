@@ -86,7 +86,7 @@ impl Workload for RandomIo {
     fn needs(&self, p: &Params) -> super::needs::Needs {
         super::needs::Needs::space(p.get("size"), 2, "size")
             .engine(p)
-            .direct(p, true, &["request"])
+            .direct(p, "false", true, &["request"])
     }
     fn name(&self) -> &'static str {
         "randomio"
