@@ -160,6 +160,25 @@ mod tests {
         }
     }
 
+    /// Every workload declares the room it needs at every scale (the loop image size and the
+    /// plan's space check read it), within what a target can hold.
+    #[test]
+    fn every_workload_declares_the_room_it_needs() {
+        for w in registry() {
+            for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
+                let none = std::collections::BTreeMap::new();
+                let p = Params::resolve(w.name(), w.params(), scale, 8 << 30, &none).unwrap();
+                let n = w.needs(&p);
+                let what = format!("{} at {scale}: {n:?}", w.name());
+                assert!(
+                    n.bytes > 0 && n.inodes > 0 && !n.set_by.is_empty(),
+                    "{what}"
+                );
+                assert!(n.bytes <= MAX_SIZE, "{what}");
+            }
+        }
+    }
+
     /// Bounded ranges are what let workloads multiply and cast parameters without overflow:
     /// sizes stay within MAX_SIZE, counts within u32 (seeds excepted: any u64 is a seed).
     #[test]
