@@ -193,10 +193,13 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 
 type Targets = Vec<Box<dyn Target>>;
 
-/// Loop image size for specs without `size=`: [`data_bytes`] plus 512 MiB of slack, never
-/// under 1 GiB. Images are sparse, so only what is written uses disk.
+/// Loop image size for specs without `size=`: [`data_bytes`] and half as much again (the
+/// declared needs are estimates; metadata, journals and reserved blocks take their share)
+/// plus 512 MiB, never under 1 GiB. Images are sparse, so only what is written uses disk.
 pub(super) fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
-    Ok(data_bytes(workloads)?
+    let data = data_bytes(workloads)?;
+    Ok(data
+        .saturating_add(data / 2)
         .saturating_add(512 << 20)
         .max(1 << 30))
 }
