@@ -111,17 +111,17 @@ impl FsTarget {
     }
 
     /// Capabilities before anything is made: O_DIRECT as [`Self::predicted_direct_io`], its
-    /// alignment (the logical block of a loop device, 512 B unless `dio=on` binds it to the
-    /// backing file's; the device's own; none known for tmpfs and FUSE), the space the spec
-    /// gives (one image, tmpfs `size=` or half of RAM, the device) and io_uring.
+    /// alignment (a device's logical block from sysfs; else 512 B, a loop device's and what
+    /// the workloads assume where statx reports none, as on tmpfs), the space the spec gives
+    /// (one image, tmpfs `size=` or half of RAM, the device) and io_uring.
     fn predicted(&self) -> Capabilities {
         let direct = self.predicted_direct_io();
         let (align, space) = match &self.recipe {
-            Recipe::Tmpfs(t) => (None, Some(t.size.unwrap_or(crate::host::ram_bytes() / 2))),
-            Recipe::Loop(l) => (
-                (!l.dio && !l.fs.is_fuse()).then_some(512),
-                (l.devices == 1).then_some(l.size),
+            Recipe::Tmpfs(t) => (
+                Some(512),
+                Some(t.size.unwrap_or(crate::host::ram_bytes() / 2)),
             ),
+            Recipe::Loop(l) => (Some(512), (l.devices == 1).then_some(l.size)),
             Recipe::Dev(d) => super::device::geometry(&d.device),
         };
         Capabilities {

@@ -32,8 +32,6 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     }
     let rows = rows(&suite, &workloads);
     let (targets, skipped, no_default_why) = targets(args, &workloads)?;
-    // Space is checked by `run` alone: a dry run shows a target too small for the data.
-    check_needs(&workloads, &targets, false)?;
     // --pause is checked by clap and pause_full by the suite parser; checked again here so
     // no path reaches Duration's panicking conversions with an unchecked number.
     let (pause, what) = match args.pause {
@@ -46,7 +44,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     if let Some(l) = &args.label {
         run_label(l)?;
     }
-    let plan = Plan {
+    let mut plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
@@ -61,6 +59,8 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         skipped,
         label: args.label.clone(),
     };
+    // Space is checked by `run` alone: a dry run shows a target too small for the data.
+    fit(&mut plan, args, false)?;
     Ok((plan, no_default_why))
 }
 
@@ -193,13 +193,14 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 
 type Targets = Vec<Box<dyn Target>>;
 
-/// Loop image size for specs without `size=`: [`data_bytes`] and half as much again (the
-/// declared needs are estimates; metadata, journals and reserved blocks take their share)
-/// plus 512 MiB, never under 1 GiB. Images are sparse, so only what is written uses disk.
+/// Loop image size for specs without `size=`: [`data_bytes`] and half as much again up to
+/// 2 GiB (the declared needs are estimates; metadata, journals and reserved blocks take their
+/// share) plus 512 MiB, never under 1 GiB. Images are sparse, so only what is written uses
+/// disk, but the work directory's free-space check counts them whole: hence the cap.
 pub(super) fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let data = data_bytes(workloads)?;
     Ok(data
-        .saturating_add(data / 2)
+        .saturating_add((data / 2).min(2 << 30))
         .saturating_add(512 << 20)
         .max(1 << 30))
 }
@@ -221,6 +222,34 @@ pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageErro
         most = most.max(n.bytes);
     }
     Ok(most)
+}
+
+/// [`check_needs`] for the plan: targets the user named are refused, while a default target
+/// that cannot run a planned workload is left out with the reason, as the defaults this
+/// machine cannot make are (tmpfs, half of RAM, cannot hold full-scale files) — unless no
+/// default can: then the first reason refuses the plan.
+pub fn fit(plan: &mut Plan, args: &RunArgs, space: bool) -> Result<(), UsageError> {
+    if !args.targets.is_empty() || plan.targets.is_empty() {
+        return check_needs(&plan.workloads, &plan.targets, space);
+    }
+    let mut first = None;
+    for t in std::mem::take(&mut plan.targets) {
+        match check_needs(&plan.workloads, std::slice::from_ref(&t), space) {
+            Ok(()) => plan.targets.push(t),
+            Err(e) => {
+                plan.skipped.push(fsbattery_core::model::SkippedTarget {
+                    spec: t.spec().into(),
+                    reason: e.to_string(),
+                    fix: None,
+                });
+                first.get_or_insert(e);
+            }
+        }
+    }
+    match first {
+        Some(e) if plan.targets.is_empty() => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Every workload's needs against every target's capabilities (probed on the first call,

@@ -26,12 +26,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(src) = &args.source_dir {
         fsbattery_core::target::check_workdir(src)?;
     }
+    // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
+    plan::fit(&mut plan, &args, true)?;
     // Before anything is made: which defaults this run leaves out, why, and the fix.
     for s in &plan.skipped {
         eprintln!("fsbattery: {}", s.line());
     }
-    // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
-    plan::check_needs(&plan.workloads, &plan.targets, true)?;
     let out_dir = out_dir(&args)?;
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
