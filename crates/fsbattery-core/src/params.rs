@@ -64,6 +64,18 @@ pub enum ParamKind {
     Bytes,
     /// One of a fixed list of names; the value is the index into the list.
     Choice(&'static [&'static str]),
+    /// A switch, written `true`/`false` (also `1`/`0`, `on`/`off`, `yes`/`no`); the value is
+    /// 1 or 0, and records keep that number (as they always have for switches).
+    Bool,
+}
+
+/// A switch as text: `true`/`1`/`on`/`yes` or `false`/`0`/`off`/`no`, any case.
+pub fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" | "yes" => Some(true),
+        "false" | "0" | "off" | "no" => Some(false),
+        _ => None,
+    }
 }
 
 /// Largest size any size parameter accepts: 1 EiB, beyond every filesystem's file size limit
@@ -155,6 +167,9 @@ impl ParamSpec {
                 .position(|n| *n == text)
                 .map(|i| i as u64)
                 .ok_or_else(|| what(format!("choose one of {}", names.join(", ")))),
+            ParamKind::Bool => parse_bool(text)
+                .map(u64::from)
+                .ok_or_else(|| what("write true or false (or 1/0, on/off)".into())),
             ParamKind::Count | ParamKind::Bytes => {
                 let (parsed, noun) = match self.kind {
                     ParamKind::Count => (parse_count(text), "a whole number"),
@@ -173,6 +188,7 @@ impl ParamSpec {
     pub fn range_text(&self) -> String {
         match self.kind {
             ParamKind::Choice(names) => names.join("|"),
+            ParamKind::Bool => "true|false".into(),
             _ if (self.min, self.max) == (0, u64::MAX) => "any".into(),
             _ => format!("{}..{}", self.show(self.min), self.show(self.max)),
         }
@@ -195,6 +211,7 @@ impl ParamSpec {
         match self.kind {
             ParamKind::Count => v.to_string(),
             ParamKind::Bytes => format_bytes(v),
+            ParamKind::Bool => (v != 0).to_string(),
             ParamKind::Choice(names) => names
                 .get(v as usize)
                 .map(|n| n.to_string())
@@ -245,6 +262,23 @@ impl Params {
             .unwrap_or_else(|| panic!("undeclared parameter {name}"))
     }
 
+    /// Every value in its spec's range, checked from the specs alone (the data `resolve`
+    /// checks text against): for values built without `resolve`, as a workload's own tests
+    /// and library callers do. The error is `resolve`'s line for the first value out of range.
+    pub fn within(&self, workload: &str, specs: &[ParamSpec]) -> Result<(), UsageError> {
+        for s in specs {
+            if let Some(&v) = self.0.get(s.name) {
+                // Written back as text, a value out of range fails the one parse there is.
+                let text = match s.kind {
+                    ParamKind::Choice(_) => s.show(v),
+                    _ => v.to_string(),
+                };
+                s.parse(workload, &text)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Build directly (tests).
     pub fn from_pairs(pairs: &[(&str, u64)]) -> Params {
         Params(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
@@ -273,7 +307,7 @@ impl Params {
                     .iter()
                     .find(|s| s.name == k)
                     .map(|s| {
-                        if s.kind == ParamKind::Bytes {
+                        if matches!(s.kind, ParamKind::Bytes | ParamKind::Bool) {
                             v.to_string()
                         } else {
                             s.show(*v)
@@ -367,6 +401,38 @@ mod tests {
         o.insert("engine".to_string(), "aio".to_string());
         let e = Params::resolve("randomio", &specs, Scale::Quick, 0, &o).unwrap_err();
         assert!(e.to_string().contains("sync, io_uring"), "{e}");
+    }
+
+    #[test]
+    fn switches_parse_as_words_or_digits_and_show_as_words() {
+        let spec = ParamSpec {
+            name: "direct",
+            help: "",
+            kind: ParamKind::Bool,
+            quick: 0,
+            standard: 0,
+            full_twice_ram: false,
+            min: 0,
+            max: 1,
+        };
+        for (text, v) in [("true", 1), ("ON", 1), ("1", 1), ("yes", 1), ("false", 0)] {
+            assert_eq!(spec.parse("dd", text).unwrap(), v, "{text}");
+        }
+        for t in ["off", "0", "no"] {
+            assert_eq!(spec.parse("dd", t).unwrap(), 0, "{t}");
+        }
+        let e = spec.parse("dd", "2").unwrap_err().to_string();
+        assert!(
+            e.contains("dd.direct=2") && e.contains("true or false"),
+            "{e}"
+        );
+        assert_eq!(
+            (spec.show(1), spec.range_text()),
+            ("true".into(), "true|false".into())
+        );
+        // Records keep the number switches always had.
+        let p = Params::from_pairs(&[("direct", 1)]);
+        assert_eq!(p.to_text(&[spec])["direct"], "1");
     }
 
     #[test]

@@ -235,6 +235,20 @@ pub struct Capabilities {
     pub direct_io: bool,
     /// O_DIRECT is accepted but does not bypass the page cache (tmpfs).
     pub direct_io_bypasses_cache: bool,
+    /// What the plan checked the workloads against, probed once when it was built (absent in
+    /// older records): O_DIRECT offset alignment in bytes, whether io_uring can be set up,
+    /// bytes and inodes the target holds (image or tmpfs size, statvfs of a directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct_io_align: Option<u64>,
+    /// See `direct_io_align`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_uring: Option<bool>,
+    /// See `direct_io_align`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub space_bytes: Option<u64>,
+    /// See `direct_io_align`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inodes: Option<u64>,
 }
 
 /// The record of making, mounting and unmounting a filesystem once.

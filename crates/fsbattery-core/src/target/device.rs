@@ -108,11 +108,8 @@ pub(crate) fn check_device(dev: &Path, destroy: bool) -> Result<(), String> {
 
 /// Refuse a device smaller than the filesystem's minimum (mkfs would fail later anyway).
 fn check_size(dev: &Path, fs: &FsKind) -> Result<(), String> {
-    let meta = std::fs::metadata(dev).map_err(|e| format!("{}: {e}", dev.display()))?;
-    let sectors: u64 = read_dev(&sys_dir(meta.rdev()).join("size"))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let bytes = sectors * 512;
+    std::fs::metadata(dev).map_err(|e| format!("{}: {e}", dev.display()))?;
+    let bytes = geometry(dev).1.unwrap_or(0);
     if bytes < fs.min_size() {
         return Err(format!(
             "{} holds {} but {} needs at least {}",
@@ -123,6 +120,20 @@ fn check_size(dev: &Path, fs: &FsKind) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The device's logical block size (O_DIRECT's alignment) and its bytes, from sysfs; a
+/// partition's block size is its disk's.
+pub(super) fn geometry(dev: &Path) -> (Option<u64>, Option<u64>) {
+    let Ok(meta) = std::fs::metadata(dev) else {
+        return (None, None);
+    };
+    let sys = sys_dir(meta.rdev());
+    let num = |p: &Path| read_dev(p).and_then(|s| s.parse::<u64>().ok());
+    let lbs = ["queue", "../queue"]
+        .iter()
+        .find_map(|q| num(&sys.join(q).join("logical_block_size")));
+    (lbs, num(&sys.join("size")).map(|s| s.saturating_mul(512)))
 }
 
 /// Mounted (itself, a partition, or an alias: see `alias`), swap, held by dm/md, or busy:

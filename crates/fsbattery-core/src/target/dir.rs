@@ -26,6 +26,9 @@ pub struct DirTarget {
     /// Set when fsbattery created the directory (the default target): dropping it removes
     /// the directory.
     _session: Option<Session>,
+    /// Probed on the first call (when the plan is built) and kept: the run records the
+    /// capabilities the plan was checked against.
+    caps: std::sync::OnceLock<Capabilities>,
 }
 
 pub(super) fn parse(
@@ -64,6 +67,7 @@ pub(super) fn parse(
         label: label.unwrap_or_else(|| "dir".into()),
         path,
         _session: None,
+        caps: Default::default(),
     }))
 }
 
@@ -78,6 +82,7 @@ impl DirTarget {
             labelled: false,
             path,
             _session: Some(session),
+            caps: Default::default(),
         })
     }
 
@@ -102,14 +107,22 @@ impl Target for DirTarget {
         }
     }
     fn capabilities(&self) -> Capabilities {
-        let direct = probe_direct_io(&self.path);
-        let fs = super::fsinfo::describe(&self.path);
-        Capabilities {
-            needs_root: false,
-            drop_caches: crate::cache::can_drop_caches(),
-            direct_io: direct,
-            direct_io_bypasses_cache: direct && fs.fs_type != "tmpfs",
-        }
+        *self.caps.get_or_init(|| {
+            let direct = probe_direct_io(&self.path);
+            let fs = super::fsinfo::describe(&self.path);
+            let (space_bytes, inodes) = super::room(&self.path);
+            Capabilities {
+                needs_root: false,
+                drop_caches: crate::cache::can_drop_caches(),
+                direct_io: direct,
+                direct_io_bypasses_cache: direct && fs.fs_type != "tmpfs",
+                direct_io_align: direct
+                    .then(|| crate::engine::dio_alignment(&self.path).offset as u64),
+                io_uring: Some(crate::workload::needs::uring().is_ok()),
+                space_bytes,
+                inodes,
+            }
+        })
     }
     fn setup(&mut self, _repeat: u32) -> Result<Option<Lifecycle>, TargetError> {
         Ok(None)

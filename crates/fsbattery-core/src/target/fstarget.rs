@@ -45,6 +45,8 @@ pub(crate) struct FsTarget {
     root: PathBuf,
     direct_io: Option<bool>,
     versions: Option<BTreeMap<String, String>>,
+    /// Predicted on the first call (when the plan is built) and kept.
+    planned: std::sync::OnceLock<Capabilities>,
 }
 
 /// `opts.workdir` as an absolute path (the CLI's default when empty).
@@ -87,6 +89,7 @@ impl FsTarget {
             root: PathBuf::new(),
             direct_io: None,
             versions: None,
+            planned: Default::default(),
         }
     }
 
@@ -104,6 +107,32 @@ impl FsTarget {
         match self.recipe {
             Recipe::Tmpfs(_) => kernel_at_least(6, 6),
             _ => true,
+        }
+    }
+
+    /// Capabilities before anything is made: O_DIRECT as [`Self::predicted_direct_io`], its
+    /// alignment (a device's logical block from sysfs; else 512 B, a loop device's and what
+    /// the workloads assume where statx reports none, as on tmpfs), the space the spec gives
+    /// (one image, tmpfs `size=` or half of RAM, the device) and io_uring.
+    fn predicted(&self) -> Capabilities {
+        let direct = self.predicted_direct_io();
+        let (align, space) = match &self.recipe {
+            Recipe::Tmpfs(t) => (
+                Some(512),
+                Some(t.size.unwrap_or(crate::host::ram_bytes() / 2)),
+            ),
+            Recipe::Loop(l) => (Some(512), (l.devices == 1).then_some(l.size)),
+            Recipe::Dev(d) => super::device::geometry(&d.device),
+        };
+        Capabilities {
+            needs_root: true,
+            drop_caches: crate::cache::can_drop_caches(),
+            direct_io: direct,
+            direct_io_bypasses_cache: direct && !matches!(self.recipe, Recipe::Tmpfs(_)),
+            direct_io_align: align.filter(|_| direct),
+            io_uring: Some(crate::workload::needs::uring().is_ok()),
+            space_bytes: space,
+            inodes: None,
         }
     }
 
@@ -172,12 +201,13 @@ impl Target for FsTarget {
         }
     }
     fn capabilities(&self) -> Capabilities {
-        let direct = self.direct_io.unwrap_or_else(|| self.predicted_direct_io());
+        let planned = *self.planned.get_or_init(|| self.predicted());
+        // The probe of the mounted filesystem, once made, is what the workloads met.
+        let direct = self.direct_io.unwrap_or(planned.direct_io);
         Capabilities {
-            needs_root: true,
-            drop_caches: crate::cache::can_drop_caches(),
             direct_io: direct,
             direct_io_bypasses_cache: direct && !matches!(self.recipe, Recipe::Tmpfs(_)),
+            ..planned
         }
     }
 

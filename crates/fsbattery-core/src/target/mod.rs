@@ -57,7 +57,10 @@ pub trait Target: Send {
     fn distinct_label(&self) -> String {
         self.label().to_string()
     }
-    /// What the target can do; probed when the plan is built, before any workload.
+    /// What the target can do and holds (O_DIRECT and its alignment, io_uring, space,
+    /// inodes); probed on the first call, which the plan makes before any setup, and kept, so
+    /// the run records what the plan was checked against. Kinds that make a filesystem
+    /// predict it from the spec; a measurement after setup may correct `direct_io`.
     fn capabilities(&self) -> Capabilities;
     /// What the spec asked for that shapes the filesystem (fs, size, `mkfs=`, `mount=`, ...),
     /// resolved; recorded so `compare` can refuse runs whose targets differ. Empty for kinds
@@ -186,6 +189,17 @@ pub fn check_syntax(spec: &str) -> Result<(), UsageError> {
         spec: spec.into(),
         message,
     })
+}
+
+/// Bytes and inodes free in `dir` for an unprivileged writer (statvfs), when it answers.
+pub(crate) fn room(dir: &Path) -> (Option<u64>, Option<u64>) {
+    match nix::sys::statvfs::statvfs(dir) {
+        Ok(s) => (
+            Some(s.blocks_available().saturating_mul(s.fragment_size())),
+            Some(s.files_available()),
+        ),
+        Err(_) => (None, None),
+    }
 }
 
 /// Probe whether `dir` accepts O_DIRECT by creating and removing a small file there.

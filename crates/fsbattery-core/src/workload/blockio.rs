@@ -80,9 +80,12 @@ pub(super) const fn bytes(
 /// Most files a file-set workload makes (and directories it spreads them over).
 pub(super) const MAX_FILES: u64 = 100_000_000;
 
-/// A 0/1 switch.
+/// A switch: true/false (1/0, on/off).
 pub(super) const fn flag(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
-    count(name, help, default, default).range(0, 1)
+    ParamSpec {
+        kind: ParamKind::Bool,
+        ..count(name, help, default, default).range(0, 1)
+    }
 }
 
 /// A percentage, 0 to 100.
@@ -114,7 +117,7 @@ pub(super) const fn file_size(
 pub(super) const fn direct(default: u64) -> ParamSpec {
     flag(
         "direct",
-        "1: open the data file with O_DIRECT (bypass the page cache); 0: buffered",
+        "true: open the data file with O_DIRECT (bypass the page cache); false: buffered",
         default,
     )
 }
@@ -137,7 +140,8 @@ pub(super) const fn fill(default: u64) -> ParamSpec {
 /// `buffered_fallback`: run buffered where O_DIRECT is refused instead of failing.
 pub(super) const BUFFERED_FALLBACK: ParamSpec = flag(
     "buffered_fallback",
-    "1: where O_DIRECT is refused, run buffered and record direct_used=0; 0: fail the cell",
+    "true: where O_DIRECT is refused, run buffered and record direct_used=0; false: fail the \
+     cell",
     0,
 );
 /// `engine`: sync or io_uring.

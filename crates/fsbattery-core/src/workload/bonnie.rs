@@ -55,7 +55,8 @@ const PARAMS: &[ParamSpec] = &[
     blockio::count("seekers", "concurrent seeker threads (bonnie: 3)", 3, 3).range(1, MAX_THREADS),
     blockio::flag(
         "fsync",
-        "1: write and rewrite clocks include a closing fsync; 0: bonnie's clock (last write)",
+        "true: write and rewrite clocks include a closing fsync; false: bonnie's clock (last \
+         write)",
         1,
     ),
     blockio::count(
@@ -97,6 +98,15 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Bonnie {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // The big file, then (after it is removed) the small files.
+        let (files, dirs) = (p.get("files"), p.get("dirs"));
+        let small = super::needs::files_bytes(files, p.get("max_size"));
+        let bytes = p.get("size").max(small);
+        super::needs::Needs::space(bytes, files + dirs + 2, "size, files and max_size")
+            .engine(p)
+            .direct(p, "false", true, &["chunk"])
+    }
     fn name(&self) -> &'static str {
         "bonnie"
     }

@@ -39,6 +39,11 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Dd {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        super::needs::Needs::space(p.get("size"), 2, "size")
+            .engine(p)
+            .direct(p, "false", true, &["block"])
+    }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "sync"]
     }

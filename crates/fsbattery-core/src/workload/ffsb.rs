@@ -128,6 +128,14 @@ const PROFILES: [Profile; 4] = [
 ];
 
 impl Workload for Ffsb {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // Files grow to 1.25 x file_size before they are cut back.
+        let (files, size) = (p.get("files"), p.get("file_size"));
+        let bytes = super::needs::files_bytes(files, size.saturating_add(size / 4));
+        super::needs::Needs::space(bytes, files + 2, "files and file_size")
+            .engine(p)
+            .direct(p, "off", false, &["block", "huge_block"])
+    }
     fn name(&self) -> &'static str {
         "ffsb"
     }

@@ -86,8 +86,8 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "direct",
-        help: "1: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
-        kind: ParamKind::Count,
+        help: "true: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
+        kind: ParamKind::Bool,
         quick: 1,
         standard: 1,
         full_twice_ram: false,
@@ -96,9 +96,9 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "buffered_fallback",
-        help: "1: where O_DIRECT fails, run buffered instead of failing (the target record's \
-               capabilities.direct_io says which)",
-        kind: ParamKind::Count,
+        help: "true: where O_DIRECT fails, run buffered instead of failing (the target \
+               record's capabilities.direct_io says which)",
+        kind: ParamKind::Bool,
         quick: 0,
         standard: 0,
         full_twice_ram: false,
@@ -299,6 +299,12 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
 }
 
 impl Workload for Iozone {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // Records double from min_record: an aligned min_record aligns them all.
+        super::needs::Needs::space(p.get("size"), 2, "size")
+            .engine(p)
+            .direct(p, "false", true, &["min_record"])
+    }
     fn name(&self) -> &'static str {
         "iozone"
     }

@@ -28,6 +28,11 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 impl Workload for Metadata {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // Empty files, and directories of one block each.
+        let n = p.get("files");
+        super::needs::Needs::space(super::needs::files_bytes(n, 0), n + 1, "files")
+    }
     fn commands(&self) -> &'static [&'static str] {
         &["touch", "find", "rm", "mkdir"]
     }

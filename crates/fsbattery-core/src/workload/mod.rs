@@ -18,6 +18,7 @@ mod fsops;
 mod iozone;
 mod iozone_stdio;
 mod metadata;
+pub mod needs;
 mod personality;
 mod postmark;
 mod randomio;
@@ -62,6 +63,10 @@ pub trait Workload: Sync {
     fn check(&self, _params: &Params) -> Result<(), WorkloadError> {
         Ok(())
     }
+    /// What a run with `params` needs from its target — O_DIRECT and the sizes it moves,
+    /// io_uring, the most bytes and inodes it holds at once — checked against every target's
+    /// capabilities when the plan is built (see [`needs::check`]). Pure: no I/O.
+    fn needs(&self, params: &Params) -> needs::Needs;
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }
@@ -151,6 +156,25 @@ mod tests {
                 if let ParamKind::Choice(names) = p.kind {
                     assert_eq!((p.min, p.max), (0, names.len() as u64 - 1), "{}", p.name);
                 }
+            }
+        }
+    }
+
+    /// Every workload declares the room it needs at every scale (the loop image size and the
+    /// plan's space check read it), within what a target can hold.
+    #[test]
+    fn every_workload_declares_the_room_it_needs() {
+        for w in registry() {
+            for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
+                let none = std::collections::BTreeMap::new();
+                let p = Params::resolve(w.name(), w.params(), scale, 8 << 30, &none).unwrap();
+                let n = w.needs(&p);
+                let what = format!("{} at {scale}: {n:?}", w.name());
+                assert!(
+                    n.bytes > 0 && n.inodes > 0 && !n.set_by.is_empty(),
+                    "{what}"
+                );
+                assert!(n.bytes <= MAX_SIZE, "{what}");
             }
         }
     }

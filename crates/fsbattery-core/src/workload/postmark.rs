@@ -176,6 +176,13 @@ pub const POSTMARK_100: Postmark = Postmark {
 };
 
 impl Workload for Postmark {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // At most every transaction creates a file; appends stop at size_high.
+        let files = p.get("files").saturating_add(p.get("transactions"));
+        let bytes = super::needs::files_bytes(files, p.get("size_high"));
+        let inodes = files.saturating_add(p.get("subdirs")) + 2;
+        super::needs::Needs::space(bytes, inodes, "files, transactions and size_high").engine(p)
+    }
     fn name(&self) -> &'static str {
         self.name
     }
@@ -249,17 +256,14 @@ struct Config {
 impl Config {
     fn new(name: &str, p: &Params) -> Result<Config, WorkloadError> {
         let (low, high) = (p.get("size_low"), p.get("size_high"));
-        let bad = |m: String| Err(WorkloadError::Failed(format!("{name}: {m}")));
-        if low == 0 || low > high {
-            return bad(format!(
-                "size_low {low} must be at least 1 and at most size_high {high}"
-            ));
-        }
-        if p.get("files") == 0 || p.get("io_block") == 0 {
-            return bad("files and io_block must be at least 1".into());
-        }
-        if p.get("bias_read") > 10 || p.get("bias_create") > 10 {
-            return bad("bias_read and bias_create are chances in 10: use 0..=10".into());
+        // Ranges are the specs' data (checked again here for values built without them).
+        let specs = super::find(name).map_or(&[][..], |w| w.params());
+        p.within(name, specs)
+            .map_err(|e| WorkloadError::Failed(e.to_string()))?;
+        if low > high {
+            return Err(WorkloadError::Failed(format!(
+                "{name}: size_low {low} must be at most size_high {high}"
+            )));
         }
         Ok(Config {
             files: p.get("files"),

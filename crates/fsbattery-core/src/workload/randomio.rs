@@ -83,6 +83,11 @@ const LATENCY: [(&str, &str); 7] = [
 ];
 
 impl Workload for RandomIo {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        super::needs::Needs::space(p.get("size"), 2, "size")
+            .engine(p)
+            .direct(p, "false", true, &["request"])
+    }
     fn name(&self) -> &'static str {
         "randomio"
     }
@@ -132,9 +137,12 @@ impl Workload for RandomIo {
         m
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        // Ranges are the specs' data; checked again for values that did not come through
+        // `Params::resolve`.
+        p.within(self.name(), PARAMS)
+            .map_err(|e| WorkloadError::Failed(e.to_string()))?;
         let (write_pct, sync_pct) = (p.get("write_pct"), p.get("sync_pct"));
         let (threads, runtime) = (p.get("threads"), p.get("runtime"));
-        check_params(write_pct, sync_pct, threads, runtime)?;
         let request = p.get("request");
         let size = blockio::whole_chunks("randomio", p.get("size"), request, "request")?;
         let scratch = Scratch::create(ctx.root(), "randomio")?;
@@ -177,28 +185,6 @@ impl Workload for RandomIo {
 fn kinds(p: &Params) -> [(&'static str, bool); 2] {
     let w = p.get("write_pct");
     [("read", w < 100), ("write", w > 0)]
-}
-
-fn check_params(
-    write_pct: u64,
-    sync_pct: u64,
-    threads: u64,
-    runtime: u64,
-) -> Result<(), WorkloadError> {
-    let bad = |m: String| Err(WorkloadError::Failed(format!("randomio.{m}")));
-    if write_pct > 100 {
-        return bad(format!("write_pct={write_pct}: use 0..=100"));
-    }
-    if sync_pct > 100 {
-        return bad(format!("sync_pct={sync_pct}: use 0..=100"));
-    }
-    if !(1..=4096).contains(&threads) {
-        return bad(format!("threads={threads}: use 1..=4096"));
-    }
-    if runtime == 0 {
-        return bad("runtime=0: use at least 1 second".into());
-    }
-    Ok(())
 }
 
 /// Write the whole file sequentially through the cache and fsync it (the clock includes the

@@ -31,6 +31,13 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 impl Workload for Split {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // The file and its smallest (most numerous) pieces, one block each at least.
+        let size = p.get("size");
+        let pieces = size.div_ceil(PIECES[0]);
+        let bytes = size.saturating_add(super::needs::files_bytes(pieces, PIECES[0]));
+        super::needs::Needs::space(bytes, pieces + 3, "size")
+    }
     fn commands(&self) -> &'static [&'static str] {
         &["split"]
     }

@@ -41,6 +41,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Stream {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // The file and its copy.
+        super::needs::Needs::space(p.get("size").saturating_mul(2), 3, "size")
+    }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "cp", "sync", "cat"]
     }

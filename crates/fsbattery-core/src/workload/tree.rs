@@ -71,7 +71,28 @@ const PARAMS: &[ParamSpec] = &[
     },
 ];
 
+/// What a tree workload holds: `held` times its dataset (the copies of the tree together, or
+/// a tarball of them, whichever it holds most of at once), each file a block at least, each
+/// tar member with its header.
+pub(super) fn tree_needs(spec: &DatasetSpec, held: u64) -> super::needs::Needs {
+    let Some(profile) = crate::dataset::profile::by_id(spec.kernel) else {
+        // Refused when the plan validates the dataset.
+        return super::needs::Needs::default();
+    };
+    let div = spec.scale_div.max(1);
+    let copies = u64::from(spec.copies);
+    let (files, dirs) = (profile.files / div + 1, profile.dirs / div + 1);
+    let mean = profile.bytes / div / files + 1024;
+    let bytes = super::needs::files_bytes(files.saturating_mul(copies), mean);
+    let inodes = (files + dirs).saturating_mul(copies).saturating_mul(2);
+    super::needs::Needs::space(bytes.saturating_mul(held), inodes, "kernel and scale_div")
+}
+
 impl Workload for Tree {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // The tarball with the tree and its copy (11 tarballs at the end weigh about as much).
+        tree_needs(&self.dataset(p).expect("tree has a dataset"), 11)
+    }
     fn commands(&self) -> &'static [&'static str] {
         cmd::TOOLS
     }

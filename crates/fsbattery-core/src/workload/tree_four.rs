@@ -63,6 +63,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Tree4 {
+    fn needs(&self, p: &Params) -> crate::workload::needs::Needs {
+        // The trees and their cpio archive.
+        super::tree_needs(&self.dataset(p).expect("tree4 has a dataset"), 2)
+    }
     fn commands(&self) -> &'static [&'static str] {
         super::cmd::TOOLS
     }

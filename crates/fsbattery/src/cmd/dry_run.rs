@@ -31,7 +31,7 @@ fn nominal_secs(scale: Scale) -> f64 {
 pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let (plan, no_default_why) = plan::build(args)?;
     fsbattery_core::target::check_workdir(&args.workdir)?;
-    let data = plan::data_bytes(plan.scale, &plan.workloads)?;
+    let data = plan::data_bytes(&plan.workloads)?;
     let mut out = String::new();
     let p = &plan;
     writeln!(

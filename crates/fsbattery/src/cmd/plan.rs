@@ -5,7 +5,7 @@ use crate::cli::RunArgs;
 use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RowInfo;
-use fsbattery_core::params::{self, ParamKind, Params, Scale};
+use fsbattery_core::params::{self, Params, Scale};
 use fsbattery_core::runner::{Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
@@ -16,40 +16,7 @@ use fsbattery_core::workload::{self, Method};
 pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let suite = suite::load(&args.suite)?;
     let scale: Scale = args.scale.into();
-    let overrides = params::parse_sets(&args.set)?;
-    let names = workload_names(args, &suite)?;
-    let ram = fsbattery_core::host::ram_bytes();
-    let mut workloads = Vec::new();
-    for name in &names {
-        let w = workload::find(name).expect("validated by workload_names");
-        let mut given = suite
-            .workloads
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, p)| p.clone())
-            .unwrap_or_default();
-        if let (Some(n), true) = (args.jobs, w.params().iter().any(|p| p.name == "threads")) {
-            given.insert("threads".into(), n.to_string());
-        }
-        if let Some(o) = overrides.get(name.as_str()) {
-            given.extend(o.clone());
-        }
-        let params = Params::resolve(name, w.params(), scale, ram, &given)?;
-        // Relations between parameters, before any target exists: a cell that would fail
-        // after mkfs for its parameters alone is a plan error.
-        w.check(&params)
-            .map_err(|e| UsageError::Invalid(e.to_string()))?;
-        workloads.push(PlannedWorkload {
-            workload: w,
-            params,
-        });
-    }
-    if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
-        return Err(UsageError::Invalid(format!(
-            "--set {w}.…: workload '{w}' is not in this run (running: {})",
-            names.join(", ")
-        )));
-    }
+    let workloads = planned_workloads(args, &suite, scale)?;
     for w in &workloads {
         if let Some(spec) = w.workload.dataset(&w.params) {
             spec.validate(w.workload.name())?;
@@ -77,7 +44,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     if let Some(l) = &args.label {
         run_label(l)?;
     }
-    let plan = Plan {
+    let mut plan = Plan {
         repeat: args.repeat.unwrap_or(suite.repeat),
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
@@ -92,7 +59,53 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         skipped,
         label: args.label.clone(),
     };
+    // Space is checked by `run` alone: a dry run shows a target too small for the data.
+    fit(&mut plan, args, false)?;
     Ok((plan, no_default_why))
+}
+
+/// The workloads to run with their parameters: suite values, `--jobs`, then `--set`, each
+/// checked against its range and, for relations between parameters, by the workload.
+fn planned_workloads(
+    args: &RunArgs,
+    suite: &suite::Suite,
+    scale: Scale,
+) -> Result<Vec<PlannedWorkload>, UsageError> {
+    let overrides = params::parse_sets(&args.set)?;
+    let names = workload_names(args, suite)?;
+    if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
+        return Err(UsageError::Invalid(format!(
+            "--set {w}.…: workload '{w}' is not in this run (running: {})",
+            names.join(", ")
+        )));
+    }
+    let ram = fsbattery_core::host::ram_bytes();
+    let mut workloads = Vec::new();
+    for name in &names {
+        let w = workload::find(name).expect("validated by workload_names");
+        let mut given = suite
+            .workloads
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
+        if let (Some(n), true) = (args.jobs, w.params().iter().any(|p| p.name == "threads")) {
+            given.insert("threads".into(), n.to_string());
+        }
+        if let Some(o) = overrides.get(name.as_str()) {
+            given.extend(o.clone());
+        }
+        let params = Params::resolve(name, w.params(), scale, ram, &given)?;
+        // Relations between parameters, before any target exists: a cell that would fail
+        // after mkfs for its parameters alone is a plan error.
+        w.check(&params)
+            .map_err(|e| UsageError::Invalid(e.to_string()))?;
+        workloads.push(PlannedWorkload {
+            workload: w,
+            params,
+        });
+    }
+    Ok(workloads)
 }
 
 /// `--label`: a name that fits one table heading: 1 to 80 printable characters.
@@ -180,60 +193,85 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
 
 type Targets = Vec<Box<dyn Target>>;
 
-/// Loop image size for specs without `size=`: [`data_bytes`] plus 512 MiB of slack, never
-/// under 1 GiB. Images are sparse, so only what is written uses disk.
-pub(super) fn image_size(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
-    let total = data_bytes(scale, workloads)?
-        .checked_add(512 << 20)
-        .ok_or_else(too_large_total)?;
-    Ok(total.max(1 << 30))
+/// Loop image size for specs without `size=`: [`data_bytes`] and half as much again up to
+/// 2 GiB (the declared needs are estimates; metadata, journals and reserved blocks take their
+/// share) plus 512 MiB, never under 1 GiB. Images are sparse, so only what is written uses
+/// disk, but the work directory's free-space check counts them whole: hence the cap.
+pub(super) fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let data = data_bytes(workloads)?;
+    Ok(data
+        .saturating_add((data / 2).min(2 << 30))
+        .saturating_add(512 << 20)
+        .max(1 << 30))
 }
 
-fn too_large_total() -> UsageError {
-    UsageError::Invalid(
-        "the workloads' files are too large for any target: lower the sizes given with --set"
-            .into(),
-    )
-}
-
-/// The most the workloads hold on a target at once: room for the biggest file they write
-/// twice over (stream copies its file), for file pools (`files` × `file_size`/`mean_size`,
-/// with a quarter for appends) and for the kernel trees. Sums of user sizes that overflow a
-/// u64 are refused as too large rather than wrapped into a small figure.
-pub(super) fn data_bytes(scale: Scale, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
-    let trees: u64 = match scale {
-        Scale::Quick => 0,
-        // S1's tarball and its 10 copies (2.5 GB) or S2's four trees plus archives (3.4 GB).
-        Scale::Standard | Scale::Full => 6 << 30,
-    };
-    let mut need = 0u64;
+/// The most any one workload holds on a target at once, as each declares it from its
+/// parameters (workloads run one after another and clean up). A need past [`MAX_SIZE`] is
+/// refused as too large for any target rather than wrapped into a small figure.
+pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let mut most = 0;
     for w in workloads {
-        let name = w.workload.name();
-        let has = |n: &str| w.workload.params().iter().any(|p| p.name == n);
-        let get = |n: &str| if has(n) { w.params.get(n) } else { 0 };
-        let biggest = w
-            .workload
-            .params()
-            .iter()
-            .filter(|p| p.kind == ParamKind::Bytes && p.name.ends_with("size"))
-            .map(|p| w.params.get(p.name))
-            .max()
-            .unwrap_or(0);
-        let too_large = |what: String| {
-            UsageError::Invalid(format!(
-                "{name}: {what} is too large for any target: lower the sizes given with --set"
-            ))
-        };
-        let twice = biggest
-            .checked_mul(2)
-            .ok_or_else(|| too_large(format!("twice {}", params::format_bytes(biggest))))?;
-        let pool = get("files")
-            .checked_mul(get("file_size").max(get("mean_size")))
-            .and_then(|p| p.checked_add(p / 4))
-            .ok_or_else(|| too_large("files × file size".into()))?;
-        need = need.max(twice).max(pool);
+        let n = w.workload.needs(&w.params);
+        if n.bytes > params::MAX_SIZE {
+            return Err(UsageError::Invalid(format!(
+                "{}: its {} are too large for any target: lower them with --set",
+                w.workload.name(),
+                n.set_by
+            )));
+        }
+        most = most.max(n.bytes);
     }
-    need.checked_add(trees).ok_or_else(too_large_total)
+    Ok(most)
+}
+
+/// [`check_needs`] for the plan: targets the user named are refused, while a default target
+/// that cannot run a planned workload is left out with the reason, as the defaults this
+/// machine cannot make are (tmpfs, half of RAM, cannot hold full-scale files) — unless no
+/// default can: then the first reason refuses the plan.
+pub fn fit(plan: &mut Plan, args: &RunArgs, space: bool) -> Result<(), UsageError> {
+    if !args.targets.is_empty() || plan.targets.is_empty() {
+        return check_needs(&plan.workloads, &plan.targets, space);
+    }
+    let mut first = None;
+    for t in std::mem::take(&mut plan.targets) {
+        match check_needs(&plan.workloads, std::slice::from_ref(&t), space) {
+            Ok(()) => plan.targets.push(t),
+            Err(e) => {
+                plan.skipped.push(fsbattery_core::model::SkippedTarget {
+                    spec: t.spec().into(),
+                    reason: e.to_string(),
+                    fix: None,
+                });
+                first.get_or_insert(e);
+            }
+        }
+    }
+    match first {
+        Some(e) if plan.targets.is_empty() => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Every workload's needs against every target's capabilities (probed on the first call,
+/// here, before any setup): O_DIRECT and its alignment, io_uring and, with `space`, bytes and
+/// inodes. The first mismatch refuses the plan in one line that names the parameter and fix.
+pub fn check_needs(
+    workloads: &[PlannedWorkload],
+    targets: &[Box<dyn Target>],
+    space: bool,
+) -> Result<(), UsageError> {
+    for t in targets {
+        let mut caps = t.capabilities();
+        if !space {
+            (caps.space_bytes, caps.inodes) = (None, None);
+        }
+        for w in workloads {
+            let needs = w.workload.needs(&w.params);
+            workload::needs::check(w.workload.name(), &needs, t.spec(), &caps)
+                .map_err(UsageError::Invalid)?;
+        }
+    }
+    Ok(())
 }
 
 type Skipped = Vec<fsbattery_core::model::SkippedTarget>;
@@ -248,7 +286,7 @@ fn targets(
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
-        image_size: Some(image_size(args.scale.into(), workloads)?),
+        image_size: Some(image_size(workloads)?),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {

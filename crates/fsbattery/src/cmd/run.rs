@@ -26,6 +26,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(src) = &args.source_dir {
         fsbattery_core::target::check_workdir(src)?;
     }
+    // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
+    plan::fit(&mut plan, &args, true)?;
     // Before anything is made: which defaults this run leaves out, why, and the fix.
     for s in &plan.skipped {
         eprintln!("fsbattery: {}", s.line());
@@ -39,18 +41,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         return Err(e);
     }
     if plan.targets.is_empty() {
-        let t = DirTarget::owned_under(&args.workdir).with_context(|| {
-            format!(
-                "creating the default target under {}",
-                args.workdir.display()
-            )
-        })?;
-        eprintln!(
-            "fsbattery: no --target given and {}: using a fresh directory {}",
-            no_default_why.as_deref().unwrap_or("no default filesystem"),
-            t.root().display()
-        );
-        plan.targets.push(Box::new(t));
+        if let Err(e) = add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
+            if default_workdir_made {
+                let _ = std::fs::remove_dir_all(&args.workdir);
+            }
+            return Err(e);
+        }
     }
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
@@ -91,6 +87,31 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_CELL_FAILED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// With no target: a fresh directory under the work directory, checked like any target (it
+/// exists only now); refused, it is removed again.
+fn add_default_dir(
+    plan: &mut runner::Plan,
+    args: &RunArgs,
+    why: Option<&str>,
+) -> anyhow::Result<()> {
+    let t = DirTarget::owned_under(&args.workdir).with_context(|| {
+        format!(
+            "creating the default target under {}",
+            args.workdir.display()
+        )
+    })?;
+    eprintln!(
+        "fsbattery: no --target given and {}: using a fresh directory {}",
+        why.unwrap_or("no default filesystem"),
+        t.root().display()
+    );
+    plan.targets.push(Box::new(t));
+    plan::check_needs(&plan.workloads, &plan.targets, true).map_err(|e| {
+        plan.targets.clear();
+        e.into()
+    })
 }
 
 /// The run record as results.json holds it, to `--json FILE`.

@@ -1,0 +1,266 @@
+//! What a workload needs from a target for given parameters, and the one check of those needs
+//! against what a target offers (its [`Capabilities`], probed once when the plan is built).
+//!
+//! Invariants: everything here is pure but [`uring`], which probes io_uring once per process;
+//! the plan checks every (workload, target) pair before the first mkfs, and a refusal is one
+//! line that names the parameter and the fix. The run-time checks in the workloads stay as a
+//! second line of defence (a made filesystem may differ from its prediction), never the first.
+
+use crate::model::Capabilities;
+use crate::params::{format_bytes, Params};
+use std::sync::OnceLock;
+
+/// What one block of a small file costs on disk in the estimates (the common 4 KiB block).
+pub const BLOCK: u64 = 4096;
+
+/// What a workload needs from its target, computed from its parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// O_DIRECT, when the parameters ask for it.
+    pub direct: Option<Direct>,
+    /// io_uring (`engine=io_uring`).
+    pub uring: bool,
+    /// Most bytes the workload holds on the target at once (saturating: huge is refused).
+    pub bytes: u64,
+    /// Most files and directories it holds at once.
+    pub inodes: u64,
+    /// The parameters that set `bytes` and `inodes`, named when they do not fit.
+    pub set_by: &'static str,
+}
+
+/// O_DIRECT as a workload asks for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Direct {
+    /// `Some(true)`: where O_DIRECT is refused the workload runs buffered
+    /// (`buffered_fallback=true`); `None`: the workload has no such parameter.
+    pub fallback: Option<bool>,
+    /// How `direct` is turned off: `false` for a switch, `off` for ffsb's choice.
+    pub off: &'static str,
+    /// Parameters whose values every O_DIRECT transfer is made of: each must be a multiple of
+    /// the target's O_DIRECT alignment.
+    pub sizes: Vec<(&'static str, u64)>,
+}
+
+impl Needs {
+    /// Room for `bytes` and `inodes`, set by the parameters `set_by`; no O_DIRECT, no io_uring.
+    pub fn space(bytes: u64, inodes: u64, set_by: &'static str) -> Needs {
+        Needs {
+            bytes,
+            inodes,
+            set_by,
+            ..Needs::default()
+        }
+    }
+
+    /// The same with io_uring when `p`'s `engine` is its second choice (`io_uring`, the order
+    /// every engine parameter shares).
+    pub fn engine(self, p: &Params) -> Needs {
+        Needs {
+            uring: p.get("engine") == 1,
+            ..self
+        }
+    }
+
+    /// The same with O_DIRECT when `p`'s `direct` is on (turned off by the value `off`),
+    /// moving transfers of `sizes`; `fallback` reads `buffered_fallback` when the workload has
+    /// it.
+    pub fn direct(
+        self,
+        p: &Params,
+        off: &'static str,
+        fallback: bool,
+        sizes: &[&'static str],
+    ) -> Needs {
+        let direct = (p.get("direct") != 0).then(|| Direct {
+            fallback: fallback.then(|| p.get("buffered_fallback") != 0),
+            off,
+            sizes: sizes.iter().map(|s| (*s, p.get(s))).collect(),
+        });
+        Needs { direct, ..self }
+    }
+}
+
+/// Bytes of `n` files of `size` bytes each, each rounded up to whole [`BLOCK`]s (saturating).
+pub fn files_bytes(n: u64, size: u64) -> u64 {
+    n.saturating_mul(size.div_ceil(BLOCK).max(1).saturating_mul(BLOCK))
+}
+
+/// Whether io_uring can be set up here: probed once per process (the first plan asks),
+/// `Err` with the kernel's reason.
+pub fn uring() -> &'static Result<(), String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED.get_or_init(|| crate::engine::probe_uring().map_err(|e| e.to_string()))
+}
+
+/// Check the needs of `workload` against the target `spec` that offers `caps`: `Err` is the
+/// one line that refuses the plan, naming the parameter and the fix.
+pub fn check(workload: &str, needs: &Needs, spec: &str, caps: &Capabilities) -> Result<(), String> {
+    let w = workload;
+    if let Some(d) = &needs.direct {
+        check_direct(w, d, spec, caps)?;
+    }
+    if needs.uring && caps.io_uring == Some(false) {
+        let why = uring()
+            .as_ref()
+            .err()
+            .map(String::as_str)
+            .unwrap_or("refused");
+        return Err(format!(
+            "{w}.engine=io_uring: io_uring cannot be set up on this host ({why}): use --set \
+             {w}.engine=sync"
+        ));
+    }
+    let room = |need: u64, have: Option<u64>, what: &str, show: fn(u64) -> String| match have {
+        Some(have) if need > have => Err(format!(
+            "{w} needs {} {what} on {spec}, which has {}: lower {w}'s {} with --set {w}.…, or \
+             give the target more room",
+            show(need),
+            show(have),
+            needs.set_by
+        )),
+        _ => Ok(()),
+    };
+    room(needs.bytes, caps.space_bytes, "of space", format_bytes)?;
+    room(needs.inodes, caps.inodes, "inodes", |n| n.to_string())
+}
+
+fn check_direct(w: &str, d: &Direct, spec: &str, caps: &Capabilities) -> Result<(), String> {
+    let off = d.off;
+    if !caps.direct_io {
+        return match d.fallback {
+            Some(true) => Ok(()),
+            Some(false) => Err(format!(
+                "{w}.direct: {spec} refuses O_DIRECT: use --set {w}.direct={off}, or \
+                 --set {w}.buffered_fallback=true to run buffered there"
+            )),
+            None => Err(format!(
+                "{w}.direct: {spec} refuses O_DIRECT: use --set {w}.direct={off}"
+            )),
+        };
+    }
+    let Some(align) = caps.direct_io_align.filter(|a| *a > 1) else {
+        return Ok(());
+    };
+    match d.sizes.iter().find(|(_, v)| !v.is_multiple_of(align)) {
+        Some((name, v)) => Err(format!(
+            "{w}.{name}={v} is not a multiple of {align}, the O_DIRECT alignment of {spec}: use \
+             a multiple of {align}, or --set {w}.direct={off}"
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caps(direct: bool, align: Option<u64>, space: Option<u64>) -> Capabilities {
+        Capabilities {
+            direct_io: direct,
+            direct_io_align: align,
+            space_bytes: space,
+            io_uring: Some(true),
+            ..Capabilities::default()
+        }
+    }
+
+    fn direct(fallback: Option<bool>, request: u64) -> Needs {
+        Needs {
+            direct: Some(Direct {
+                fallback,
+                off: "false",
+                sizes: vec![("request", request)],
+            }),
+            ..Needs::space(1 << 20, 1, "size")
+        }
+    }
+
+    #[test]
+    fn misaligned_direct_sizes_are_refused_naming_the_parameter_and_fix() {
+        let e = check(
+            "randomio",
+            &direct(Some(false), 1000),
+            "loop:ext4",
+            &caps(true, Some(512), None),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "randomio.request=1000 is not a multiple of 512, the O_DIRECT alignment of \
+             loop:ext4: use a multiple of 512, or --set randomio.direct=false"
+        );
+        assert!(check(
+            "randomio",
+            &direct(Some(false), 4096),
+            "loop:ext4",
+            &caps(true, Some(512), None)
+        )
+        .is_ok());
+        // Unknown alignment: nothing to refuse up front (the workload checks after mkfs).
+        assert!(check(
+            "randomio",
+            &direct(Some(false), 1000),
+            "t",
+            &caps(true, None, None)
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn a_target_without_o_direct_is_refused_unless_the_workload_may_fall_back() {
+        let no = caps(false, None, None);
+        let e = check("dd", &direct(Some(false), 4096), "tmpfs", &no).unwrap_err();
+        assert!(
+            e.contains("dd.direct=false") && e.contains("buffered_fallback=true"),
+            "{e}"
+        );
+        assert!(check("dd", &direct(Some(true), 4096), "tmpfs", &no).is_ok());
+        // ffsb's direct is the choice off|on, with no fallback.
+        let mut n = direct(None, 4096);
+        n.direct.as_mut().unwrap().off = "off";
+        let e = check("ffsb", &n, "tmpfs", &no).unwrap_err();
+        assert!(e.ends_with("use --set ffsb.direct=off"), "{e}");
+    }
+
+    #[test]
+    fn space_and_inodes_are_compared_when_the_target_knows_them() {
+        let n = Needs::space(2 << 30, 10, "size");
+        let e = check(
+            "stream",
+            &n,
+            "loop:ext4,size=1G",
+            &caps(true, None, Some(1 << 30)),
+        );
+        assert!(e.unwrap_err().contains("stream needs 2GiB of space"));
+        assert!(check("stream", &n, "dir:/x", &caps(true, None, None)).is_ok());
+        let few = Capabilities {
+            inodes: Some(5),
+            ..caps(true, None, None)
+        };
+        assert!(check("stream", &n, "dir:/x", &few)
+            .unwrap_err()
+            .contains("10 inodes"));
+    }
+
+    #[test]
+    fn io_uring_is_refused_where_it_cannot_be_set_up() {
+        let n = Needs {
+            uring: true,
+            ..Needs::space(0, 0, "")
+        };
+        let off = Capabilities {
+            io_uring: Some(false),
+            ..Capabilities::default()
+        };
+        let e = check("dd", &n, "loop:xfs", &off).unwrap_err();
+        assert!(e.contains("--set dd.engine=sync"), "{e}");
+        assert_eq!(e.lines().count(), 1);
+    }
+
+    #[test]
+    fn file_bytes_round_up_to_blocks_and_saturate() {
+        assert_eq!(files_bytes(3, 1), 3 * BLOCK);
+        assert_eq!(files_bytes(2, BLOCK + 1), 4 * BLOCK);
+        assert_eq!(files_bytes(u64::MAX, u64::MAX), u64::MAX);
+    }
+}
