@@ -8,7 +8,8 @@
 #   CASES="seq buffered" DEPTHS=32 THREADS=1 SIZE_MB=512 DIR=/var/tmp/x bash bench/cli.sh
 #
 # Cases: 4 KiB random reads, io_uring, O_DIRECT, depths $DEPTHS x threads $THREADS (randomio
-# vs fio --numjobs --thread); sequential 1 MiB O_DIRECT writes and reads at depth 8 (bonnie's
+# vs fio --numjobs --thread); for information, depth 32 with randomio.uring.batch=$BATCH (8)
+# against the same fio; sequential 1 MiB O_DIRECT writes and reads at depth 8 (bonnie's
 # block output/input vs fio --rw=write/read); buffered 1 MiB writes (dd workload vs dd).
 # Files live in $DIR (default under /var/tmp: the root filesystem's device, not tmpfs) and
 # are removed on exit, interrupted or not.
@@ -21,7 +22,8 @@ DEPTHS=${DEPTHS:-"1 8 32 128"}
 THREADS=${THREADS:-"1 4"}
 FSB=${FSBATTERY:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fsbattery}
 DIR=${DIR:-/var/tmp/fsbattery-cli-bench.$$}
-CASES=${CASES:-"randread seq buffered"}
+CASES=${CASES:-"randread batch seq buffered"}
+BATCH=${BATCH:-8}
 
 for tool in fio dd jq "$FSB"; do
     command -v "$tool" >/dev/null || { echo "cli.sh: $tool not found (build with cargo build --release -p fsbattery; apt-get install fio jq)" >&2; exit 5; }
@@ -64,48 +66,55 @@ dd_rate() {
 declare -A A B Q   # case -> space-separated per-round fsbattery, reference, queue depth
 add() { A[$1]+="$2 "; B[$1]+="$3 "; Q[$1]+="$4 "; }
 
+# Run "$1" and "$2" (commands setting f and r) in an order that alternates with the round, so
+# neither tool always runs on the other's leftovers (writeback, device cache).
+pair() {
+    if ((ROUND % 2)); then eval "$1"; eval "$2"; else eval "$2"; eval "$1"; fi
+}
+
+# randread DEPTH THREADS [BATCH]: randomio (with randomio.uring.batch=BATCH if given) vs fio.
 randread() {
-    local d=$1 t=$2 f r
-    f=$(fsb randomio iops --set randomio.threads="$t" --set randomio.write_pct=0 \
-        --set randomio.sync_pct=0 --set randomio.request=4096 --set randomio.size="$SIZE" \
-        --set randomio.runtime="$SECS" --set randomio.direct=1 --set randomio.engine=io_uring \
-        --set randomio.depth="$d")
-    r=$(RATE=iops fio_rate --rw=randread --bs=4k --iodepth="$d" --numjobs="$t" \
-        --norandommap --randrepeat=0 --time_based --runtime="$SECS")
-    add "randread 4k qd$d x$t thr, IOPS" "${f% *}" "$r" "${f#* }"
+    local d=$1 t=$2 b=${3:-} f r label
+    local set=(--set randomio.threads="$t" --set randomio.write_pct=0 --set randomio.sync_pct=0
+        --set randomio.request=4096 --set randomio.size="$SIZE" --set randomio.runtime="$SECS"
+        --set randomio.direct=1 --set randomio.engine=io_uring --set randomio.depth="$d")
+    [[ -n $b ]] && set+=(--set randomio.uring.batch="$b")
+    pair 'f=$(fsb randomio iops "${set[@]}")' \
+        'r=$(RATE=iops fio_rate --rw=randread --bs=4k --iodepth="$d" --numjobs="$t" \
+            --norandommap --randrepeat=0 --time_based --runtime="$SECS")'
+    label="randread 4k qd$d x$t thr${b:+ batch $b (info)}, IOPS"
+    add "$label" "${f% *}" "$r" "${f#* }"
 }
 
 seqio() {
     local f w r
-    f=$(fsb bonnie "seq_write" --set bonnie.size="$SIZE" --set bonnie.chunk=1048576 \
-        --set bonnie.direct=1 --set bonnie.engine=io_uring --set bonnie.depth=8 \
-        --set bonnie.fsync=0 --set bonnie.files=0 --set bonnie.seeks=1 --set bonnie.seekers=1)
-    # A new file written from offset 0, as bonnie's (allocating writes, no preallocation).
-    rm -f "$DIR/fio.dat"
-    w=$(RATE=mb fio_rate --rw=write --bs=1M --iodepth=8 --fallocate=none)
+    local set=(--set bonnie.size="$SIZE" --set bonnie.chunk=1048576 --set bonnie.direct=1
+        --set bonnie.engine=io_uring --set bonnie.depth=8 --set bonnie.fsync=0
+        --set bonnie.files=0 --set bonnie.seeks=1 --set bonnie.seekers=1)
+    # fio writes a new file from offset 0, as bonnie does (allocating writes, no preallocation).
+    pair 'f=$(fsb bonnie seq_write "${set[@]}")' \
+        'rm -f "$DIR/fio.dat"; w=$(RATE=mb fio_rate --rw=write --bs=1M --iodepth=8 --fallocate=none)'
     add "seq write 1M O_DIRECT qd8, MB/s" "${f% *}" "$w" -
-    f=$(fsb bonnie "seq_read" --set bonnie.size="$SIZE" --set bonnie.chunk=1048576 \
-        --set bonnie.direct=1 --set bonnie.engine=io_uring --set bonnie.depth=8 \
-        --set bonnie.fsync=0 --set bonnie.files=0 --set bonnie.seeks=1 --set bonnie.seekers=1)
-    r=$(RATE=mb fio_rate --rw=read --bs=1M --iodepth=8)
+    pair 'f=$(fsb bonnie seq_read "${set[@]}")' 'r=$(RATE=mb fio_rate --rw=read --bs=1M --iodepth=8)'
     add "seq read 1M O_DIRECT qd8, MB/s" "${f% *}" "$r" -
 }
 
 buffered() {
-    local f
-    f=$(fsb dd write --set dd.size="$SIZE" --set dd.block=1048576 --set dd.direct=0 \
-        --set dd.engine=sync)
-    add "buffered write 1M vs dd, MB/s" "${f% *}" "$(dd_rate)" -
+    local f r
+    pair 'f=$(fsb dd write --set dd.size="$SIZE" --set dd.block=1048576 --set dd.direct=0 \
+        --set dd.engine=sync)' 'r=$(dd_rate)'
+    add "buffered write 1M vs dd, MB/s" "${f% *}" "$r" -
 }
 
-for round in $(seq 1 "$RUNS"); do
-    echo "round $round/$RUNS" >&2
+for ROUND in $(seq 1 "$RUNS"); do
+    echo "round $ROUND/$RUNS" >&2
     for case in $CASES; do
         case $case in
             randread) for d in $DEPTHS; do for t in $THREADS; do randread "$d" "$t"; done; done ;;
+            batch) randread 32 1 "$BATCH" ;;
             seq) seqio ;;
             buffered) buffered ;;
-            *) echo "cli.sh: unknown case $case (randread, seq, buffered)" >&2; exit 2 ;;
+            *) echo "cli.sh: unknown case $case (randread, batch, seq, buffered)" >&2; exit 2 ;;
         esac
     done
 done
