@@ -400,3 +400,49 @@ fn sizes_are_printed_as_a_user_types_them() {
     }
     assert!(render(&old).contains("<code>size=67108864</code>"));
 }
+
+#[test]
+fn latency_tables_show_the_achieved_queue_depth_of_their_workload() {
+    let mut rec = common::run();
+    // The fixture predates the metric: give randomio a queue depth of 31.5 on every target.
+    let mut depth: Vec<_> = rec
+        .cells
+        .iter()
+        .filter(|c| c.workload == "randomio" && c.metric.ends_with("_p99"))
+        .cloned()
+        .collect();
+    assert!(!depth.is_empty(), "the fixture has randomio latencies");
+    for c in &mut depth {
+        c.metric = "queue_depth".into();
+        c.unit = "ops".into();
+        c.better = fsbattery_stats::Better::Higher;
+        c.comparable = false;
+        c.status = fsbattery_record::CellStatus::Ok;
+        for s in &mut c.samples {
+            s.value = 31.5;
+        }
+    }
+    let targets = depth.len();
+    rec.cells.extend(depth);
+    let html = render(&rec);
+    let section = &html[html.find("<section id=\"latency\">").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    let tables: Vec<&str> = section.split("<table class=\"latency\"").skip(1).collect();
+    assert!(!tables.is_empty());
+    for t in tables {
+        let randomio = t.starts_with(" data-test=\"randomio/");
+        let header =
+            t.contains("<th class=\"num\" data-metric=\"queue_depth\">queue depth (ops)</th>");
+        assert_eq!(header, randomio, "{t}");
+        if randomio {
+            assert_eq!(
+                count(t, ">31.50 ±0<"),
+                targets,
+                "one depth per target row: {t}"
+            );
+        }
+    }
+    assert!(section.contains("mean operations in flight per thread"));
+    // Without the metric, the section says nothing of it (the golden file guards the rest).
+    assert!(!single().contains("queue depth"));
+}

@@ -235,6 +235,15 @@ pub struct JobResult {
     pub fsync: OpStats,
     /// Latency of all data operations.
     pub latency: LatencySummary,
+    /// Achieved queue depth: the time-weighted mean of each engine's in-flight count (a
+    /// synchronous operation counts as one while it runs), averaged over the threads, so it
+    /// compares with `depth` (per thread). Absent in older results.
+    #[serde(default)]
+    pub queue_depth: f64,
+    /// Engine reaps over all threads (each one call that submits the queued refills and
+    /// collects every ready completion); `ops / reaps` is the mean completions per reap.
+    #[serde(default)]
+    pub reaps: u64,
 }
 
 /// Run `spec`: validate, prepare the file, run every thread, merge the results.
@@ -392,5 +401,8 @@ fn merge(spec: &JobSpec, results: &[ThreadResult]) -> JobResult {
         write: stats(1),
         fsync: stats(2),
         latency: data.summary(),
+        queue_depth: results.iter().map(ThreadResult::mean_depth).sum::<f64>()
+            / results.len().max(1) as f64,
+        reaps: results.iter().map(|r| r.reaps).sum(),
     }
 }

@@ -110,6 +110,11 @@ fn assert_sane(r: &JobResult, ops: u64) {
         "{l:?}"
     );
     assert!(l.p99_ns <= l.p999_ns && l.mean_ns > 0.0 && r.iops > 0.0);
+    // The engine's mean in-flight count: positive, never above the depth per thread.
+    assert!(
+        r.queue_depth > 0.0 && r.queue_depth <= f64::from(r.depth) + 1e-9 && r.reaps <= ops,
+        "{r:?}"
+    );
 }
 
 /// Write with `pattern`, check the file directly, complete it sequentially, read it back with

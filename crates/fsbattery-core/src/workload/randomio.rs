@@ -17,11 +17,13 @@
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
 use super::{Scratch, Workload, WorkloadCtx};
-use crate::engine::{run_job, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop};
+use crate::engine::{
+    run_job, EngineSpec, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop, UringOptions,
+};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamSpec, Params, MAX_RUNTIME, MAX_THREADS};
+use crate::params::{ParamSpec, Params, MAX_DEPTH, MAX_RUNTIME, MAX_THREADS};
 use std::path::Path;
 use std::time::Duration;
 
@@ -67,9 +69,24 @@ const PARAMS: &[ParamSpec] = &[
     blockio::BUFFERED_FALLBACK,
     blockio::ENGINE,
     blockio::DEPTH,
+    blockio::count(
+        BATCH,
+        "io_uring: completions each wait asks for (at most depth). Every ready completion is \
+         reaped and every freed slot refilled in one call whatever the value; 1 wakes on the \
+         first, larger values mean fewer wake-ups and larger submit batches",
+        1,
+        1,
+    )
+    .range(1, MAX_DEPTH),
     blockio::fill(blockio::FILL_RANDOM),
     blockio::COMPRESS_PCT,
 ];
+
+/// The metric of the achieved queue depth (the HTML latency table shows it by this name).
+const QUEUE_DEPTH: &str = "queue_depth";
+
+/// The parameter of the io_uring reap batch.
+const BATCH: &str = "uring.batch";
 
 /// Latency statistics per kind, metric suffix and what it is.
 const LATENCY: [(&str, &str); 7] = [
@@ -99,6 +116,13 @@ impl Workload for RandomIo {
         PARAMS
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        let (batch, depth) = (p.get(BATCH), p.get("depth"));
+        if p.get("engine") > 0 && batch > depth {
+            return Err(WorkloadError::Failed(format!(
+                "randomio.{BATCH}={batch} exceeds randomio.depth={depth}: a reap cannot wait \
+                 for more operations than are in flight; use {BATCH} <= depth"
+            )));
+        }
         blockio::whole_chunks("randomio", p.get("size"), p.get("request"), "request").map(drop)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
@@ -109,6 +133,13 @@ impl Workload for RandomIo {
                 "lay the file out: buffered 1 MiB writes, fsync included",
             ),
             MetricSpec::rate("iops", "ops/s", "reads + writes per second (fsyncs apart)"),
+            MetricSpec::rate(
+                QUEUE_DEPTH,
+                "ops",
+                "achieved queue depth: time-weighted mean of each thread's operations in flight \
+                 (compare with depth; sync engine: 1)",
+            )
+            .not_comparable(),
         ];
         for (kind, on) in kinds(p) {
             if on {
@@ -164,7 +195,7 @@ impl Workload for RandomIo {
             write_fraction: write_pct as f64 / 100.0,
             fsync_fraction: sync_pct as f64 / 100.0,
             direct: io.direct,
-            engine: io.engine,
+            engine: with_batch(io.engine, p.get(BATCH)),
             jobs: threads as u32,
             stop: Stop::Runtime(Duration::from_secs(runtime)),
             fill: io.fill,
@@ -178,6 +209,17 @@ impl Workload for RandomIo {
         record(ctx, p, &res, &t);
         blockio::record_direct(ctx, p, &io);
         Ok(())
+    }
+}
+
+/// `engine` waiting for `batch` completions per reap (io_uring; the sync engine has none).
+fn with_batch(engine: EngineSpec, batch: u64) -> EngineSpec {
+    match engine {
+        EngineSpec::IoUring(o) => EngineSpec::IoUring(UringOptions {
+            batch: u32::try_from(batch).unwrap_or(u32::MAX),
+            ..o
+        }),
+        EngineSpec::Sync => EngineSpec::Sync,
     }
 }
 
@@ -210,6 +252,7 @@ fn lay_out(
 /// Record the random phase's rates and latencies (ns → ms).
 fn record(ctx: &mut WorkloadCtx<'_>, p: &Params, res: &JobResult, t: &Timing) {
     ctx.record("iops", t, res.iops);
+    ctx.record(QUEUE_DEPTH, t, res.queue_depth);
     let per_s = |s: &OpStats| blockio::per_s(s.ops, res.elapsed_s);
     let [(_, reads), (_, writes)] = kinds(p);
     let stats = [(reads, "read", &res.read), (writes, "write", &res.write)];
@@ -256,6 +299,7 @@ mod tests {
             ("buffered_fallback", 0),
             ("engine", 0),
             ("depth", 4),
+            ("uring.batch", 1),
             ("fill", 1),
             ("compress_pct", 50),
         ];
@@ -302,10 +346,27 @@ mod tests {
         let mut cases = vec![params(&[("direct", 1)])];
         if uring_ok() {
             cases.push(params(&[("direct", 1), ("engine", 1), ("depth", 8)]));
+            cases.push(params(&[("engine", 1), ("depth", 8), ("uring.batch", 8)]));
         }
         for p in cases {
-            check_positive(&p);
+            let v = check_positive(&p);
+            // The engine keeps its queue full: the mean in flight is at most the depth.
+            let depth = if p.get("engine") == 1 {
+                p.get("depth")
+            } else {
+                1
+            };
+            assert!(v[QUEUE_DEPTH] <= depth as f64 + 1e-9, "{v:?}");
         }
+    }
+
+    #[test]
+    fn a_batch_deeper_than_the_queue_is_refused_with_the_fix() {
+        let p = params(&[("engine", 1), ("depth", 4), ("uring.batch", 5)]);
+        let e = RandomIo.check(&p).unwrap_err().to_string();
+        assert!(e.contains("uring.batch=5") && e.contains("<= depth"), "{e}");
+        // The sync engine has no reap batch: nothing to refuse.
+        RandomIo.check(&params(&[("uring.batch", 5)])).unwrap();
     }
 
     #[test]
