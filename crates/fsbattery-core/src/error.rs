@@ -94,6 +94,12 @@ impl WorkloadError {
     }
 }
 
+/// Whether `e` says the target has no room left: ENOSPC or EDQUOT (a quota is a full target
+/// as far as a workload can tell). The one test of "target full" every workload uses.
+pub fn is_full(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT))
+}
+
 /// Extension to attach "what" to io results tersely inside workloads.
 pub trait IoContext<T> {
     /// Map an io error to [`WorkloadError::Io`] with a lazily built description.

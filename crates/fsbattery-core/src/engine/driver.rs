@@ -9,16 +9,13 @@
 //!   a vector reused across reaps, histograms are preallocated.
 //! - A slot read into is marked dirty and refilled from the base block before it is written
 //!   from, so writes always carry the job's fill pattern, whatever reads brought in.
-//! - The interruption flag is polled every [`POLL_EVERY`] operations; on error or interrupt the
+//! - The interruption flag is polled as [`crate::interrupt::due`] says (every 256 operations); on error or interrupt the
 //!   engine is dropped, which waits for operations still in flight.
 
 use super::buffer::{matches, stamp};
 use super::pattern::{OffsetGen, XorShift};
 use super::{Completion, Engine, EngineError, JobSpec, LatencyHistogram, Op, OpKind, Submit};
 use std::time::Instant;
-
-/// Operations between two polls of the interruption flag.
-const POLL_EVERY: u64 = 256;
 
 /// One thread's share of a job.
 #[derive(Debug, Clone)]
@@ -216,7 +213,7 @@ impl<E: Engine> Driver<'_, '_, E> {
             0
         } else {
             self.issued += 1;
-            if self.issued.is_multiple_of(POLL_EVERY) && crate::interrupt::requested() {
+            if crate::interrupt::due(self.issued) {
                 self.interrupted = true;
             }
             self.gen.next_offset()

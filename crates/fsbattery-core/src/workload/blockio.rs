@@ -1,7 +1,7 @@
 //! Block IO shared by `dd`, `randomio` and `bonnie`: their common parameters (engine, queue
 //! depth, fill, O_DIRECT and its fallback), one file driven through an [`Engine`] in chunks
 //! (sequential passes with the queue kept full, single operations for rewrite and seeks), and
-//! the "target full" failure.
+//! the "target full" failure (ENOSPC or EDQUOT, as [`crate::error::is_full`] says).
 //!
 //! Invariants:
 //! - O_DIRECT is never dropped silently: when the directory refuses it the cell fails with the
@@ -16,8 +16,8 @@ use crate::engine::{
     check_direct, dio_alignment, BufferPool, Completion, DirectIo, Engine, EngineError, EngineSpec,
     Fill, Op, OpKind, Submit,
 };
-use crate::error::{IoContext, WorkloadError};
-use crate::measure::Timing;
+use crate::error::{is_full, IoContext, WorkloadError};
+use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
 use crate::params::{
     format_bytes, ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE,
@@ -276,25 +276,7 @@ pub(super) fn ms(name: &str, help: &str) -> MetricSpec {
 
 /// `bytes` over `secs` in MB/s (10^6 bytes per second, as fio's MB/s).
 pub(super) fn mb_per_s(bytes: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        bytes as f64 / secs / 1e6
-    } else {
-        0.0
-    }
-}
-
-/// `n` events over `secs`, per second.
-pub(super) fn per_s(n: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        n as f64 / secs
-    } else {
-        0.0
-    }
-}
-
-/// True for "no space left on device".
-pub(super) fn is_full(e: &std::io::Error) -> bool {
-    e.raw_os_error() == Some(libc::ENOSPC)
+    per_s(bytes as f64, secs) / 1e6
 }
 
 /// The failure of a workload that filled its target after writing `written` bytes.

@@ -220,7 +220,11 @@ fn big_file(
         seed,
     };
     let ((), t) = ctx.phase(&evict, || plan.run(seekers))?;
-    ctx.record("seeks", &t, blockio::per_s(seeks, t.elapsed_s));
+    ctx.record(
+        "seeks",
+        &t,
+        crate::measure::per_s(seeks as f64, t.elapsed_s),
+    );
 
     let t = ctx.timed("delete_bigfile", &evict, || {
         std::fs::remove_file(path).ctx(|| format!("unlink {}", path.display()))

@@ -18,7 +18,7 @@ use crate::engine::{
     BufferPool, Completion, Engine, EngineSpec, Fill, LatencyHistogram, Op, OpKind, Submit,
     UringOptions, XorShift,
 };
-use crate::error::WorkloadError;
+use crate::error::{is_full, WorkloadError};
 use crate::measure::Timing;
 use crate::model::MetricSpec;
 use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_THREADS};
@@ -132,11 +132,6 @@ impl Tally {
             WorkloadError::io(what, e)
         }
     }
-}
-
-/// Whether `e` says the filesystem (or the quota) has no room left.
-pub(super) fn is_full(e: &std::io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT))
 }
 
 /// One thread's engine with a free list of its buffer slots.
@@ -397,15 +392,6 @@ pub(super) fn record_lat(
     ];
     for ((suffix, _), v) in LAT.iter().zip(values) {
         ctx.record(&format!("{prefix}_{suffix}"), t, v);
-    }
-}
-
-/// `n / secs`, 0 for an empty window (never NaN or infinite).
-pub(super) fn per_sec(n: f64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        n / secs
-    } else {
-        0.0
     }
 }
 

@@ -295,7 +295,7 @@ fn metric(test: &str, record: u64) -> String {
 fn kb_per_s(bytes: u64, secs: f64) -> f64 {
     // A loop too fast for the clock still moved its bytes: iozone clamps to its timer
     // resolution in the same way.
-    bytes as f64 / 1024.0 / secs.max(1e-9)
+    crate::measure::per_s(bytes as f64 / 1024.0, secs.max(1e-9))
 }
 
 impl Workload for Iozone {
@@ -584,9 +584,7 @@ impl Setup {
     /// `e`, or "target full after N bytes" when `e` is ENOSPC or EDQUOT.
     fn full(&self, e: WorkloadError) -> WorkloadError {
         match &e {
-            WorkloadError::Io { source, .. }
-                if matches!(source.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) =>
-            {
+            WorkloadError::Io { source, .. } if crate::error::is_full(source) => {
                 self.full_because(&e.to_string())
             }
             _ => e,

@@ -221,7 +221,7 @@ fn lay_out(
 /// Record the random phase's rates and latencies (ns → ms).
 fn record(ctx: &mut WorkloadCtx<'_>, p: &Params, res: &JobResult, t: &Timing) {
     ctx.record("iops", t, res.iops);
-    let per_s = |s: &OpStats| blockio::per_s(s.ops, res.elapsed_s);
+    let per_s = |s: &OpStats| crate::measure::per_s(s.ops as f64, res.elapsed_s);
     let [(_, reads), (_, writes)] = kinds(p);
     let stats = [(reads, "read", &res.read), (writes, "write", &res.write)];
     for &(on, kind, s) in &stats {
