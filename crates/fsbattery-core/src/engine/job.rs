@@ -339,6 +339,12 @@ fn run_thread(
             wait();
             drive(engine, id?, plan)
         }
+        EngineSpec::Null => {
+            let mut engine = super::NullEngine::new(pool);
+            let id = engine.add_file(file);
+            wait();
+            drive(engine, id?, plan)
+        }
         EngineSpec::IoUring(opts) => {
             let engine = UringEngine::new(pool, opts).and_then(|mut e| {
                 let id = e.add_file(file)?;

@@ -17,7 +17,8 @@
 //!   per completion batch, so timing costs the same for every engine.
 //!
 //! Adding an engine is one file implementing [`Engine`] and one arm in [`EngineSpec`] and the
-//! dispatch in `job.rs`.
+//! dispatch in `job.rs`. The `null` engine ([`NullEngine`]) does no I/O: it makes tests of the
+//! layers above deterministic and measures fsbattery's own per-operation cost.
 
 mod buffer;
 mod direct;
@@ -26,6 +27,7 @@ mod error;
 mod files;
 mod job;
 mod latency;
+mod null;
 mod pattern;
 mod sync;
 mod uring;
@@ -38,6 +40,7 @@ pub use direct::{check_direct, dio_alignment, DioAlignment, DirectIo};
 pub use error::EngineError;
 pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
+pub use null::NullEngine;
 pub use pattern::{OffsetGen, Pattern, XorShift};
 pub use sync::SyncEngine;
 pub use uring::{probe_uring, UringEngine, UringOptions, MAX_REGISTERED_FILES};
@@ -138,6 +141,9 @@ pub trait Engine {
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError>;
 }
 
+/// Engine names, in [`EngineSpec::choose`] order.
+const NAMES: &[&str] = &["sync", "io_uring", "null"];
+
 /// Which engine a job uses, with its namespaced options (`uring.*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -147,6 +153,8 @@ pub enum EngineSpec {
     Sync,
     /// io_uring with a queue of `depth` operations.
     IoUring(UringOptions),
+    /// No I/O: every operation completes at once (deterministic tests, fsbattery's own cost).
+    Null,
 }
 
 impl EngineSpec {
@@ -163,13 +171,14 @@ impl EngineSpec {
         match self {
             EngineSpec::Sync => "sync",
             EngineSpec::IoUring(_) => "io_uring",
+            EngineSpec::Null => "null",
         }
     }
 
     /// Operations in flight per thread (1 for sync).
     pub fn depth(&self) -> u32 {
         match self {
-            EngineSpec::Sync => 1,
+            EngineSpec::Sync | EngineSpec::Null => 1,
             EngineSpec::IoUring(o) => o.depth,
         }
     }
@@ -178,7 +187,7 @@ impl EngineSpec {
     /// (clamped to 1..=depth).
     pub fn reap_batch(&self) -> u32 {
         match self {
-            EngineSpec::Sync => 1,
+            EngineSpec::Sync | EngineSpec::Null => 1,
             EngineSpec::IoUring(o) => o.batch.clamp(1, o.depth.max(1)),
         }
     }
@@ -194,11 +203,24 @@ impl EngineSpec {
         Ok(match self {
             EngineSpec::Sync => Box::new(SyncEngine::new(pool)),
             EngineSpec::IoUring(o) => Box::new(UringEngine::new(pool, *o)?),
+            EngineSpec::Null => Box::new(NullEngine::new(pool)),
         })
     }
 
-    /// Every engine name, for help and error messages.
+    /// Every engine name, for help and error messages; also the choices of the workloads'
+    /// `engine` parameter, in the order [`EngineSpec::choose`] reads.
     pub fn names() -> &'static [&'static str] {
-        &["sync", "io_uring"]
+        NAMES
+    }
+
+    /// The engine at `index` of [`EngineSpec::names`] (a workload's `engine` parameter), with
+    /// `uring` as io_uring's options; None for an index past the end.
+    pub fn choose(index: u64, uring: UringOptions) -> Option<EngineSpec> {
+        match index {
+            0 => Some(EngineSpec::Sync),
+            1 => Some(EngineSpec::IoUring(uring)),
+            2 => Some(EngineSpec::Null),
+            _ => None,
+        }
     }
 }

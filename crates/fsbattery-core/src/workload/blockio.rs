@@ -14,7 +14,7 @@
 
 use crate::engine::{
     check_direct, dio_alignment, BufferPool, Completion, DirectIo, Engine, EngineError, EngineSpec,
-    Fill, Op, OpKind, Submit,
+    Fill, Op, OpKind, Submit, UringOptions,
 };
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
@@ -29,8 +29,8 @@ use std::path::{Path, PathBuf};
 
 use super::WorkloadCtx;
 
-/// Names of the `engine` parameter's choices, in [`EngineSpec`] order.
-pub(super) const ENGINES: &[&str] = &["sync", "io_uring"];
+/// Names of the `engine` parameter's choices, as [`EngineSpec::choose`] reads them.
+pub(super) const ENGINES: &[&str] = &["sync", "io_uring", "null"];
 /// Names of the `fill` parameter's choices.
 pub(super) const FILLS: &[&str] = &["zeros", "random", "compressible"];
 /// Index of "zeros" in [`FILLS`].
@@ -144,7 +144,8 @@ pub(super) const BUFFERED_FALLBACK: ParamSpec = flag(
 /// `engine`: sync or io_uring.
 pub(super) const ENGINE: ParamSpec = ParamSpec {
     name: "engine",
-    help: "IO engine: sync (pread/pwrite, one operation at a time) or io_uring",
+    help: "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
+           fsbattery's own cost)",
     kind: ParamKind::Choice(ENGINES),
     quick: 0,
     standard: 0,
@@ -168,6 +169,33 @@ pub(super) const COMPRESS_PCT: ParamSpec = percent(
     50,
 );
 
+/// The engine the `engine` and `depth` parameters name, io_uring with `uring`'s other options.
+/// A depth outside 1..=[`MAX_DEPTH`] is refused with the parameter's name, for every workload
+/// alike (never clamped); so is an engine index past [`ENGINES`].
+pub(super) fn choose_engine(
+    workload: &str,
+    p: &Params,
+    uring: UringOptions,
+) -> Result<EngineSpec, WorkloadError> {
+    let depth = p.get("depth");
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(WorkloadError::Failed(format!(
+            "{workload}.depth={depth}: use 1..={MAX_DEPTH}"
+        )));
+    }
+    let uring = UringOptions {
+        depth: depth as u32,
+        ..uring
+    };
+    let index = p.get("engine");
+    EngineSpec::choose(index, uring).ok_or_else(|| {
+        WorkloadError::Failed(format!(
+            "{workload}.engine={index}: use one of {}",
+            ENGINES.join(", ")
+        ))
+    })
+}
+
 /// How a workload moves its bytes, resolved from its parameters and its directory.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct IoSettings {
@@ -185,16 +213,7 @@ impl IoSettings {
     /// Resolve `engine`, `depth`, `fill`, `compress_pct`, `direct` and `buffered_fallback`,
     /// probing O_DIRECT in `dir` when it is asked for.
     pub fn resolve(workload: &str, p: &Params, dir: &Path) -> Result<IoSettings, WorkloadError> {
-        let depth = p.get("depth");
-        if !(1..=4096).contains(&depth) {
-            return Err(WorkloadError::Failed(format!(
-                "{workload}.depth={depth}: use 1..=4096"
-            )));
-        }
-        let engine = match p.get("engine") {
-            0 => EngineSpec::Sync,
-            _ => EngineSpec::uring(depth as u32),
-        };
+        let engine = choose_engine(workload, p, UringOptions::default())?;
         let pct = p.get("compress_pct");
         if pct > 100 {
             return Err(WorkloadError::Failed(format!(

@@ -255,7 +255,7 @@ impl Config {
             read_pct: p.get("read_pct").min(100),
             direct,
             align,
-            engine: fileset::engine_spec(p, per_thread <= 1024),
+            engine: fileset::engine_spec("ffsb", p, per_thread <= 1024)?,
             seed: p.get("seed"),
         })
     }

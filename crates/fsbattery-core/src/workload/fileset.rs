@@ -48,7 +48,7 @@ pub(super) const fn bytes(
 /// The `engine` parameter (sync at every scale).
 pub(super) const ENGINE_PARAM: ParamSpec = ParamSpec {
     name: "engine",
-    help: "IO engine: sync (pread/pwrite) or io_uring",
+    help: "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
     kind: ParamKind::Choice(ENGINES),
     quick: 0,
     standard: 0,
@@ -77,19 +77,24 @@ pub(super) fn threads(p: &Params) -> usize {
     }
 }
 
-/// The engine the `engine` and `depth` parameters ask for. Registering files pays only when
-/// files stay open (ffsb); workloads that open and close a file per operation would pay an
-/// extra system call per open and close instead.
-pub(super) fn engine_spec(p: &Params, register_files: bool) -> EngineSpec {
-    match p.get("engine") {
-        0 => EngineSpec::Sync,
-        _ => EngineSpec::IoUring(UringOptions {
-            depth: p.get("depth").clamp(1, 4096) as u32,
+/// The engine the `engine` and `depth` parameters ask for (a bad depth is refused as blockio
+/// refuses it). Registering files pays only when files stay open (ffsb); workloads that open
+/// and close a file per operation would pay an extra system call per open and close instead.
+pub(super) fn engine_spec(
+    workload: &str,
+    p: &Params,
+    register_files: bool,
+) -> Result<EngineSpec, WorkloadError> {
+    super::blockio::choose_engine(
+        workload,
+        p,
+        UringOptions {
             registered_buffers: false,
             registered_files: register_files,
             batch: 1,
-        }),
-    }
+            ..UringOptions::default()
+        },
+    )
 }
 
 /// Bytes and files written so far by every thread of one workload run, for the message of a

@@ -294,7 +294,7 @@ impl Config {
             runtime: Duration::from_secs(p.get("runtime").max(1)),
             io_size: p.get("io_size"),
             append_size: p.get("append_size").max(1),
-            engine: fileset::engine_spec(p, false),
+            engine: fileset::engine_spec(Personality { kind }.name(), p, false)?,
             seed: p.get("seed"),
         })
     }

@@ -271,7 +271,7 @@ impl Config {
             bias_read: p.get("bias_read"),
             bias_create: p.get("bias_create"),
             seed: p.get("seed"),
-            engine: super::fileset::engine_spec(p, false),
+            engine: super::fileset::engine_spec(name, p, false)?,
         })
     }
 
