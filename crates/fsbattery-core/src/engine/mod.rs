@@ -29,6 +29,7 @@ mod job;
 mod latency;
 mod null;
 mod pattern;
+mod pool;
 mod sync;
 mod uring;
 
@@ -42,6 +43,7 @@ pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
 pub use null::NullEngine;
 pub use pattern::{OffsetGen, Pattern, XorShift};
+pub use pool::{run_pool, PoolError, PoolResult};
 pub use sync::SyncEngine;
 pub use uring::{probe_uring, UringEngine, UringOptions, MAX_REGISTERED_FILES};
 

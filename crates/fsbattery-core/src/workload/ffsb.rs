@@ -15,10 +15,10 @@
 
 use super::fileset::{
     self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, request_size,
-    run_threads, should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
-    THREADS_RANGE,
+    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
 use super::{Scratch, Workload, WorkloadCtx};
+use crate::engine::run_pool;
 use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::per_s;
@@ -367,7 +367,7 @@ fn layout(cfg: &Config, pool: &Pool, tally: &Tally) -> Result<f64, WorkloadError
         }
         Ok(())
     };
-    let (_, secs) = run_threads(cfg.threads, &stop, setup, body)?;
+    let (_, secs) = run_pool::<_, _, WorkloadError>(cfg.threads, &stop, setup, body)?;
     Ok(secs)
 }
 
@@ -434,7 +434,7 @@ fn run_profile(
         }
         Ok(stats)
     };
-    let (rows, secs) = run_threads(cfg.threads, &stop, setup, body)?;
+    let (rows, secs) = run_pool::<_, _, WorkloadError>(cfg.threads, &stop, setup, body)?;
     Ok(ProfileResult {
         stats: merge_rows(&rows, profile.kinds.len()),
         secs,

@@ -1,6 +1,6 @@
 //! Shared machinery of the many-file workloads (`ffsb`, `postmark*`, the filebench
 //! personalities): parameter helpers, a per-thread IO port over the engine, per-operation
-//! statistics, the "target full" failure and a thread pool with a common start line.
+//! statistics and the "target full" failure.
 //!
 //! Invariants:
 //! - Every byte goes through an [`Engine`] owned by the thread that uses it (a [`Port`]); files
@@ -10,8 +10,7 @@
 //! - ENOSPC and EDQUOT, from a write, an fsync, a create or a mkdir, and a short write all
 //!   become one message, "target full after N bytes (…) and F files written in DIR: …", counted
 //!   by a [`Tally`] shared by every thread of the workload.
-//! - [`run_threads`] starts the timed window of every thread at one barrier that every thread
-//!   reaches even when its setup failed, so a failing thread never leaves the others waiting;
+//! - Threads run on the engine's one pool ([`crate::engine::run_pool`]): a common start line,
 //!   the first real error wins over the "interrupted" and "stopped" of the others.
 
 use crate::engine::{
@@ -26,7 +25,6 @@ use fsbattery_stats::Better;
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Barrier;
 use std::time::Instant;
 
 use super::WorkloadCtx;
@@ -400,73 +398,6 @@ pub(super) fn record_lat(
     }
 }
 
-/// Run `body` on `n` threads. Each thread first runs `setup` (open files, build its engine),
-/// then all start together at a barrier; `body` gets the thread index, its setup and the
-/// start instant, and should return soon after `stop` is raised. Returns every thread's
-/// result and the window from the first start to the last end, in seconds.
-pub(super) fn run_threads<S, R>(
-    n: usize,
-    stop: &AtomicBool,
-    setup: impl Fn(usize) -> Result<S, WorkloadError> + Sync,
-    body: impl Fn(usize, S, Instant) -> Result<R, WorkloadError> + Sync,
-) -> Result<(Vec<R>, f64), WorkloadError>
-where
-    R: Send,
-{
-    let barrier = Barrier::new(n);
-    let joined: Vec<Result<(R, Instant, Instant), WorkloadError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .map(|t| {
-                let (barrier, setup, body) = (&barrier, &setup, &body);
-                s.spawn(move || {
-                    let state = setup(t);
-                    if state.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    barrier.wait();
-                    let start = Instant::now();
-                    let out = state.and_then(|st| body(t, st, start));
-                    if out.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    out.map(|r| (r, start, Instant::now()))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    let mut results = Vec::with_capacity(n);
-    let mut first: Option<Instant> = None;
-    let mut last: Option<Instant> = None;
-    let mut error: Option<WorkloadError> = None;
-    for r in joined {
-        match r {
-            Ok((v, a, b)) => {
-                results.push(v);
-                first = Some(first.map_or(a, |f| f.min(a)));
-                last = Some(last.map_or(b, |l| l.max(b)));
-            }
-            Err(e) => {
-                let real = !matches!(e, WorkloadError::Interrupted);
-                if error.is_none() || (real && matches!(error, Some(WorkloadError::Interrupted))) {
-                    error = Some(e);
-                }
-            }
-        }
-    }
-    if let Some(e) = error {
-        return Err(e);
-    }
-    let secs = match (first, last) {
-        (Some(a), Some(b)) => b.duration_since(a).as_secs_f64(),
-        _ => 0.0,
-    };
-    Ok((results, secs))
-}
-
 /// Whether a thread should stop issuing: the deadline passed, another thread failed, or a
 /// signal came (then the thread fails with `Interrupted`).
 #[inline]
@@ -582,30 +513,6 @@ mod tests {
         assert!(m.contains("and 1 files written"), "{m}");
         let other = t.io("x".into(), std::io::Error::from_raw_os_error(libc::EIO));
         assert!(!other.to_string().contains("target full"));
-    }
-
-    #[test]
-    fn first_real_error_wins_and_nobody_waits_forever() {
-        let stop = AtomicBool::new(false);
-        let r = run_threads(
-            3,
-            &stop,
-            |t| {
-                if t == 1 {
-                    Err(WorkloadError::Failed("setup of 1 failed".into()))
-                } else {
-                    Ok(t)
-                }
-            },
-            |_, _, _| {
-                while !stop.load(Ordering::Relaxed) {
-                    std::thread::yield_now();
-                }
-                Ok(())
-            },
-        );
-        let e = r.expect_err("setup failure is reported");
-        assert_eq!(e.to_string(), "setup of 1 failed");
     }
 }
 

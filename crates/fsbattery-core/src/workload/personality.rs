@@ -17,10 +17,11 @@
 //! - Files only exist under the scratch directory, which goes on every exit path.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, run_threads,
-    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
+    self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, should_stop, OpStat,
+    Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
 use super::{poll, Scratch, Workload, WorkloadCtx};
+use crate::engine::run_pool;
 use crate::engine::{EngineSpec, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::per_s;
@@ -416,7 +417,7 @@ fn prepare(
         }
         Ok(())
     };
-    run_threads(threads, &stop, setup, body)?;
+    run_pool::<_, _, WorkloadError>(threads, &stop, setup, body)?;
     {
         let mut l = set.lists.lock().unwrap_or_else(|p| p.into_inner());
         l.existing = (0..made).collect();
@@ -500,7 +501,7 @@ fn run_flow(
         }
         Ok(w.stats)
     };
-    let (rows, secs) = run_threads(cfg.threads, &stop, setup, body)?;
+    let (rows, secs) = run_pool::<_, _, WorkloadError>(cfg.threads, &stop, setup, body)?;
     Ok(FlowResult {
         stats: merge_rows(&rows, KINDS),
         secs,
