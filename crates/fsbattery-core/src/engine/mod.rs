@@ -4,7 +4,9 @@
 //! [`Engine::submit`] answers [`Submit::Completed`] (synchronous engines), [`Submit::Queued`]
 //! (asynchronous engines: the operation is in flight) or [`Submit::Busy`] (no room: reap first
 //! and submit the same operation again), and [`Engine::reap`] collects finished operations.
-//! One driver loop ([`run_job`]) therefore drives `pread`/`pwrite` and io_uring alike.
+//! One driver loop (`Driver`, in `driver.rs`) therefore drives `pread`/`pwrite`, io_uring and
+//! the null engine alike, for jobs ([`run_job`]) and for every workload that moves bytes; the
+//! one thread pool ([`run_pool`]) runs its threads.
 //!
 //! Invariants:
 //! - Each engine owns its state: its open files (operations name one by index, so workloads
@@ -31,6 +33,7 @@ mod null;
 mod pattern;
 mod pool;
 mod sync;
+mod transfer;
 mod uring;
 
 #[cfg(test)]
@@ -38,6 +41,7 @@ mod tests;
 
 pub use buffer::{AlignedBuf, BufferPool, Fill};
 pub use direct::{check_direct, dio_alignment, DioAlignment, DirectIo};
+pub(crate) use driver::Driver;
 pub use error::EngineError;
 pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
@@ -45,6 +49,7 @@ pub use null::NullEngine;
 pub use pattern::{OffsetGen, Pattern, XorShift};
 pub use pool::{run_pool, PoolError, PoolResult};
 pub use sync::SyncEngine;
+pub(crate) use transfer::Transfer;
 pub use uring::{probe_uring, UringEngine, UringOptions, MAX_REGISTERED_FILES};
 
 use serde::{Deserialize, Serialize};
@@ -145,6 +150,39 @@ pub trait Engine {
 
 /// Engine names, in [`EngineSpec::choose`] order.
 const NAMES: &[&str] = &["sync", "io_uring", "null"];
+
+/// A boxed engine is an engine: workloads that pick the engine at run time drive a
+/// `Box<dyn Engine>` through the same [`Driver`] (one virtual call per submit and reap).
+impl<T: Engine + ?Sized> Engine for Box<T> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn depth(&self) -> usize {
+        (**self).depth()
+    }
+    fn in_flight(&self) -> usize {
+        (**self).in_flight()
+    }
+    fn buffers(&self) -> &BufferPool {
+        (**self).buffers()
+    }
+    fn buffers_mut(&mut self) -> &mut BufferPool {
+        (**self).buffers_mut()
+    }
+    fn add_file(&mut self, file: File) -> Result<u32, EngineError> {
+        (**self).add_file(file)
+    }
+    fn remove_file(&mut self, id: u32) -> Option<File> {
+        (**self).remove_file(id)
+    }
+    #[inline]
+    fn submit(&mut self, op: Op) -> Result<Submit, EngineError> {
+        (**self).submit(op)
+    }
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
+        (**self).reap(min, out)
+    }
+}
 
 /// Which engine a job uses, with its namespaced options (`uring.*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
