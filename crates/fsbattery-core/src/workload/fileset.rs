@@ -3,10 +3,11 @@
 //! statistics and the "target full" failure.
 //!
 //! Invariants:
-//! - Every byte goes through an [`Engine`] owned by the thread that uses it (a [`Port`]); files
-//!   are opened with std and handed to the engine's file table, so sync and io_uring run the
-//!   same flows. A transfer either moves every byte or fails; operations still in flight are
-//!   reaped before an error returns, so a buffer is never freed under the kernel.
+//! - Every byte goes through an [`Engine`] owned by the thread that uses it, driven by the
+//!   engine's one [`Driver`] (a [`Port`]); files are opened with std and handed to the engine's
+//!   file table, so sync, io_uring and null run the same flows. A transfer either moves every
+//!   byte or fails; the driver reaps what is in flight before an error returns, and polls
+//!   Ctrl-C as every loop does.
 //! - ENOSPC and EDQUOT, from a write, an fsync, a create or a mkdir, and a short write all
 //!   become one message, "target full after N bytes (…) and F files written in DIR: …", counted
 //!   by a [`Tally`] shared by every thread of the workload.
@@ -14,7 +15,7 @@
 //!   the first real error wins over the "interrupted" and "stopped" of the others.
 
 use crate::engine::{
-    BufferPool, Completion, Engine, EngineSpec, Fill, LatencyHistogram, Op, OpKind, Submit,
+    BufferPool, Completion, Driver, Engine, EngineSpec, Fill, LatencyHistogram, OpKind, Transfer,
     UringOptions, XorShift,
 };
 use crate::error::{is_full, WorkloadError};
@@ -137,11 +138,9 @@ impl Tally {
     }
 }
 
-/// One thread's engine with a free list of its buffer slots.
+/// One thread's engine behind the one [`Driver`]: transfers are [`Transfer`]s.
 pub(super) struct Port {
-    engine: Box<dyn Engine>,
-    free: Vec<u16>,
-    done: Vec<Completion>,
+    driver: Driver<Box<dyn Engine>>,
 }
 
 impl Port {
@@ -160,24 +159,22 @@ impl Port {
         pool.fill_all(&base);
         let engine = spec.build(pool)?;
         Ok(Port {
-            engine,
-            free: (0..depth as u16).rev().collect(),
-            done: Vec::with_capacity(depth),
+            driver: Driver::new(engine, 1),
         })
     }
 
     /// Hand an open file to the engine; operations name it by the returned index.
     pub fn add(&mut self, file: File) -> Result<u32, WorkloadError> {
-        Ok(self.engine.add_file(file)?)
+        Ok(self.driver.engine_mut().add_file(file)?)
     }
 
     /// Take file `id` back from the engine and close it.
     pub fn close(&mut self, id: u32) {
-        drop(self.engine.remove_file(id));
+        drop(self.driver.engine_mut().remove_file(id));
     }
 
-    /// Move `len` bytes at `offset` of file `id` (`path` names it in errors) in slot-sized
-    /// chunks, up to the engine's depth in flight. Writes are counted in `tally`.
+    /// Move `len` bytes at `offset` of file `id` (`site` names it in errors) in slot-sized
+    /// chunks, up to the engine's depth in flight. Writes are counted in the site's tally.
     pub fn transfer(
         &mut self,
         kind: OpKind,
@@ -186,91 +183,16 @@ impl Port {
         len: u64,
         site: Site<'_>,
     ) -> Result<(), WorkloadError> {
-        let chunk = self.engine.buffers().slot_len() as u64;
-        let end = offset + len;
-        let mut next = offset;
-        let mut err: Option<WorkloadError> = None;
-        while (next < end && err.is_none()) || self.engine.in_flight() > 0 {
-            if next < end && err.is_none() && !self.free.is_empty() {
-                let n = (end - next).min(chunk) as u32;
-                match self.submit(kind, id, next, n, site) {
-                    Ok(true) => next += u64::from(n),
-                    Ok(false) => self.reap(site, &mut err)?,
-                    Err(e) => err = Some(e),
-                }
-            } else {
-                self.reap(site, &mut err)?;
-            }
-        }
-        err.map_or(Ok(()), Err)
+        let chunk = self.driver.engine_mut().buffers().slot_len() as u32;
+        let mut t = Transfer::new(kind, id, offset, len, chunk, |c: &Completion| {
+            check(c, site)
+        });
+        self.driver.run(&mut t).map(|_| ())
     }
 
     /// fsync file `id`.
     pub fn fsync(&mut self, id: u32, site: Site<'_>) -> Result<(), WorkloadError> {
-        let mut err = None;
-        while !self.submit(OpKind::Fsync, id, 0, 0, site)? {
-            self.reap(site, &mut err)?;
-        }
-        while self.engine.in_flight() > 0 {
-            self.reap(site, &mut err)?;
-        }
-        err.map_or(Ok(()), Err)
-    }
-
-    /// Submit one operation; `false` when the engine is busy (reap, then try again).
-    fn submit(
-        &mut self,
-        kind: OpKind,
-        file: u32,
-        offset: u64,
-        len: u32,
-        site: Site<'_>,
-    ) -> Result<bool, WorkloadError> {
-        let slot = self.free.pop().expect("callers check for a free slot");
-        let op = Op {
-            kind,
-            offset,
-            len,
-            slot,
-            file,
-            issued_ns: 0,
-        };
-        match self.engine.submit(op) {
-            Ok(Submit::Completed(c)) => {
-                self.free.push(slot);
-                check(&c, site).map(|()| true)
-            }
-            Ok(Submit::Queued) => Ok(true),
-            Ok(Submit::Busy) => {
-                self.free.push(slot);
-                Ok(false)
-            }
-            Err(e) => {
-                self.free.push(slot);
-                Err(e.into())
-            }
-        }
-    }
-
-    /// Wait for at least one completion; the first failure goes to `err`. A failing reap
-    /// returns at once: nothing more can be learnt about the operations in flight.
-    fn reap(
-        &mut self,
-        site: Site<'_>,
-        err: &mut Option<WorkloadError>,
-    ) -> Result<(), WorkloadError> {
-        let mut done = std::mem::take(&mut self.done);
-        done.clear();
-        let min = usize::from(self.engine.in_flight() > 0);
-        let reaped = self.engine.reap(min, &mut done);
-        for c in &done {
-            self.free.push(c.op.slot);
-            if let Err(e) = check(c, site) {
-                err.get_or_insert(e);
-            }
-        }
-        self.done = done;
-        reaped.map(|_| ()).map_err(WorkloadError::from)
+        self.transfer(OpKind::Fsync, id, 0, 0, site)
     }
 }
 
