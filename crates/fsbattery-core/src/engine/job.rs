@@ -14,8 +14,8 @@ use super::driver::{drive, ThreadPlan, ThreadResult};
 use super::pattern::XorShift;
 use super::pool::run_pool;
 use super::{
-    BufferPool, Engine, EngineError, EngineSpec, Fill, LatencyHistogram, LatencySummary,
-    NullEngine, Pattern, SyncEngine, UringEngine,
+    BufferPool, Engine, EngineError, EngineSpec, Fill, LatencyHistogram, LatencySummary, Pattern,
+    SyncEngine, UringEngine,
 };
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -261,7 +261,7 @@ pub fn run_job(spec: &JobSpec) -> Result<JobResult, EngineError> {
     let plans = thread_plans(spec, &base);
     let results = match spec.engine {
         EngineSpec::Sync => run_threads(&plans, align, |pool| Ok(SyncEngine::new(pool)))?,
-        EngineSpec::Null => run_threads(&plans, align, |pool| Ok(NullEngine::new(pool)))?,
+        EngineSpec::Null => run_threads(&plans, align, |pool| Ok(SyncEngine::null(pool)))?,
         EngineSpec::IoUring(opts) => {
             run_threads(&plans, align, |pool| UringEngine::new(pool, opts))?
         }

@@ -19,7 +19,7 @@
 //!   per completion batch, so timing costs the same for every engine.
 //!
 //! Adding an engine is one file implementing [`Engine`] and one arm in [`EngineSpec`] and the
-//! dispatch in `job.rs`. The `null` engine ([`NullEngine`]) does no I/O: it makes tests of the
+//! dispatch in `job.rs`. The `null` engine ([`SyncEngine::null`]) does no I/O: it makes tests of the
 //! layers above deterministic and measures fsbattery's own per-operation cost.
 
 mod buffer;
@@ -29,7 +29,6 @@ mod error;
 mod files;
 mod job;
 mod latency;
-mod null;
 mod pattern;
 mod pool;
 mod sync;
@@ -45,7 +44,6 @@ pub(crate) use driver::Driver;
 pub use error::EngineError;
 pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
-pub use null::NullEngine;
 pub use pattern::{OffsetGen, Pattern, XorShift};
 pub use pool::{run_pool, PoolError, PoolResult};
 pub use sync::SyncEngine;
@@ -243,7 +241,7 @@ impl EngineSpec {
         Ok(match self {
             EngineSpec::Sync => Box::new(SyncEngine::new(pool)),
             EngineSpec::IoUring(o) => Box::new(UringEngine::new(pool, *o)?),
-            EngineSpec::Null => Box::new(NullEngine::new(pool)),
+            EngineSpec::Null => Box::new(SyncEngine::null(pool)),
         })
     }
 
