@@ -36,6 +36,7 @@
 //! fails the cell unless `buffered_fallback = 1`. The command method runs natively as well:
 //! fsbattery does not drive an iozone binary.
 
+use super::blockio::ENGINES;
 use super::iozone_stdio::Stream;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
@@ -50,8 +51,6 @@ use std::path::{Path, PathBuf};
 
 /// The iozone workload.
 pub struct Iozone;
-
-const ENGINES: &[&str] = &["sync", "io_uring"];
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -435,10 +434,13 @@ struct Setup {
 
 impl Setup {
     fn new(scratch: &Scratch, p: &Params, direct: bool) -> Setup {
-        let engine = match p.get("engine") {
-            0 => EngineSpec::Sync,
-            _ => EngineSpec::uring(p.get("uring.depth").min(u64::from(u32::MAX)) as u32),
+        let depth = p.get("uring.depth").min(u64::from(u32::MAX)) as u32;
+        // The parameter's range keeps the index valid.
+        let uring = crate::engine::UringOptions {
+            depth,
+            ..Default::default()
         };
+        let engine = EngineSpec::choose(p.get("engine"), uring).unwrap_or(EngineSpec::Sync);
         Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),
