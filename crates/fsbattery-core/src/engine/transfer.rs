@@ -100,3 +100,60 @@ where
         (self.check)(c)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{BufferPool, Driver, Engine, SyncEngine};
+
+    /// A driver over the null engine with one file: deterministic, no I/O.
+    fn null_driver() -> Driver<SyncEngine> {
+        let mut e = SyncEngine::null(BufferPool::new(1, 4096, 4096));
+        let f = tempfile::tempfile().unwrap();
+        assert_eq!(e.add_file(f).unwrap(), 0);
+        Driver::new(e, 1)
+    }
+
+    #[test]
+    fn chunks_cover_the_range_in_order_and_the_last_holds_the_rest() {
+        let mut d = null_driver();
+        let mut seen = Vec::new();
+        let check = |c: &Completion| {
+            seen.push((c.op.offset, c.op.len, c.result));
+            Ok::<(), EngineError>(())
+        };
+        let mut t = Transfer::new(OpKind::Write, 0, 100, 10_000, 4096, check).stamped(true);
+        d.run(&mut t).unwrap();
+        assert_eq!(
+            seen,
+            [(100, 4096, 4096), (4196, 4096, 4096), (8292, 1808, 1808)]
+        );
+        // The last write carried its offset stamp.
+        let head = &d.engine_mut().buffers().slot(0)[..8];
+        assert_eq!(head, 8292u64.to_le_bytes());
+        let mut n = 0;
+        let mut f = Transfer::new(OpKind::Fsync, 0, 7, 7, 4096, |_: &Completion| {
+            n += 1;
+            Ok::<(), EngineError>(())
+        });
+        d.run(&mut f).unwrap();
+        assert_eq!(n, 1, "an fsync transfer is one fsync");
+    }
+
+    #[test]
+    fn a_failed_check_ends_the_pass_and_the_driver_stays_usable() {
+        let mut d = null_driver();
+        let mut calls = 0;
+        let mut t = Transfer::new(OpKind::Read, 0, 0, 1 << 20, 4096, |_: &Completion| {
+            calls += 1;
+            Err(EngineError::Invalid("stop here".into()))
+        });
+        let e = d.run(&mut t).unwrap_err();
+        assert!(e.to_string().ends_with("stop here"), "{e}");
+        assert_eq!(calls, 1);
+        let mut ok = Transfer::new(OpKind::Read, 0, 0, 8192, 4096, |_: &Completion| {
+            Ok::<(), EngineError>(())
+        });
+        d.run(&mut ok).unwrap();
+    }
+}
