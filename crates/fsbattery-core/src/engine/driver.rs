@@ -196,18 +196,21 @@ impl<E: Engine> Driver<E> {
                     ..op
                 },
                 None => {
-                    let Some(&slot) = self.free.last() else {
-                        return Ok(now);
-                    };
                     if *interrupted {
                         return Ok(now);
                     }
-                    let Some(op) = src.next(slot, self.engine.buffers_mut(), now) else {
+                    let Some(slot) = self.free.pop() else {
                         return Ok(now);
                     };
-                    self.free.pop();
+                    let Some(op) = src.next(slot, self.engine.buffers_mut(), now) else {
+                        // Done: the slot goes back (once per pass, off the hot path).
+                        self.free.push(slot);
+                        return Ok(now);
+                    };
                     self.submitted += 1;
-                    *interrupted = crate::interrupt::due(self.submitted);
+                    if crate::interrupt::due(self.submitted) {
+                        *interrupted = true;
+                    }
                     op
                 }
             };
@@ -294,7 +297,8 @@ impl OpSource for JobSource<'_, '_> {
 
     /// An fsync owed by the last write, else a read or a write; none once the quota or the
     /// runtime is used up.
-    #[inline]
+    // Forced: one call per operation, and the job loop is the benchmark's hot path.
+    #[inline(always)]
     fn next(&mut self, slot: u16, bufs: &mut BufferPool, now: u64) -> Option<Op> {
         if (self.issued >= self.plan.quota && !self.fsync_next) || now >= self.plan.runtime_ns {
             return None;
@@ -336,7 +340,7 @@ impl OpSource for JobSource<'_, '_> {
 
     /// Account one completion at time `now`; fail on an error, a short transfer or a
     /// verification miss.
-    #[inline]
+    #[inline(always)]
     fn complete(&mut self, c: &Completion, now: u64, bufs: &BufferPool) -> Result<(), EngineError> {
         let op = c.op;
         let spec = self.plan.spec;
