@@ -20,9 +20,7 @@ use crate::engine::{
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
-use crate::params::{
-    format_bytes, ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE,
-};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE};
 use fsbattery_stats::Better;
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -301,12 +299,12 @@ pub(super) fn mb_per_s(bytes: u64, secs: f64) -> f64 {
 
 /// The failure of a workload that filled its target after writing `written` bytes.
 pub(super) fn target_full(path: &Path, written: u64, cause: &str) -> WorkloadError {
-    WorkloadError::Failed(format!(
-        "target full after {written} bytes ({}) written to {}: {cause}; free space on the \
-         target or lower the workload's size",
-        format_bytes(written),
-        path.display()
-    ))
+    crate::error::target_full(
+        written,
+        &format!(" written to {}", path.display()),
+        cause,
+        "free space on the target or lower the workload's size",
+    )
 }
 
 /// Map an engine job's error, turning ENOSPC and short writes into [`target_full`] with the

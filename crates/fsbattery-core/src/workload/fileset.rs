@@ -21,7 +21,7 @@ use crate::engine::{
 use crate::error::{is_full, WorkloadError};
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_THREADS};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_THREADS};
 use fsbattery_stats::Better;
 use std::fs::File;
 use std::path::Path;
@@ -121,11 +121,12 @@ impl Tally {
     pub fn full(&self, what: &str, cause: &str) -> WorkloadError {
         let b = self.bytes.load(Ordering::Relaxed);
         let f = self.files.load(Ordering::Relaxed);
-        WorkloadError::Failed(format!(
-            "target full after {b} bytes ({}) and {f} files written: {what}: {cause}; give the \
-             target more room or make the workload smaller (fewer or smaller files)",
-            format_bytes(b)
-        ))
+        crate::error::target_full(
+            b,
+            &format!(" and {f} files written"),
+            &format!("{what}: {cause}"),
+            "give the target more room or make the workload smaller (fewer or smaller files)",
+        )
     }
 
     /// `e` from `what` as a workload error: "target full" for ENOSPC and EDQUOT.

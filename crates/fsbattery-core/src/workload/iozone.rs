@@ -594,10 +594,12 @@ impl Setup {
     }
 
     fn full_because(&self, why: &str) -> WorkloadError {
-        WorkloadError::Failed(format!(
-            "target full after {} bytes ({why}): lower iozone.size or use a bigger target",
-            bytes_in(&self.dir)
-        ))
+        crate::error::target_full(
+            bytes_in(&self.dir),
+            "",
+            why,
+            "lower iozone.size or use a bigger target",
+        )
     }
 
     fn remove_files(&self) {
