@@ -14,7 +14,7 @@ use std::time::Duration;
 
 const USAGE: &str = "usage: engine_bench --file PATH [--size 1G] [--bs 4k] \
 [--pattern seq|rand|backward|stride:N] [--write FRACTION] [--fsync FRACTION] [--direct] \
-[--engine sync|io_uring] [--depth N] [--batch N] [--no-reg-bufs] [--no-reg-files] \
+[--engine sync|io_uring|null] [--depth N] [--batch N] [--no-reg-bufs] [--no-reg-files] \
 [--jobs N] \
 [--runtime SECS | --ops N] [--fill zeros|random|compress:F] \
 [--mode existing|create|truncate] [--verify] [--seed N]";
@@ -95,7 +95,8 @@ fn parse(args: &[String]) -> Result<JobSpec, String> {
     s.engine = match engine.as_str() {
         "sync" | "psync" => EngineSpec::Sync,
         "io_uring" | "uring" => EngineSpec::IoUring(uring),
-        e => return Err(format!("--engine '{e}': use sync or io_uring")),
+        "null" => EngineSpec::Null,
+        e => return Err(format!("--engine '{e}': use sync, io_uring or null")),
     };
     s.stop = stop.unwrap_or(Stop::Ops(s.blocks()));
     Ok(s)

@@ -94,6 +94,22 @@ impl WorkloadError {
     }
 }
 
+/// Whether `e` says the target has no room left: ENOSPC or EDQUOT (a quota is a full target
+/// as far as a workload can tell). The one test of "target full" every workload uses.
+pub fn is_full(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT))
+}
+
+/// The one "target full" failure: `written` bytes (and whatever `detail` adds, such as the file
+/// or the file count) went in before `cause`; `fix` says what to change. Every workload's full
+/// target reads "target full after N bytes (…)…: cause; fix".
+pub fn target_full(written: u64, detail: &str, cause: &str, fix: &str) -> WorkloadError {
+    WorkloadError::Failed(format!(
+        "target full after {written} bytes ({}){detail}: {cause}; {fix}",
+        crate::params::format_bytes(written)
+    ))
+}
+
 /// Extension to attach "what" to io results tersely inside workloads.
 pub trait IoContext<T> {
     /// Map an io error to [`WorkloadError::Io`] with a lazily built description.

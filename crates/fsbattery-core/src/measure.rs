@@ -102,3 +102,14 @@ impl Timing {
         }
     }
 }
+
+/// `n` events (or bytes) over `secs`, per second; 0 for an empty window, never NaN or infinite.
+/// The one rate every workload reports through.
+#[inline]
+pub fn per_s(n: f64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        n / secs
+    } else {
+        0.0
+    }
+}

@@ -1,4 +1,7 @@
-//! The one loop that drives any [`Engine`] for one thread: issue, reap, account.
+//! The one loop that moves bytes: [`Driver`] submits, reaps and hands completions back, for
+//! every engine and every caller. Engine jobs ([`drive`]), block-IO passes and single
+//! operations (`workload/blockio.rs`) and file-set transfers (`workload/fileset.rs`) are
+//! [`OpSource`]s run by it; no other code calls `Engine::submit` or `Engine::reap`.
 //!
 //! Invariants:
 //! - One clock read per operation boundary: after each synchronous completion, after each
@@ -13,19 +16,23 @@
 //!   the count after the refills holds until the reap's clock reading. A synchronous submit
 //!   counts as one operation in flight for its duration.
 //! - No allocation in the loop: slots come from a free list sized once, completions land in
-//!   a vector reused across reaps, histograms are preallocated.
-//! - A slot read into is marked dirty and refilled from the base block before it is written
-//!   from, so writes always carry the job's fill pattern, whatever reads brought in.
-//! - The interruption flag is polled every [`POLL_EVERY`] operations; on error or interrupt the
-//!   engine is dropped, which waits for operations still in flight.
+//!   a vector reused across reaps and passes, histograms are preallocated; sources are generic
+//!   (monomorphised), so the job loop makes no virtual call per operation.
+//! - A slot is free only when no operation holds it; on an error the driver waits for every
+//!   operation in flight before returning, so a buffer is never reused or freed under the
+//!   kernel.
+//! - The interruption flag is polled as [`crate::interrupt::due`] says (every 256 submitted
+//!   operations, counted across passes); once it is up nothing new is issued, what is in
+//!   flight completes, and the pass fails with `Interrupted`.
+//! - A job's slot read into is marked dirty and refilled from the base block before it is
+//!   written from, so writes always carry the job's fill pattern, whatever reads brought in.
 
 use super::buffer::{matches, stamp};
 use super::pattern::{OffsetGen, XorShift};
-use super::{Completion, Engine, EngineError, JobSpec, LatencyHistogram, Op, OpKind, Submit};
+use super::{
+    BufferPool, Completion, Engine, EngineError, JobSpec, LatencyHistogram, Op, OpKind, Submit,
+};
 use std::time::Instant;
-
-/// Operations between two polls of the interruption flag.
-const POLL_EVERY: u64 = 256;
 
 /// One thread's share of a job.
 #[derive(Debug, Clone)]
@@ -95,119 +102,135 @@ fn clock(start: Instant) -> u64 {
     start.elapsed().as_nanos() as u64
 }
 
-struct Driver<'p, 'a, E: Engine> {
+/// Where a [`Driver`]'s operations come from and where their completions go: a job's access
+/// pattern ([`drive`]), a contiguous transfer ([`super::Transfer`]), anything else a workload
+/// needs. Called from the hot loop: implementations must not allocate.
+pub(crate) trait OpSource {
+    /// What a failed completion becomes (engine errors convert into it).
+    type Error: From<EngineError>;
+    /// The next operation, in buffer `slot` (fill the slot through `bufs` before a write), at
+    /// clock `now`; `None` when there is nothing more to issue.
+    fn next(&mut self, slot: u16, bufs: &mut BufferPool, now: u64) -> Option<Op>;
+    /// Account one completion at clock `now` (`bufs` holds what a read brought in); an error
+    /// ends the pass.
+    fn complete(&mut self, c: &Completion, now: u64, bufs: &BufferPool) -> Result<(), Self::Error>;
+}
+
+/// An engine with its free slots and completion buffer: the one submit/reap loop. Reusable:
+/// each [`Driver::run`] is one pass of one [`OpSource`], and the slots and vectors are sized
+/// once, when the driver is made.
+pub(crate) struct Driver<E: Engine> {
     engine: E,
-    plan: &'p ThreadPlan<'a>,
-    gen: OffsetGen,
-    mix: XorShift,
+    depth: usize,
     free: Vec<u16>,
-    dirty: Vec<bool>,
-    file: u32,
     batch: usize,
     done: Vec<Completion>,
     pending: Option<Op>,
-    write_cut: u64,
-    fsync_cut: u64,
-    fsync_next: bool,
-    issued: u64,
-    interrupted: bool,
+    submitted: u64,
+    start: Instant,
     // In-flight count since `level_since` (ns), for `ThreadResult::depth_area`.
     level: usize,
     level_since: u64,
-    res: ThreadResult,
+    depth_area: u128,
+    reaps: u64,
 }
 
-/// Run `plan` on `engine` until its quota or runtime is used up.
-pub(crate) fn drive<E: Engine>(
-    engine: E,
-    file: u32,
-    plan: &ThreadPlan<'_>,
-) -> Result<ThreadResult, EngineError> {
-    let spec = plan.spec;
-    let depth = engine.depth().min(engine.buffers().slots());
-    let mut d = Driver {
-        plan,
-        gen: OffsetGen::new(
-            spec.pattern,
-            plan.first,
-            plan.blocks,
-            u64::from(spec.block_size),
-            plan.seed,
-        ),
-        mix: XorShift::new(plan.seed ^ 0x006d_6978),
-        free: (0..depth as u16).rev().collect(),
-        dirty: vec![false; depth],
-        file,
-        batch: spec.engine.reap_batch() as usize,
-        done: Vec::with_capacity(depth),
-        pending: None,
-        write_cut: cut(spec.write_fraction),
-        fsync_cut: cut(spec.fsync_fraction),
-        fsync_next: false,
-        issued: 0,
-        interrupted: false,
-        level: 0,
-        level_since: 0,
-        res: ThreadResult::default(),
-        engine,
-    };
-    d.run()?;
-    if d.interrupted {
-        return Err(EngineError::Interrupted);
+impl<E: Engine> Driver<E> {
+    /// A driver over `engine` that waits for `batch` completions per reap (or all in flight).
+    /// Its clock starts now.
+    pub fn new(engine: E, batch: usize) -> Self {
+        let depth = engine.depth().min(engine.buffers().slots());
+        Driver {
+            depth,
+            free: (0..depth as u16).rev().collect(),
+            batch: batch.max(1),
+            done: Vec::with_capacity(depth),
+            pending: None,
+            submitted: 0,
+            start: Instant::now(),
+            level: 0,
+            level_since: 0,
+            depth_area: 0,
+            reaps: 0,
+            engine,
+        }
     }
-    Ok(d.res)
-}
 
-impl<E: Engine> Driver<'_, '_, E> {
-    fn run(&mut self) -> Result<(), EngineError> {
-        let start = Instant::now();
-        let mut now = 0;
+    /// The engine, to add or remove files or prepare a slot between passes.
+    pub fn engine_mut(&mut self) -> &mut E {
+        &mut self.engine
+    }
+
+    /// Buffer slots the driver hands out.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Run `src` until it has nothing more to issue and nothing is in flight; returns the
+    /// clock (ns since the driver was made) at the last completion. On an error, and on
+    /// Ctrl-C (after the operations in flight completed), everything in flight is waited for
+    /// before the error returns, so a buffer is never reused under the kernel. The free list
+    /// is LIFO: a single operation after a single operation gets the same slot.
+    pub fn run<S: OpSource>(&mut self, src: &mut S) -> Result<u64, S::Error> {
+        let res = self.pass(src);
+        if res.is_err() {
+            self.drain();
+        }
+        res
+    }
+
+    fn pass<S: OpSource>(&mut self, src: &mut S) -> Result<u64, S::Error> {
+        let start = self.start;
+        let mut now = clock(start);
+        let mut interrupted = false;
         loop {
-            now = self.issue(now, start)?;
+            now = self.issue(src, now, &mut interrupted)?;
             if self.engine.in_flight() == 0 {
-                // `issue` returns with nothing in flight only when the job is done.
+                // `issue` returns with nothing in flight only when the pass is done.
                 if self.pending.is_some() {
                     return Err(EngineError::Invalid(format!(
                         "engine {} reported busy with nothing in flight",
                         self.engine.name()
-                    )));
+                    ))
+                    .into());
                 }
                 break;
             }
             // The refills are in flight from here (they go out in this reap's one call).
             self.level = self.engine.in_flight();
             self.engine.reap(self.batch, &mut self.done)?;
-            self.res.reaps += 1;
+            self.reaps += 1;
             now = clock(start);
             self.account(now);
             for i in 0..self.done.len() {
                 let c = self.done[i];
-                self.complete(c, now)?;
+                self.free.push(c.op.slot);
+                src.complete(&c, now, self.engine.buffers())?;
             }
             self.done.clear();
         }
-        self.res.elapsed_ns = now;
-        Ok(())
+        if interrupted {
+            return Err(EngineError::Interrupted.into());
+        }
+        Ok(now)
     }
 
     /// Add the in-flight level held since the last reading to the depth integral.
     #[inline]
     fn account(&mut self, now: u64) {
         let dt = now.saturating_sub(self.level_since);
-        self.res.depth_area += self.level as u128 * u128::from(dt);
+        self.depth_area += self.level as u128 * u128::from(dt);
         self.level_since = now;
     }
 
+    /// Submit until the engine is busy, slots run out, or the source is done.
     #[inline]
-    fn stopping(&self, now: u64) -> bool {
-        (self.issued >= self.plan.quota && !self.fsync_next)
-            || now >= self.plan.runtime_ns
-            || self.interrupted
-    }
-
-    /// Submit until the engine is busy, slots run out, or the job is done.
-    #[inline]
-    fn issue(&mut self, mut now: u64, start: Instant) -> Result<u64, EngineError> {
+    fn issue<S: OpSource>(
+        &mut self,
+        src: &mut S,
+        mut now: u64,
+        interrupted: &mut bool,
+    ) -> Result<u64, S::Error> {
         loop {
             let op = match self.pending.take() {
                 Some(op) => Op {
@@ -215,21 +238,31 @@ impl<E: Engine> Driver<'_, '_, E> {
                     ..op
                 },
                 None => {
-                    if self.stopping(now) {
+                    if *interrupted {
                         return Ok(now);
                     }
                     let Some(slot) = self.free.pop() else {
                         return Ok(now);
                     };
-                    self.next_op(slot, now)
+                    let Some(op) = src.next(slot, self.engine.buffers_mut(), now) else {
+                        // Done: the slot goes back (once per pass, off the hot path).
+                        self.free.push(slot);
+                        return Ok(now);
+                    };
+                    self.submitted += 1;
+                    if crate::interrupt::due(self.submitted) {
+                        *interrupted = true;
+                    }
+                    op
                 }
             };
             match self.engine.submit(op)? {
                 Submit::Completed(c) => {
-                    now = clock(start);
+                    now = clock(self.start);
                     self.level = 1;
                     self.account(now);
-                    self.complete(c, now)?;
+                    self.free.push(c.op.slot);
+                    src.complete(&c, now, self.engine.buffers())?;
                 }
                 Submit::Queued => {}
                 Submit::Busy => {
@@ -240,9 +273,82 @@ impl<E: Engine> Driver<'_, '_, E> {
         }
     }
 
-    /// The next operation on `slot`: an fsync owed by the last write, else a read or a write.
-    #[inline]
-    fn next_op(&mut self, slot: u16, now: u64) -> Op {
+    /// Wait for everything still in flight, ignoring results (an error path is leaving), and
+    /// give every slot back. A failing reap leaves the slots it could not account for out.
+    #[cold]
+    fn drain(&mut self) {
+        self.pending = None;
+        self.done.clear();
+        while self.engine.in_flight() > 0 {
+            if self.engine.reap(1, &mut self.done).is_err() {
+                self.free.clear();
+                return;
+            }
+            self.done.clear();
+        }
+        self.free.clear();
+        self.free.extend((0..self.depth as u16).rev());
+    }
+}
+
+/// A job's thread as an [`OpSource`]: offsets from the pattern, the read/write/fsync mix, the
+/// fill and its verification, per-kind accounting.
+struct JobSource<'p, 'a> {
+    plan: &'p ThreadPlan<'a>,
+    gen: OffsetGen,
+    mix: XorShift,
+    dirty: Vec<bool>,
+    file: u32,
+    write_cut: u64,
+    fsync_cut: u64,
+    fsync_next: bool,
+    issued: u64,
+    res: ThreadResult,
+}
+
+/// Run `plan` on `engine` until its quota or runtime is used up.
+pub(crate) fn drive<E: Engine>(
+    engine: E,
+    file: u32,
+    plan: &ThreadPlan<'_>,
+) -> Result<ThreadResult, EngineError> {
+    let spec = plan.spec;
+    let mut driver = Driver::new(engine, spec.engine.reap_batch() as usize);
+    let mut src = JobSource {
+        plan,
+        gen: OffsetGen::new(
+            spec.pattern,
+            plan.first,
+            plan.blocks,
+            u64::from(spec.block_size),
+            plan.seed,
+        ),
+        mix: XorShift::new(plan.seed ^ 0x006d_6978),
+        dirty: vec![false; driver.depth()],
+        file,
+        write_cut: cut(spec.write_fraction),
+        fsync_cut: cut(spec.fsync_fraction),
+        fsync_next: false,
+        issued: 0,
+        res: ThreadResult::default(),
+    };
+    src.res.elapsed_ns = driver.run(&mut src)?;
+    src.res.depth_area = driver.depth_area;
+    src.res.reaps = driver.reaps;
+    Ok(src.res)
+}
+
+impl OpSource for JobSource<'_, '_> {
+    type Error = EngineError;
+
+    /// An fsync owed by the last write, else a read or a write; none once the quota or the
+    /// runtime is used up.
+    // Forced: one call per operation, and the job loop is the benchmark's hot path.
+    #[inline(always)]
+    fn next(&mut self, slot: u16, bufs: &mut BufferPool, now: u64) -> Option<Op> {
+        if (self.issued >= self.plan.quota && !self.fsync_next) || now >= self.plan.runtime_ns {
+            return None;
+        }
         let spec = self.plan.spec;
         let kind = if self.fsync_next {
             self.fsync_next = false;
@@ -257,13 +363,10 @@ impl<E: Engine> Driver<'_, '_, E> {
             0
         } else {
             self.issued += 1;
-            if self.issued.is_multiple_of(POLL_EVERY) && crate::interrupt::requested() {
-                self.interrupted = true;
-            }
             self.gen.next_offset()
         };
         if kind == OpKind::Write {
-            let buf = self.engine.buffers_mut().slot_mut(usize::from(slot));
+            let buf = bufs.slot_mut(usize::from(slot));
             if std::mem::take(&mut self.dirty[usize::from(slot)]) {
                 buf.copy_from_slice(self.plan.base);
             }
@@ -271,20 +374,20 @@ impl<E: Engine> Driver<'_, '_, E> {
                 stamp(buf, offset);
             }
         }
-        Op {
+        Some(Op {
             kind,
             offset,
             len: spec.block_size,
             slot,
             file: self.file,
             issued_ns: now,
-        }
+        })
     }
 
     /// Account one completion at time `now`; fail on an error, a short transfer or a
     /// verification miss.
-    #[inline]
-    fn complete(&mut self, c: Completion, now: u64) -> Result<(), EngineError> {
+    #[inline(always)]
+    fn complete(&mut self, c: &Completion, now: u64, bufs: &BufferPool) -> Result<(), EngineError> {
         let op = c.op;
         let spec = self.plan.spec;
         let want = if op.kind == OpKind::Fsync {
@@ -293,7 +396,7 @@ impl<E: Engine> Driver<'_, '_, E> {
             op.len as i32
         };
         if c.result != want {
-            return Err(self.failure(&c));
+            return Err(self.failure(c));
         }
         let k = op.kind.index();
         self.res.hist[k].record(now.saturating_sub(op.issued_ns));
@@ -302,20 +405,25 @@ impl<E: Engine> Driver<'_, '_, E> {
         if op.kind == OpKind::Read {
             let slot = usize::from(op.slot);
             self.dirty[slot] = true;
-            if spec.verify {
-                let got = self.engine.buffers().slot(slot);
-                if !matches(got, self.plan.base, op.offset, spec.fill.stamps()) {
-                    return Err(EngineError::Verify {
-                        offset: op.offset,
-                        path: spec.path.clone(),
-                    });
-                }
+            if spec.verify
+                && !matches(
+                    bufs.slot(slot),
+                    self.plan.base,
+                    op.offset,
+                    spec.fill.stamps(),
+                )
+            {
+                return Err(EngineError::Verify {
+                    offset: op.offset,
+                    path: spec.path.clone(),
+                });
             }
         }
-        self.free.push(op.slot);
         Ok(())
     }
+}
 
+impl JobSource<'_, '_> {
     #[cold]
     fn failure(&self, c: &Completion) -> EngineError {
         let path = self.plan.spec.path.clone();

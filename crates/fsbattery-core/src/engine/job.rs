@@ -5,13 +5,14 @@
 //! - The file's blocks are split into `jobs` contiguous regions, one per thread; every pattern
 //!   (random included) stays inside its thread's region, so threads never write the same block
 //!   concurrently and a run is reproducible from its seed.
-//! - Threads set up (open, allocate, register) before a barrier and start timing after it;
-//!   the job's elapsed time is the slowest thread's.
+//! - Threads run on the one pool ([`super::run_pool`]): they set up (open, allocate, register)
+//!   before its start line and time after it; the job's elapsed time is the slowest thread's.
 //! - Rates count data operations (reads and writes); fsyncs are reported on their own.
 
 use super::direct::dio_alignment;
 use super::driver::{drive, ThreadPlan, ThreadResult};
 use super::pattern::XorShift;
+use super::pool::run_pool;
 use super::{
     BufferPool, Engine, EngineError, EngineSpec, Fill, LatencyHistogram, LatencySummary, Pattern,
     SyncEngine, UringEngine,
@@ -20,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
-use std::sync::Barrier;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// When a job ends.
@@ -176,7 +177,10 @@ impl JobSpec {
             .map_err(|e| EngineError::io("stat", &self.path, e))?
             .len();
         let need = self.blocks() * u64::from(self.block_size);
-        if self.write_fraction < 1.0 && len < need {
+        // The null engine reads nothing, so the file need not hold the bytes (a workload's
+        // layout through it wrote none).
+        let reads = self.write_fraction < 1.0 && self.engine != EngineSpec::Null;
+        if reads && len < need {
             return Err(EngineError::Invalid(format!(
                 "{} holds {len} B but the job reads up to {need} B: lay it out first with a \
                  sequential write job",
@@ -267,25 +271,13 @@ pub fn run_job(spec: &JobSpec) -> Result<JobResult, EngineError> {
     let mut base = vec![0u8; spec.block_size as usize];
     spec.fill.generate(spec.seed, &mut base);
     let plans = thread_plans(spec, &base);
-    let results = if plans.len() == 1 {
-        vec![run_thread(&plans[0], align, None)]
-    } else {
-        let barrier = Barrier::new(plans.len());
-        std::thread::scope(|s| {
-            let handles: Vec<_> = plans
-                .iter()
-                .map(|p| {
-                    let b = &barrier;
-                    s.spawn(move || run_thread(p, align, Some(b)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("engine thread panicked"))
-                .collect()
-        })
+    let results = match spec.engine {
+        EngineSpec::Sync => run_threads(&plans, align, |pool| Ok(SyncEngine::new(pool)))?,
+        EngineSpec::Null => run_threads(&plans, align, |pool| Ok(SyncEngine::null(pool)))?,
+        EngineSpec::IoUring(opts) => {
+            run_threads(&plans, align, |pool| UringEngine::new(pool, opts))?
+        }
     };
-    let results: Vec<ThreadResult> = results.into_iter().collect::<Result<_, _>>()?;
     Ok(merge(spec, &results))
 }
 
@@ -315,49 +307,29 @@ fn thread_plans<'a>(spec: &'a JobSpec, base: &'a [u8]) -> Vec<ThreadPlan<'a>> {
         .collect()
 }
 
-/// Set up this thread's engine, wait for the others, run.
-fn run_thread(
-    plan: &ThreadPlan<'_>,
+/// Run every plan on its own thread of the pool, each with an engine `make` builds on that
+/// thread (so the driver loop is monomorphic: no virtual call per operation).
+fn run_threads<E: Engine>(
+    plans: &[ThreadPlan<'_>],
     align: usize,
-    barrier: Option<&Barrier>,
-) -> Result<ThreadResult, EngineError> {
-    let spec = plan.spec;
-    let depth = spec.engine.depth() as usize;
-    let setup = spec.open().map(|file| {
-        let mut pool = BufferPool::new(depth, spec.block_size as usize, align);
-        pool.fill_all(plan.base);
-        (file, pool)
-    });
-    // Wait even after a failed setup, so the other threads are not left at the barrier.
-    let wait = || {
-        if let Some(b) = barrier {
-            b.wait();
-        }
+    make: impl Fn(BufferPool) -> Result<E, EngineError> + Sync,
+) -> Result<Vec<ThreadResult>, EngineError> {
+    let stop = AtomicBool::new(false);
+    let setup = |t: usize| {
+        let p = &plans[t];
+        let file = p.spec.open()?;
+        let mut pool = BufferPool::new(
+            p.spec.engine.depth() as usize,
+            p.spec.block_size as usize,
+            align,
+        );
+        pool.fill_all(p.base);
+        let mut engine = make(pool)?;
+        let id = engine.add_file(file)?;
+        Ok((engine, id))
     };
-    let (file, pool) = match setup {
-        Ok(x) => x,
-        Err(e) => {
-            wait();
-            return Err(e);
-        }
-    };
-    match spec.engine {
-        EngineSpec::Sync => {
-            let mut engine = SyncEngine::new(pool);
-            let id = engine.add_file(file);
-            wait();
-            drive(engine, id?, plan)
-        }
-        EngineSpec::IoUring(opts) => {
-            let engine = UringEngine::new(pool, opts).and_then(|mut e| {
-                let id = e.add_file(file)?;
-                Ok((e, id))
-            });
-            wait();
-            let (engine, id) = engine?;
-            drive(engine, id, plan)
-        }
-    }
+    let body = |t: usize, (engine, id): (E, u32), _| drive(engine, id, &plans[t]);
+    Ok(run_pool(plans.len(), &stop, setup, body)?.0)
 }
 
 fn merge(spec: &JobSpec, results: &[ThreadResult]) -> JobResult {

@@ -4,7 +4,9 @@
 //! [`Engine::submit`] answers [`Submit::Completed`] (synchronous engines), [`Submit::Queued`]
 //! (asynchronous engines: the operation is in flight) or [`Submit::Busy`] (no room: reap first
 //! and submit the same operation again), and [`Engine::reap`] collects finished operations.
-//! One driver loop ([`run_job`]) therefore drives `pread`/`pwrite` and io_uring alike.
+//! One driver loop (`Driver`, in `driver.rs`) therefore drives `pread`/`pwrite`, io_uring and
+//! the null engine alike, for jobs ([`run_job`]) and for every workload that moves bytes; the
+//! one thread pool ([`run_pool`]) runs its threads.
 //!
 //! Invariants:
 //! - Each engine owns its state: its open files (operations name one by index, so workloads
@@ -17,7 +19,8 @@
 //!   per completion batch, so timing costs the same for every engine.
 //!
 //! Adding an engine is one file implementing [`Engine`] and one arm in [`EngineSpec`] and the
-//! dispatch in `job.rs`.
+//! dispatch in `job.rs`. The `null` engine ([`SyncEngine::null`]) does no I/O: it makes tests of the
+//! layers above deterministic and measures fsbattery's own per-operation cost.
 
 mod buffer;
 mod direct;
@@ -27,7 +30,9 @@ mod files;
 mod job;
 mod latency;
 mod pattern;
+mod pool;
 mod sync;
+mod transfer;
 mod uring;
 
 #[cfg(test)]
@@ -35,11 +40,14 @@ mod tests;
 
 pub use buffer::{AlignedBuf, BufferPool, Fill};
 pub use direct::{check_direct, dio_alignment, DioAlignment, DirectIo};
+pub(crate) use driver::Driver;
 pub use error::EngineError;
 pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
 pub use pattern::{OffsetGen, Pattern, XorShift};
+pub use pool::{run_pool, PoolError, PoolResult};
 pub use sync::SyncEngine;
+pub(crate) use transfer::Transfer;
 pub use uring::{probe_uring, UringEngine, UringOptions, MAX_REGISTERED_FILES};
 
 use serde::{Deserialize, Serialize};
@@ -138,6 +146,42 @@ pub trait Engine {
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError>;
 }
 
+/// Engine names, in [`EngineSpec::choose`] order.
+const NAMES: &[&str] = &["sync", "io_uring", "null"];
+
+/// A boxed engine is an engine: workloads that pick the engine at run time drive a
+/// `Box<dyn Engine>` through the same [`Driver`] (one virtual call per submit and reap).
+impl<T: Engine + ?Sized> Engine for Box<T> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn depth(&self) -> usize {
+        (**self).depth()
+    }
+    fn in_flight(&self) -> usize {
+        (**self).in_flight()
+    }
+    fn buffers(&self) -> &BufferPool {
+        (**self).buffers()
+    }
+    fn buffers_mut(&mut self) -> &mut BufferPool {
+        (**self).buffers_mut()
+    }
+    fn add_file(&mut self, file: File) -> Result<u32, EngineError> {
+        (**self).add_file(file)
+    }
+    fn remove_file(&mut self, id: u32) -> Option<File> {
+        (**self).remove_file(id)
+    }
+    #[inline]
+    fn submit(&mut self, op: Op) -> Result<Submit, EngineError> {
+        (**self).submit(op)
+    }
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
+        (**self).reap(min, out)
+    }
+}
+
 /// Which engine a job uses, with its namespaced options (`uring.*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -147,6 +191,8 @@ pub enum EngineSpec {
     Sync,
     /// io_uring with a queue of `depth` operations.
     IoUring(UringOptions),
+    /// No I/O: every operation completes at once (deterministic tests, fsbattery's own cost).
+    Null,
 }
 
 impl EngineSpec {
@@ -163,13 +209,14 @@ impl EngineSpec {
         match self {
             EngineSpec::Sync => "sync",
             EngineSpec::IoUring(_) => "io_uring",
+            EngineSpec::Null => "null",
         }
     }
 
     /// Operations in flight per thread (1 for sync).
     pub fn depth(&self) -> u32 {
         match self {
-            EngineSpec::Sync => 1,
+            EngineSpec::Sync | EngineSpec::Null => 1,
             EngineSpec::IoUring(o) => o.depth,
         }
     }
@@ -178,7 +225,7 @@ impl EngineSpec {
     /// (clamped to 1..=depth).
     pub fn reap_batch(&self) -> u32 {
         match self {
-            EngineSpec::Sync => 1,
+            EngineSpec::Sync | EngineSpec::Null => 1,
             EngineSpec::IoUring(o) => o.batch.clamp(1, o.depth.max(1)),
         }
     }
@@ -194,11 +241,24 @@ impl EngineSpec {
         Ok(match self {
             EngineSpec::Sync => Box::new(SyncEngine::new(pool)),
             EngineSpec::IoUring(o) => Box::new(UringEngine::new(pool, *o)?),
+            EngineSpec::Null => Box::new(SyncEngine::null(pool)),
         })
     }
 
-    /// Every engine name, for help and error messages.
+    /// Every engine name, for help and error messages; also the choices of the workloads'
+    /// `engine` parameter, in the order [`EngineSpec::choose`] reads.
     pub fn names() -> &'static [&'static str] {
-        &["sync", "io_uring"]
+        NAMES
+    }
+
+    /// The engine at `index` of [`EngineSpec::names`] (a workload's `engine` parameter), with
+    /// `uring` as io_uring's options; None for an index past the end.
+    pub fn choose(index: u64, uring: UringOptions) -> Option<EngineSpec> {
+        match index {
+            0 => Some(EngineSpec::Sync),
+            1 => Some(EngineSpec::IoUring(uring)),
+            2 => Some(EngineSpec::Null),
+            _ => None,
+        }
     }
 }

@@ -1,19 +1,28 @@
-//! The `sync` engine: `pread`/`pwrite`/`fsync` straight through libc, one operation at a time.
+//! The `sync` engine: `pread`/`pwrite`/`fsync` straight through libc, one operation at a time;
+//! and its no-I/O twin, the `null` engine ([`SyncEngine::null`]).
 //!
 //! Invariants: `submit` always answers [`Submit::Completed`] (never queues, never busy), so
 //! `reap` has nothing to return; the hot path is one system call with no allocation and no
 //! error wrapping (the raw result goes back in the completion, as io_uring does). The engine
 //! owns its files and a one-slot (or `slots`-slot) aligned buffer pool.
+//!
+//! The null engine makes no system call: every operation completes at once, in full
+//! (`result = len`, 0 for fsync), and buffers stay as they are. It serves deterministic tests
+//! of everything above the engine (driver, op sources, pool) and the "tool ceiling", the
+//! per-operation cost of fsbattery itself, measured through the same driver that moves real
+//! bytes. It is the sync engine with one predictable branch, so both share one file table and
+//! one buffer pool handling.
 
 use super::files::FileTable;
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use std::fs::File;
 
-/// Synchronous engine.
+/// Synchronous engine (or, made with [`SyncEngine::null`], the null engine).
 #[derive(Debug)]
 pub struct SyncEngine {
     files: FileTable,
     pool: BufferPool,
+    null: bool,
 }
 
 impl SyncEngine {
@@ -22,6 +31,15 @@ impl SyncEngine {
         SyncEngine {
             files: FileTable::default(),
             pool,
+            null: false,
+        }
+    }
+
+    /// The null engine over `pool`: no I/O, every operation completes at once (see the module).
+    pub fn null(pool: BufferPool) -> Self {
+        SyncEngine {
+            null: true,
+            ..SyncEngine::new(pool)
         }
     }
 
@@ -30,6 +48,13 @@ impl SyncEngine {
     fn execute(&mut self, op: &Op) -> i32 {
         let fd = self.files.fd(op.file);
         let len = (op.len as usize).min(self.pool.slot_len());
+        if self.null {
+            return if op.kind == OpKind::Fsync {
+                0
+            } else {
+                len as i32
+            };
+        }
         let ptr = self.pool.slot_ptr(op.slot as usize);
         // SAFETY: ptr points at a live slot of at least `len` bytes that we own exclusively
         // (&mut self); the fd is open for the engine's lifetime.
@@ -52,7 +77,11 @@ impl SyncEngine {
 
 impl Engine for SyncEngine {
     fn name(&self) -> &'static str {
-        "sync"
+        if self.null {
+            "null"
+        } else {
+            "sync"
+        }
     }
 
     fn depth(&self) -> usize {
@@ -94,5 +123,37 @@ impl Engine for SyncEngine {
 
     fn reap(&mut self, _min: usize, _out: &mut Vec<Completion>) -> Result<usize, EngineError> {
         Ok(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{run_job, EngineSpec, JobSpec, Stop};
+
+    #[test]
+    fn null_engine_completes_every_op_of_a_job_without_io() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f");
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(1 << 20)
+            .unwrap();
+        let mut spec = JobSpec::new(&path, 1 << 20, 4096);
+        spec.engine = EngineSpec::Null;
+        spec.write_fraction = 0.5;
+        spec.fsync_fraction = 0.25;
+        spec.jobs = 2;
+        spec.stop = Stop::Ops(1001);
+        let r = run_job(&spec).unwrap();
+        assert_eq!(r.engine, "null");
+        assert_eq!(r.ops, 1001);
+        assert_eq!(r.read.ops + r.write.ops, 1001);
+        assert_eq!(r.bytes, 1001 * 4096);
+        assert!(
+            r.write.ops > 0 && r.read.ops > 0 && r.fsync.ops > 0,
+            "{r:?}"
+        );
+        // Nothing reached the file: it is still a hole of zeros.
+        assert!(std::fs::read(&path).unwrap().iter().all(|&b| b == 0));
     }
 }

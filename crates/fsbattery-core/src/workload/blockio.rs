@@ -1,35 +1,34 @@
 //! Block IO shared by `dd`, `randomio` and `bonnie`: their common parameters (engine, queue
-//! depth, fill, O_DIRECT and its fallback), one file driven through an [`Engine`] in chunks
-//! (sequential passes with the queue kept full, single operations for rewrite and seeks), and
-//! the "target full" failure.
+//! depth, fill, O_DIRECT and its fallback), one file driven through the engine's one
+//! [`Driver`] in chunks (sequential passes with the queue kept full, single operations for
+//! rewrite and seeks, each a [`Transfer`]: no submit/reap loop of its own), and
+//! the "target full" failure (ENOSPC or EDQUOT, as [`crate::error::is_full`] says).
 //!
 //! Invariants:
 //! - O_DIRECT is never dropped silently: when the directory refuses it the cell fails with the
 //!   probe's reason, unless `buffered_fallback=1`, and then the `direct_used` metric says 0.
 //! - Every chunk completes in full or the pass fails: a negative result is the kernel's errno,
 //!   a short or ENOSPC write is "target full after N bytes", a short read names the offset.
-//! - The interruption flag is read before every operation (an atomic load), so Ctrl-C ends a
-//!   pass within one chunk; operations still in flight are reaped before an error returns.
+//! - The interruption flag is polled by the driver, as everywhere (every 256 operations, counted
+//!   across passes); operations still in flight are reaped before an error returns.
 //! - Sizes are whole chunks: callers round down (and fail when not even one chunk fits).
 
 use crate::engine::{
-    check_direct, dio_alignment, BufferPool, Completion, DirectIo, Engine, EngineError, EngineSpec,
-    Fill, Op, OpKind, Submit,
+    check_direct, dio_alignment, BufferPool, Completion, DirectIo, Driver, Engine, EngineError,
+    EngineSpec, Fill, OpKind, Transfer, UringOptions,
 };
-use crate::error::{IoContext, WorkloadError};
-use crate::measure::Timing;
+use crate::error::{is_full, IoContext, WorkloadError};
+use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
-use crate::params::{
-    format_bytes, ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE,
-};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE};
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use super::WorkloadCtx;
 
-/// Names of the `engine` parameter's choices, in [`EngineSpec`] order.
-pub(super) const ENGINES: &[&str] = &["sync", "io_uring"];
+/// Names of the `engine` parameter's choices, as [`EngineSpec::choose`] reads them.
+pub(super) const ENGINES: &[&str] = &["sync", "io_uring", "null"];
 /// Names of the `fill` parameter's choices.
 pub(super) const FILLS: &[&str] = &["zeros", "random", "compressible"];
 /// Index of "zeros" in [`FILLS`].
@@ -147,7 +146,8 @@ pub(super) const BUFFERED_FALLBACK: ParamSpec = flag(
 /// `engine`: sync or io_uring.
 pub(super) const ENGINE: ParamSpec = ParamSpec {
     name: "engine",
-    help: "IO engine: sync (pread/pwrite, one operation at a time) or io_uring",
+    help: "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
+           fsbattery's own cost)",
     kind: ParamKind::Choice(ENGINES),
     quick: 0,
     standard: 0,
@@ -171,6 +171,33 @@ pub(super) const COMPRESS_PCT: ParamSpec = percent(
     50,
 );
 
+/// The engine the `engine` and `depth` parameters name, io_uring with `uring`'s other options.
+/// A depth outside 1..=[`MAX_DEPTH`] is refused with the parameter's name, for every workload
+/// alike (never clamped); so is an engine index past [`ENGINES`].
+pub(super) fn choose_engine(
+    workload: &str,
+    p: &Params,
+    uring: UringOptions,
+) -> Result<EngineSpec, WorkloadError> {
+    let depth = p.get("depth");
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(WorkloadError::Failed(format!(
+            "{workload}.depth={depth}: use 1..={MAX_DEPTH}"
+        )));
+    }
+    let uring = UringOptions {
+        depth: depth as u32,
+        ..uring
+    };
+    let index = p.get("engine");
+    EngineSpec::choose(index, uring).ok_or_else(|| {
+        WorkloadError::Failed(format!(
+            "{workload}.engine={index}: use one of {}",
+            ENGINES.join(", ")
+        ))
+    })
+}
+
 /// How a workload moves its bytes, resolved from its parameters and its directory.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct IoSettings {
@@ -188,16 +215,7 @@ impl IoSettings {
     /// Resolve `engine`, `depth`, `fill`, `compress_pct`, `direct` and `buffered_fallback`,
     /// probing O_DIRECT in `dir` when it is asked for.
     pub fn resolve(workload: &str, p: &Params, dir: &Path) -> Result<IoSettings, WorkloadError> {
-        let depth = p.get("depth");
-        if !(1..=4096).contains(&depth) {
-            return Err(WorkloadError::Failed(format!(
-                "{workload}.depth={depth}: use 1..=4096"
-            )));
-        }
-        let engine = match p.get("engine") {
-            0 => EngineSpec::Sync,
-            _ => EngineSpec::uring(depth as u32),
-        };
+        let engine = choose_engine(workload, p, UringOptions::default())?;
         let pct = p.get("compress_pct");
         if pct > 100 {
             return Err(WorkloadError::Failed(format!(
@@ -268,35 +286,17 @@ pub(super) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettin
 
 /// `bytes` over `secs` in MB/s (10^6 bytes per second, as fio's MB/s).
 pub(super) fn mb_per_s(bytes: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        bytes as f64 / secs / 1e6
-    } else {
-        0.0
-    }
-}
-
-/// `n` events over `secs`, per second.
-pub(super) fn per_s(n: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        n as f64 / secs
-    } else {
-        0.0
-    }
-}
-
-/// True for "no space left on device".
-pub(super) fn is_full(e: &std::io::Error) -> bool {
-    e.raw_os_error() == Some(libc::ENOSPC)
+    per_s(bytes as f64, secs) / 1e6
 }
 
 /// The failure of a workload that filled its target after writing `written` bytes.
 pub(super) fn target_full(path: &Path, written: u64, cause: &str) -> WorkloadError {
-    WorkloadError::Failed(format!(
-        "target full after {written} bytes ({}) written to {}: {cause}; free space on the \
-         target or lower the workload's size",
-        format_bytes(written),
-        path.display()
-    ))
+    crate::error::target_full(
+        written,
+        &format!(" written to {}", path.display()),
+        cause,
+        "free space on the target or lower the workload's size",
+    )
 }
 
 /// Map an engine job's error, turning ENOSPC and short writes into [`target_full`] with the
@@ -325,14 +325,14 @@ pub(super) enum Open {
     Existing,
 }
 
-/// One file driven through an engine in chunks of one size.
+/// One file driven through the engine's [`Driver`] in chunks of one size.
 pub(super) struct BlockFile {
-    engine: Box<dyn Engine>,
+    driver: Driver<Box<dyn Engine>>,
     file: u32,
     path: PathBuf,
     chunk: u32,
     stamps: bool,
-    done: Vec<Completion>,
+    slot: u16,
 }
 
 impl BlockFile {
@@ -370,12 +370,12 @@ impl BlockFile {
         let mut engine = io.engine.build(pool)?;
         let id = engine.add_file(file)?;
         Ok(BlockFile {
-            engine,
+            driver: Driver::new(engine, 1),
             file: id,
             path: path.to_path_buf(),
             chunk,
             stamps: io.fill.stamps(),
-            done: Vec::with_capacity(depth),
+            slot: 0,
         })
     }
 
@@ -387,58 +387,7 @@ impl BlockFile {
     /// One sequential pass of `kind` (read or write) over `bytes` from offset 0, keeping the
     /// engine's queue full. Returns the bytes moved (= `bytes`, a multiple of the chunk).
     pub fn stream(&mut self, kind: OpKind, bytes: u64) -> Result<u64, WorkloadError> {
-        let res = self.stream_inner(kind, bytes);
-        if res.is_err() {
-            self.drain();
-        }
-        res
-    }
-
-    fn stream_inner(&mut self, kind: OpKind, bytes: u64) -> Result<u64, WorkloadError> {
-        let chunk = u64::from(self.chunk);
-        let depth = self.engine.depth().min(self.engine.buffers().slots());
-        let mut free: Vec<u16> = (0..depth as u16).rev().collect();
-        let (mut next, mut moved) = (0u64, 0u64);
-        loop {
-            while next < bytes {
-                if crate::interrupt::requested() {
-                    return Err(WorkloadError::Interrupted);
-                }
-                let Some(slot) = free.pop() else { break };
-                let op = self.op(kind, next, slot);
-                match self.engine.submit(op)? {
-                    Submit::Completed(c) => {
-                        moved += self.check(c, moved)?;
-                        free.push(c.op.slot);
-                    }
-                    Submit::Queued => {}
-                    Submit::Busy => {
-                        free.push(slot);
-                        break;
-                    }
-                }
-                next += chunk;
-            }
-            if self.engine.in_flight() == 0 {
-                if next >= bytes {
-                    return Ok(moved);
-                }
-                if free.len() == depth {
-                    return Err(WorkloadError::Failed(format!(
-                        "engine {} busy with nothing in flight on {}",
-                        self.engine.name(),
-                        self.path.display()
-                    )));
-                }
-            }
-            let mut done = std::mem::take(&mut self.done);
-            self.engine.reap(1, &mut done)?;
-            for c in done.drain(..) {
-                moved += self.check(c, moved)?;
-                free.push(c.op.slot);
-            }
-            self.done = done;
-        }
+        self.pass(kind, 0, bytes, 0, self.stamps)
     }
 
     /// bonnie's rewrite: for every chunk, read it, dirty one word, write it back in place.
@@ -447,9 +396,6 @@ impl BlockFile {
         let chunk = u64::from(self.chunk);
         let mut off = 0;
         while off < bytes {
-            if crate::interrupt::requested() {
-                return Err(WorkloadError::Interrupted);
-            }
             self.read_at(off)?;
             self.dirty();
             self.write_at(off, off)?;
@@ -458,29 +404,25 @@ impl BlockFile {
         Ok(off)
     }
 
-    /// Read one chunk at `offset` into slot 0 and wait for it.
+    /// Read one chunk at `offset` and wait for it.
     pub fn read_at(&mut self, offset: u64) -> Result<(), WorkloadError> {
-        let op = self.op(OpKind::Read, offset, 0);
-        self.one(op, 0).map(|_| ())
+        let len = u64::from(self.chunk);
+        self.pass(OpKind::Read, offset, len, 0, false).map(|_| ())
     }
 
-    /// Write slot 0 as one chunk at `offset` and wait for it; `written` (bytes written so far)
-    /// only feeds the "target full" message.
+    /// Write the chunk last read (or slot 0), unstamped, at `offset` and wait for it;
+    /// `written` (bytes written so far) only feeds the "target full" message.
     pub fn write_at(&mut self, offset: u64, written: u64) -> Result<(), WorkloadError> {
-        let op = Op {
-            kind: OpKind::Write,
-            offset,
-            len: self.chunk,
-            slot: 0,
-            file: self.file,
-            issued_ns: 0,
-        };
-        self.one(op, written).map(|_| ())
+        let len = u64::from(self.chunk);
+        self.pass(OpKind::Write, offset, len, written, false)
+            .map(|_| ())
     }
 
-    /// Change one word of slot 0, as bonnie's `dirty_buffer` does before writing a block back.
+    /// Change one word of the chunk last read, as bonnie's `dirty_buffer` does before writing
+    /// a block back (the driver's LIFO free list gives the next single write the same slot).
     pub fn dirty(&mut self) {
-        let b = self.engine.buffers_mut().slot_mut(0);
+        let slot = usize::from(self.slot);
+        let b = self.driver.engine_mut().buffers_mut().slot_mut(slot);
         if b.len() >= 4 {
             let w = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).wrapping_add(1);
             b[..4].copy_from_slice(&w.to_ne_bytes());
@@ -489,105 +431,62 @@ impl BlockFile {
 
     /// fsync the file and wait for it.
     pub fn fsync(&mut self) -> Result<(), WorkloadError> {
-        let op = Op {
-            kind: OpKind::Fsync,
-            offset: 0,
-            len: 0,
-            slot: 0,
-            file: self.file,
-            issued_ns: 0,
+        self.pass(OpKind::Fsync, 0, 0, 0, false).map(|_| ())
+    }
+
+    /// One [`Transfer`] of `len` bytes of `kind` at `offset` through the driver; `written`
+    /// (bytes written before it) feeds the "target full" message. Returns the bytes moved.
+    fn pass(
+        &mut self,
+        kind: OpKind,
+        offset: u64,
+        len: u64,
+        written: u64,
+        stamped: bool,
+    ) -> Result<u64, WorkloadError> {
+        let path = &self.path;
+        let mut moved = 0;
+        let check = |c: &Completion| {
+            moved += check(path, c, written + moved)?;
+            Ok::<(), WorkloadError>(())
         };
-        self.one(op, 0).map(|_| ())
+        let mut t = Transfer::new(kind, self.file, offset, len, self.chunk, check).stamped(stamped);
+        let res = self.driver.run(&mut t);
+        self.slot = t.last_slot();
+        res?;
+        Ok(moved)
     }
+}
 
-    /// The operation `kind` on `slot` at `offset`; writes get the fill's offset stamp so no two
-    /// blocks are equal (deduplicating filesystems cannot shortcut them).
-    fn op(&mut self, kind: OpKind, offset: u64, slot: u16) -> Op {
-        if kind == OpKind::Write && self.stamps {
-            let b = self.engine.buffers_mut().slot_mut(usize::from(slot));
-            if b.len() >= 16 {
-                b[..8].copy_from_slice(&offset.to_le_bytes());
-                b[8..16].copy_from_slice(&(!offset).to_le_bytes());
-            }
-        }
-        Op {
-            kind,
-            offset,
-            len: if kind == OpKind::Fsync { 0 } else { self.chunk },
-            slot,
-            file: self.file,
-            issued_ns: 0,
-        }
+/// Bytes moved by `c` on `path`, or the failure it reports; `written` feeds "target full".
+fn check(path: &Path, c: &Completion, written: u64) -> Result<u64, WorkloadError> {
+    let op = c.op;
+    let want = if op.kind == OpKind::Fsync { 0 } else { op.len };
+    if c.result >= 0 && c.result as u32 == want {
+        return Ok(u64::from(want));
     }
-
-    /// Submit `op` alone (nothing else in flight) and wait for its completion.
-    fn one(&mut self, op: Op, written: u64) -> Result<u64, WorkloadError> {
-        let c = match self.engine.submit(op)? {
-            Submit::Completed(c) => c,
-            Submit::Queued => {
-                let mut done = std::mem::take(&mut self.done);
-                self.engine.reap(1, &mut done)?;
-                let c = done.pop();
-                self.done = done;
-                c.ok_or_else(|| self.engine_fault("returned no completion for", op))?
-            }
-            // With nothing else in flight, waiting cannot make room.
-            Submit::Busy => return Err(self.engine_fault("refused", op)),
-        };
-        self.check(c, written)
-    }
-
-    #[cold]
-    fn engine_fault(&self, what: &str, op: Op) -> WorkloadError {
-        WorkloadError::Failed(format!(
-            "engine {} {what} a single {} on {}",
-            self.engine.name(),
-            op.kind.name(),
-            self.path.display()
-        ))
-    }
-
-    /// Bytes moved by `c`, or the failure it reports; `written` feeds "target full".
-    fn check(&self, c: Completion, written: u64) -> Result<u64, WorkloadError> {
-        let op = c.op;
-        let want = if op.kind == OpKind::Fsync { 0 } else { op.len };
-        if c.result >= 0 && c.result as u32 == want {
-            return Ok(u64::from(want));
+    let what = format!(
+        "{} of {} bytes at offset {} of {}",
+        op.kind.name(),
+        op.len,
+        op.offset,
+        path.display()
+    );
+    if c.result < 0 {
+        let err = std::io::Error::from_raw_os_error(-c.result);
+        if is_full(&err) {
+            return Err(target_full(path, written, &format!("{what}: {err}")));
         }
-        let what = format!(
-            "{} of {} bytes at offset {} of {}",
-            op.kind.name(),
-            op.len,
-            op.offset,
-            self.path.display()
-        );
-        if c.result < 0 {
-            let err = std::io::Error::from_raw_os_error(-c.result);
-            if is_full(&err) {
-                return Err(target_full(&self.path, written, &format!("{what}: {err}")));
-            }
-            return Err(WorkloadError::io(what, err));
-        }
-        if op.kind == OpKind::Write {
-            let cause = format!("{what}: only {} bytes written", c.result);
-            return Err(target_full(&self.path, written + c.result as u64, &cause));
-        }
-        Err(WorkloadError::Failed(format!(
-            "short {what}: got {} bytes; the file is shorter than the workload expects",
-            c.result
-        )))
+        return Err(WorkloadError::io(what, err));
     }
-
-    /// Wait for everything still in flight, ignoring results (an error path is leaving).
-    fn drain(&mut self) {
-        let mut sink = Vec::new();
-        while self.engine.in_flight() > 0 {
-            if self.engine.reap(1, &mut sink).is_err() {
-                break;
-            }
-            sink.clear();
-        }
+    if op.kind == OpKind::Write {
+        let cause = format!("{what}: only {} bytes written", c.result);
+        return Err(target_full(path, written + c.result as u64, &cause));
     }
+    Err(WorkloadError::Failed(format!(
+        "short {what}: got {} bytes; the file is shorter than the workload expects",
+        c.result
+    )))
 }
 
 /// Check that `len` (the parameter `what`) is a multiple of O_DIRECT's offset alignment on

@@ -17,16 +17,17 @@
 //! - MB/s are 10^6 bytes/s (bonnie++ prints K/sec of 1024 bytes: multiply by 1.024 / 1000).
 //!
 //! Invariants: every file lives in the scratch directory and is removed on every path; the big
-//! file is a whole number of chunks; a pass ends within one chunk of Ctrl-C.
+//! file is a whole number of chunks; a pass ends within a few hundred chunks of Ctrl-C (the
+//! engine driver's polling); the seekers run on the engine's one pool.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
-use super::{bonnie_files, Scratch, Workload, WorkloadCtx};
-use crate::engine::{OpKind, XorShift};
+use super::{bonnie_files, poll, Scratch, Workload, WorkloadCtx};
+use crate::engine::{run_pool, OpKind, XorShift};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_SIZE, MAX_THREADS};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The bonnie workload.
 pub struct Bonnie;
@@ -230,7 +231,11 @@ fn big_file(
         seed,
     };
     let ((), t) = ctx.phase(&evict, || plan.run(seekers))?;
-    ctx.record("seeks", &t, blockio::per_s(seeks, t.elapsed_s));
+    ctx.record(
+        "seeks",
+        &t,
+        crate::measure::per_s(seeks as f64, t.elapsed_s),
+    );
 
     let t = ctx.timed("delete_bigfile", &evict, || {
         std::fs::remove_file(path).ctx(|| format!("unlink {}", path.display()))
@@ -261,50 +266,30 @@ struct SeekPlan<'a> {
 const UPDATE_EVERY: u64 = 10;
 
 impl SeekPlan<'_> {
-    /// Run `seekers` threads, each with its own open file and engine, until the tickets are
-    /// used up; the first real error wins over the interruptions it causes in the others.
+    /// Run `seekers` threads on the pool, each with its own open file and engine, until the
+    /// tickets are used up or one of them fails.
     fn run(&self, seekers: u64) -> Result<(), WorkloadError> {
         let tickets = AtomicU64::new(0);
-        let results: Vec<Result<(), WorkloadError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..seekers)
-                .map(|t| {
-                    let tickets = &tickets;
-                    s.spawn(move || {
-                        let r = self.seeker(t, tickets);
-                        if r.is_err() {
-                            // Stop the others: no ticket is left for them.
-                            tickets.store(u64::MAX / 2, Ordering::Relaxed);
-                        }
-                        r
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("seeker thread panicked"))
-                .collect()
-        });
-        let mut first = Ok(());
-        for r in results {
-            match (&first, r) {
-                (Ok(()), Err(e)) | (Err(WorkloadError::Interrupted), Err(e)) => first = Err(e),
-                _ => {}
-            }
-        }
-        first
+        let stop = AtomicBool::new(false);
+        let seed = |t: usize| self.seed ^ ((t as u64 + 1) << 40);
+        let setup = |t| BlockFile::open(self.path, Open::Existing, self.io, self.chunk, seed(t));
+        let body = |t, mut f: BlockFile, _| self.seeker(&mut f, seed(t), &tickets, &stop);
+        run_pool(seekers as usize, &stop, setup, body).map(|_| ())
     }
 
-    fn seeker(&self, t: u64, tickets: &AtomicU64) -> Result<(), WorkloadError> {
-        let seed = self.seed ^ ((t + 1) << 40);
-        let mut f = BlockFile::open(self.path, Open::Existing, self.io, self.chunk, seed)?;
+    fn seeker(
+        &self,
+        f: &mut BlockFile,
+        seed: u64,
+        tickets: &AtomicU64,
+        stop: &AtomicBool,
+    ) -> Result<(), WorkloadError> {
         let mut rng = XorShift::new(seed);
         let chunk = u64::from(f.chunk());
         loop {
-            if crate::interrupt::requested() {
-                return Err(WorkloadError::Interrupted);
-            }
             let n = tickets.fetch_add(1, Ordering::Relaxed);
-            if n >= self.total {
+            poll(n)?;
+            if n >= self.total || stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
             let offset = rng.below(self.chunks) * chunk;

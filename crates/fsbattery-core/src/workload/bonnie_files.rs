@@ -12,10 +12,10 @@
 //! fails instead of looking fast; the directories are removed (untimed) after each delete pass;
 //! a full target fails with the bytes and files written.
 
-use super::blockio::{self, is_full, target_full};
+use super::blockio::target_full;
 use super::{poll, WorkloadCtx};
 use crate::engine::XorShift;
-use crate::error::{IoContext, WorkloadError};
+use crate::error::{is_full, IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::Params;
 use std::fs::OpenOptions;
@@ -228,7 +228,7 @@ pub(super) fn run(
     let mut data = vec![0u8; hi as usize];
     crate::engine::Fill::Random.generate(seed, &mut data);
     let mut buf = vec![0u8; 64 << 10];
-    let rate = |n: usize, t: &crate::measure::Timing| blockio::per_s(n as u64, t.elapsed_s);
+    let rate = |n: usize, t: &crate::measure::Timing| crate::measure::per_s(n as f64, t.elapsed_s);
 
     let set = FileSet::new(base, p, false, &mut rng);
     let n = set.files.len();

@@ -46,11 +46,12 @@ pub const PROGRAMS: &[&str] = &[
     "touch", "mkdir", "find", "rm", "dd", "cp", "cat", "split", "sync",
 ];
 
-/// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any.
+/// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any, looked up as every
+/// other program is ([`crate::target::which`]).
 pub fn missing_program(extra: &[&str]) -> Option<String> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    PROGRAMS.iter().chain(extra).find_map(|p| {
-        let found = std::env::split_paths(&path).any(|d| d.join(p).is_file());
-        (!found).then(|| p.to_string())
-    })
+    PROGRAMS
+        .iter()
+        .chain(extra)
+        .find(|p| crate::target::which(p).is_none())
+        .map(|p| p.to_string())
 }

@@ -14,13 +14,14 @@
 //! - Rates use the window from the common start of the threads to the end of the last one.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat, request_size,
-    run_threads, should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
-    THREADS_RANGE,
+    self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, request_size,
+    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
 use super::{Scratch, Workload, WorkloadCtx};
+use crate::engine::run_pool;
 use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
 use crate::error::WorkloadError;
+use crate::measure::per_s;
 use crate::model::MetricSpec;
 use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
 use std::fs::{File, OpenOptions};
@@ -196,7 +197,7 @@ impl Workload for Ffsb {
         let tally = Tally::default();
         let (secs, t) = ctx.phase(&[scratch.path()], || layout(&cfg, &pool, &tally))?;
         let total = cfg.files as f64 * cfg.file_size as f64;
-        ctx.record("create_mbps", &t, per_sec(total, secs) / 1e6);
+        ctx.record("create_mbps", &t, per_s(total, secs) / 1e6);
         for profile in &PROFILES {
             pool.restore(cfg.file_size)?;
             let (res, t) = ctx.phase(&[scratch.path()], || {
@@ -262,7 +263,7 @@ impl Config {
             read_pct: p.get("read_pct").min(100),
             direct,
             align,
-            engine: fileset::engine_spec(p, per_thread <= 1024),
+            engine: fileset::engine_spec("ffsb", p, per_thread <= 1024)?,
             seed: p.get("seed"),
         })
     }
@@ -374,7 +375,7 @@ fn layout(cfg: &Config, pool: &Pool, tally: &Tally) -> Result<f64, WorkloadError
         }
         Ok(())
     };
-    let (_, secs) = run_threads(cfg.threads, &stop, setup, body)?;
+    let (_, secs) = run_pool::<_, _, WorkloadError>(cfg.threads, &stop, setup, body)?;
     Ok(secs)
 }
 
@@ -441,7 +442,7 @@ fn run_profile(
         }
         Ok(stats)
     };
-    let (rows, secs) = run_threads(cfg.threads, &stop, setup, body)?;
+    let (rows, secs) = run_pool::<_, _, WorkloadError>(cfg.threads, &stop, setup, body)?;
     Ok(ProfileResult {
         stats: merge_rows(&rows, profile.kinds.len()),
         secs,
@@ -504,22 +505,14 @@ impl ProfileResult {
         for s in &self.stats {
             all.merge(s);
         }
-        ctx.record(
-            &format!("{name}_iops"),
-            t,
-            per_sec(all.ops as f64, self.secs),
-        );
-        let mbps = per_sec(all.bytes as f64, self.secs) / 1e6;
+        ctx.record(&format!("{name}_iops"), t, per_s(all.ops as f64, self.secs));
+        let mbps = per_s(all.bytes as f64, self.secs) / 1e6;
         ctx.record(&format!("{name}_mbps"), t, mbps);
         record_lat(ctx, name, t, &all.lat);
         if profile.kinds.len() > 1 {
             for (k, s) in profile.kinds.iter().zip(&self.stats) {
                 let prefix = format!("{name}_{}", k.name());
-                ctx.record(
-                    &format!("{prefix}_iops"),
-                    t,
-                    per_sec(s.ops as f64, self.secs),
-                );
+                ctx.record(&format!("{prefix}_iops"), t, per_s(s.ops as f64, self.secs));
                 record_lat(ctx, &prefix, t, &s.lat);
             }
         }

@@ -1,31 +1,30 @@
 //! Shared machinery of the many-file workloads (`ffsb`, `postmark*`, the filebench
 //! personalities): parameter helpers, a per-thread IO port over the engine, per-operation
-//! statistics, the "target full" failure and a thread pool with a common start line.
+//! statistics and the "target full" failure.
 //!
 //! Invariants:
-//! - Every byte goes through an [`Engine`] owned by the thread that uses it (a [`Port`]); files
-//!   are opened with std and handed to the engine's file table, so sync and io_uring run the
-//!   same flows. A transfer either moves every byte or fails; operations still in flight are
-//!   reaped before an error returns, so a buffer is never freed under the kernel.
+//! - Every byte goes through an [`Engine`] owned by the thread that uses it, driven by the
+//!   engine's one [`Driver`] (a [`Port`]); files are opened with std and handed to the engine's
+//!   file table, so sync, io_uring and null run the same flows. A transfer either moves every
+//!   byte or fails; the driver reaps what is in flight before an error returns, and polls
+//!   Ctrl-C as every loop does.
 //! - ENOSPC and EDQUOT, from a write, an fsync, a create or a mkdir, and a short write all
 //!   become one message, "target full after N bytes (…) and F files written in DIR: …", counted
 //!   by a [`Tally`] shared by every thread of the workload.
-//! - [`run_threads`] starts the timed window of every thread at one barrier that every thread
-//!   reaches even when its setup failed, so a failing thread never leaves the others waiting;
+//! - Threads run on the engine's one pool ([`crate::engine::run_pool`]): a common start line,
 //!   the first real error wins over the "interrupted" and "stopped" of the others.
 
 use crate::engine::{
-    BufferPool, Completion, Engine, EngineSpec, Fill, LatencyHistogram, Op, OpKind, Submit,
+    BufferPool, Completion, Driver, Engine, EngineSpec, Fill, LatencyHistogram, OpKind, Transfer,
     UringOptions, XorShift,
 };
-use crate::error::WorkloadError;
+use crate::error::{is_full, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_THREADS};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_THREADS};
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Barrier;
 use std::time::Instant;
 
 use super::WorkloadCtx;
@@ -47,7 +46,7 @@ pub(super) const fn bytes(
 /// The `engine` parameter (sync at every scale).
 pub(super) const ENGINE_PARAM: ParamSpec = ParamSpec {
     name: "engine",
-    help: "IO engine: sync (pread/pwrite) or io_uring",
+    help: "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
     kind: ParamKind::Choice(ENGINES),
     quick: 0,
     standard: 0,
@@ -76,19 +75,24 @@ pub(super) fn threads(p: &Params) -> usize {
     }
 }
 
-/// The engine the `engine` and `depth` parameters ask for. Registering files pays only when
-/// files stay open (ffsb); workloads that open and close a file per operation would pay an
-/// extra system call per open and close instead.
-pub(super) fn engine_spec(p: &Params, register_files: bool) -> EngineSpec {
-    match p.get("engine") {
-        0 => EngineSpec::Sync,
-        _ => EngineSpec::IoUring(UringOptions {
-            depth: p.get("depth").clamp(1, 4096) as u32,
+/// The engine the `engine` and `depth` parameters ask for (a bad depth is refused as blockio
+/// refuses it). Registering files pays only when files stay open (ffsb); workloads that open
+/// and close a file per operation would pay an extra system call per open and close instead.
+pub(super) fn engine_spec(
+    workload: &str,
+    p: &Params,
+    register_files: bool,
+) -> Result<EngineSpec, WorkloadError> {
+    super::blockio::choose_engine(
+        workload,
+        p,
+        UringOptions {
             registered_buffers: false,
             registered_files: register_files,
             batch: 1,
-        }),
-    }
+            ..UringOptions::default()
+        },
+    )
 }
 
 /// Bytes and files written so far by every thread of one workload run, for the message of a
@@ -116,11 +120,12 @@ impl Tally {
     pub fn full(&self, what: &str, cause: &str) -> WorkloadError {
         let b = self.bytes.load(Ordering::Relaxed);
         let f = self.files.load(Ordering::Relaxed);
-        WorkloadError::Failed(format!(
-            "target full after {b} bytes ({}) and {f} files written: {what}: {cause}; give the \
-             target more room or make the workload smaller (fewer or smaller files)",
-            format_bytes(b)
-        ))
+        crate::error::target_full(
+            b,
+            &format!(" and {f} files written"),
+            &format!("{what}: {cause}"),
+            "give the target more room or make the workload smaller (fewer or smaller files)",
+        )
     }
 
     /// `e` from `what` as a workload error: "target full" for ENOSPC and EDQUOT.
@@ -133,16 +138,9 @@ impl Tally {
     }
 }
 
-/// Whether `e` says the filesystem (or the quota) has no room left.
-pub(super) fn is_full(e: &std::io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT))
-}
-
-/// One thread's engine with a free list of its buffer slots.
+/// One thread's engine behind the one [`Driver`]: transfers are [`Transfer`]s.
 pub(super) struct Port {
-    engine: Box<dyn Engine>,
-    free: Vec<u16>,
-    done: Vec<Completion>,
+    driver: Driver<Box<dyn Engine>>,
 }
 
 impl Port {
@@ -161,24 +159,22 @@ impl Port {
         pool.fill_all(&base);
         let engine = spec.build(pool)?;
         Ok(Port {
-            engine,
-            free: (0..depth as u16).rev().collect(),
-            done: Vec::with_capacity(depth),
+            driver: Driver::new(engine, 1),
         })
     }
 
     /// Hand an open file to the engine; operations name it by the returned index.
     pub fn add(&mut self, file: File) -> Result<u32, WorkloadError> {
-        Ok(self.engine.add_file(file)?)
+        Ok(self.driver.engine_mut().add_file(file)?)
     }
 
     /// Take file `id` back from the engine and close it.
     pub fn close(&mut self, id: u32) {
-        drop(self.engine.remove_file(id));
+        drop(self.driver.engine_mut().remove_file(id));
     }
 
-    /// Move `len` bytes at `offset` of file `id` (`path` names it in errors) in slot-sized
-    /// chunks, up to the engine's depth in flight. Writes are counted in `tally`.
+    /// Move `len` bytes at `offset` of file `id` (`site` names it in errors) in slot-sized
+    /// chunks, up to the engine's depth in flight. Writes are counted in the site's tally.
     pub fn transfer(
         &mut self,
         kind: OpKind,
@@ -187,91 +183,16 @@ impl Port {
         len: u64,
         site: Site<'_>,
     ) -> Result<(), WorkloadError> {
-        let chunk = self.engine.buffers().slot_len() as u64;
-        let end = offset + len;
-        let mut next = offset;
-        let mut err: Option<WorkloadError> = None;
-        while (next < end && err.is_none()) || self.engine.in_flight() > 0 {
-            if next < end && err.is_none() && !self.free.is_empty() {
-                let n = (end - next).min(chunk) as u32;
-                match self.submit(kind, id, next, n, site) {
-                    Ok(true) => next += u64::from(n),
-                    Ok(false) => self.reap(site, &mut err)?,
-                    Err(e) => err = Some(e),
-                }
-            } else {
-                self.reap(site, &mut err)?;
-            }
-        }
-        err.map_or(Ok(()), Err)
+        let chunk = self.driver.engine_mut().buffers().slot_len() as u32;
+        let mut t = Transfer::new(kind, id, offset, len, chunk, |c: &Completion| {
+            check(c, site)
+        });
+        self.driver.run(&mut t).map(|_| ())
     }
 
     /// fsync file `id`.
     pub fn fsync(&mut self, id: u32, site: Site<'_>) -> Result<(), WorkloadError> {
-        let mut err = None;
-        while !self.submit(OpKind::Fsync, id, 0, 0, site)? {
-            self.reap(site, &mut err)?;
-        }
-        while self.engine.in_flight() > 0 {
-            self.reap(site, &mut err)?;
-        }
-        err.map_or(Ok(()), Err)
-    }
-
-    /// Submit one operation; `false` when the engine is busy (reap, then try again).
-    fn submit(
-        &mut self,
-        kind: OpKind,
-        file: u32,
-        offset: u64,
-        len: u32,
-        site: Site<'_>,
-    ) -> Result<bool, WorkloadError> {
-        let slot = self.free.pop().expect("callers check for a free slot");
-        let op = Op {
-            kind,
-            offset,
-            len,
-            slot,
-            file,
-            issued_ns: 0,
-        };
-        match self.engine.submit(op) {
-            Ok(Submit::Completed(c)) => {
-                self.free.push(slot);
-                check(&c, site).map(|()| true)
-            }
-            Ok(Submit::Queued) => Ok(true),
-            Ok(Submit::Busy) => {
-                self.free.push(slot);
-                Ok(false)
-            }
-            Err(e) => {
-                self.free.push(slot);
-                Err(e.into())
-            }
-        }
-    }
-
-    /// Wait for at least one completion; the first failure goes to `err`. A failing reap
-    /// returns at once: nothing more can be learnt about the operations in flight.
-    fn reap(
-        &mut self,
-        site: Site<'_>,
-        err: &mut Option<WorkloadError>,
-    ) -> Result<(), WorkloadError> {
-        let mut done = std::mem::take(&mut self.done);
-        done.clear();
-        let min = usize::from(self.engine.in_flight() > 0);
-        let reaped = self.engine.reap(min, &mut done);
-        for c in &done {
-            self.free.push(c.op.slot);
-            if let Err(e) = check(c, site) {
-                err.get_or_insert(e);
-            }
-        }
-        self.done = done;
-        reaped.map(|_| ()).map_err(WorkloadError::from)
+        self.transfer(OpKind::Fsync, id, 0, 0, site)
     }
 }
 
@@ -402,82 +323,6 @@ pub(super) fn record_lat(
     }
 }
 
-/// `n / secs`, 0 for an empty window (never NaN or infinite).
-pub(super) fn per_sec(n: f64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        n / secs
-    } else {
-        0.0
-    }
-}
-
-/// Run `body` on `n` threads. Each thread first runs `setup` (open files, build its engine),
-/// then all start together at a barrier; `body` gets the thread index, its setup and the
-/// start instant, and should return soon after `stop` is raised. Returns every thread's
-/// result and the window from the first start to the last end, in seconds.
-pub(super) fn run_threads<S, R>(
-    n: usize,
-    stop: &AtomicBool,
-    setup: impl Fn(usize) -> Result<S, WorkloadError> + Sync,
-    body: impl Fn(usize, S, Instant) -> Result<R, WorkloadError> + Sync,
-) -> Result<(Vec<R>, f64), WorkloadError>
-where
-    R: Send,
-{
-    let barrier = Barrier::new(n);
-    let joined: Vec<Result<(R, Instant, Instant), WorkloadError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .map(|t| {
-                let (barrier, setup, body) = (&barrier, &setup, &body);
-                s.spawn(move || {
-                    let state = setup(t);
-                    if state.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    barrier.wait();
-                    let start = Instant::now();
-                    let out = state.and_then(|st| body(t, st, start));
-                    if out.is_err() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    out.map(|r| (r, start, Instant::now()))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    let mut results = Vec::with_capacity(n);
-    let mut first: Option<Instant> = None;
-    let mut last: Option<Instant> = None;
-    let mut error: Option<WorkloadError> = None;
-    for r in joined {
-        match r {
-            Ok((v, a, b)) => {
-                results.push(v);
-                first = Some(first.map_or(a, |f| f.min(a)));
-                last = Some(last.map_or(b, |l| l.max(b)));
-            }
-            Err(e) => {
-                let real = !matches!(e, WorkloadError::Interrupted);
-                if error.is_none() || (real && matches!(error, Some(WorkloadError::Interrupted))) {
-                    error = Some(e);
-                }
-            }
-        }
-    }
-    if let Some(e) = error {
-        return Err(e);
-    }
-    let secs = match (first, last) {
-        (Some(a), Some(b)) => b.duration_since(a).as_secs_f64(),
-        _ => 0.0,
-    };
-    Ok((results, secs))
-}
-
 /// Whether a thread should stop issuing: the deadline passed, another thread failed, or a
 /// signal came (then the thread fails with `Interrupted`).
 #[inline]
@@ -593,30 +438,6 @@ mod tests {
         assert!(m.contains("and 1 files written"), "{m}");
         let other = t.io("x".into(), std::io::Error::from_raw_os_error(libc::EIO));
         assert!(!other.to_string().contains("target full"));
-    }
-
-    #[test]
-    fn first_real_error_wins_and_nobody_waits_forever() {
-        let stop = AtomicBool::new(false);
-        let r = run_threads(
-            3,
-            &stop,
-            |t| {
-                if t == 1 {
-                    Err(WorkloadError::Failed("setup of 1 failed".into()))
-                } else {
-                    Ok(t)
-                }
-            },
-            |_, _, _| {
-                while !stop.load(Ordering::Relaxed) {
-                    std::thread::yield_now();
-                }
-                Ok(())
-            },
-        );
-        let e = r.expect_err("setup failure is reported");
-        assert_eq!(e.to_string(), "setup of 1 failed");
     }
 }
 

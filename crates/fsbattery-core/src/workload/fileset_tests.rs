@@ -44,11 +44,7 @@ fn require(what: &str, ok: bool) -> bool {
 }
 
 fn has_program(name: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths)
-            .chain(["/sbin".into(), "/usr/sbin".into()])
-            .any(|d| d.join(name).is_file())
-    })
+    crate::target::which(name).is_some()
 }
 
 /// A made and mounted target, torn down on drop (every exit path of the test); `finish`

@@ -36,6 +36,7 @@
 //! fails the cell unless `buffered_fallback = 1`. The command method runs natively as well:
 //! fsbattery does not drive an iozone binary.
 
+use super::blockio::ENGINES;
 use super::iozone_stdio::Stream;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
@@ -50,8 +51,6 @@ use std::path::{Path, PathBuf};
 
 /// The iozone workload.
 pub struct Iozone;
-
-const ENGINES: &[&str] = &["sync", "io_uring"];
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -295,7 +294,7 @@ fn metric(test: &str, record: u64) -> String {
 fn kb_per_s(bytes: u64, secs: f64) -> f64 {
     // A loop too fast for the clock still moved its bytes: iozone clamps to its timer
     // resolution in the same way.
-    bytes as f64 / 1024.0 / secs.max(1e-9)
+    crate::measure::per_s(bytes as f64 / 1024.0, secs.max(1e-9))
 }
 
 impl Workload for Iozone {
@@ -444,10 +443,13 @@ struct Setup {
 
 impl Setup {
     fn new(scratch: &Scratch, p: &Params, direct: bool) -> Setup {
-        let engine = match p.get("engine") {
-            0 => EngineSpec::Sync,
-            _ => EngineSpec::uring(p.get("uring.depth").min(u64::from(u32::MAX)) as u32),
+        let depth = p.get("uring.depth").min(u64::from(u32::MAX)) as u32;
+        // The parameter's range keeps the index valid.
+        let uring = crate::engine::UringOptions {
+            depth,
+            ..Default::default()
         };
+        let engine = EngineSpec::choose(p.get("engine"), uring).unwrap_or(EngineSpec::Sync);
         Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),
@@ -593,9 +595,7 @@ impl Setup {
     /// `e`, or "target full after N bytes" when `e` is ENOSPC or EDQUOT.
     fn full(&self, e: WorkloadError) -> WorkloadError {
         match &e {
-            WorkloadError::Io { source, .. }
-                if matches!(source.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) =>
-            {
+            WorkloadError::Io { source, .. } if crate::error::is_full(source) => {
                 self.full_because(&e.to_string())
             }
             _ => e,
@@ -603,10 +603,12 @@ impl Setup {
     }
 
     fn full_because(&self, why: &str) -> WorkloadError {
-        WorkloadError::Failed(format!(
-            "target full after {} bytes ({why}): lower iozone.size or use a bigger target",
-            bytes_in(&self.dir)
-        ))
+        crate::error::target_full(
+            bytes_in(&self.dir),
+            "",
+            why,
+            "lower iozone.size or use a bigger target",
+        )
     }
 
     fn remove_files(&self) {

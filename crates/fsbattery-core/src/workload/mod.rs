@@ -118,13 +118,11 @@ pub fn names() -> String {
         .join(", ")
 }
 
-/// How many operations pass between two polls of the interruption flag in tight loops.
-pub(crate) const POLL_EVERY: u64 = 256;
-
-/// Fail with [`WorkloadError::Interrupted`] every [`POLL_EVERY`] iterations once a signal came.
+/// Fail with [`WorkloadError::Interrupted`] once a signal came, reading the flag as
+/// [`crate::interrupt::due`] does (every `POLL_EVERY` iterations).
 #[inline]
 pub(crate) fn poll(i: u64) -> Result<(), WorkloadError> {
-    if i.is_multiple_of(POLL_EVERY) && crate::interrupt::requested() {
+    if crate::interrupt::due(i) {
         Err(WorkloadError::Interrupted)
     } else {
         Ok(())

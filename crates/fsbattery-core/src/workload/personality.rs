@@ -17,12 +17,14 @@
 //! - Files only exist under the scratch directory, which goes on every exit path.
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, per_sec, percent, record_lat, run_threads,
-    should_stop, OpStat, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
+    self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, should_stop, OpStat,
+    Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
 use super::{poll, Scratch, Workload, WorkloadCtx};
+use crate::engine::run_pool;
 use crate::engine::{EngineSpec, OpKind, XorShift};
 use crate::error::WorkloadError;
+use crate::measure::per_s;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_RUNTIME};
@@ -304,7 +306,7 @@ impl Config {
             runtime: Duration::from_secs(p.get("runtime").max(1)),
             io_size: p.get("io_size"),
             append_size: p.get("append_size").max(1),
-            engine: fileset::engine_spec(p, false),
+            engine: fileset::engine_spec(Personality { kind }.name(), p, false)?,
             seed: p.get("seed"),
         })
     }
@@ -426,7 +428,7 @@ fn prepare(
         }
         Ok(())
     };
-    run_threads(threads, &stop, setup, body)?;
+    run_pool::<_, _, WorkloadError>(threads, &stop, setup, body)?;
     {
         let mut l = set.lists.lock().unwrap_or_else(|p| p.into_inner());
         l.existing = (0..made).collect();
@@ -510,7 +512,7 @@ fn run_flow(
         }
         Ok(w.stats)
     };
-    let (rows, secs) = run_threads(cfg.threads, &stop, setup, body)?;
+    let (rows, secs) = run_pool::<_, _, WorkloadError>(cfg.threads, &stop, setup, body)?;
     Ok(FlowResult {
         stats: merge_rows(&rows, KINDS),
         secs,
@@ -735,14 +737,14 @@ impl FlowResult {
     fn record(&self, ctx: &mut WorkloadCtx<'_>, kind: Kind, t: &Timing) {
         let ops: u64 = self.stats.iter().map(|s| s.ops).sum();
         let bytes: u64 = self.stats.iter().map(|s| s.bytes).sum();
-        ctx.record("ops", t, per_sec(ops as f64, self.secs));
-        ctx.record("mbps", t, per_sec(bytes as f64, self.secs) / 1e6);
+        ctx.record("ops", t, per_s(ops as f64, self.secs));
+        ctx.record("mbps", t, per_s(bytes as f64, self.secs) / 1e6);
         for &op in kind.ops() {
             let s = &self.stats[op as usize];
             ctx.record(
                 &format!("{}_ops", op.name()),
                 t,
-                per_sec(s.ops as f64, self.secs),
+                per_s(s.ops as f64, self.secs),
             );
             record_lat(ctx, op.name(), t, &s.lat);
         }

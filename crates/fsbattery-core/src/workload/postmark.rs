@@ -29,12 +29,12 @@
 //! 1.51 replayed with its own generator moves 27–28 MB read and 85–88 MB written), so those
 //! are the presets' standard values.
 
-use super::fileset::{
-    count, is_full, per_sec, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES,
-};
+use super::fileset::{count, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES};
 use super::{poll, Scratch, Workload, WorkloadCtx};
 use crate::engine::{OpKind, XorShift};
+use crate::error::is_full;
 use crate::error::WorkloadError;
+use crate::measure::per_s;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST};
@@ -275,7 +275,7 @@ impl Config {
             bias_read: p.get("bias_read"),
             bias_create: p.get("bias_create"),
             seed: p.get("seed"),
-            engine: super::fileset::engine_spec(p, false),
+            engine: super::fileset::engine_spec(name, p, false)?,
         })
     }
 
@@ -324,21 +324,21 @@ impl Counters {
         let values = [
             (
                 "transactions",
-                per_sec(self.transactions as f64, self.tx_secs),
+                per_s(self.transactions as f64, self.tx_secs),
             ),
-            ("created", per_sec(self.created as f64, total)),
-            ("created_alone", per_sec(self.pool as f64, self.create_secs)),
-            ("read", per_sec(self.read as f64, self.tx_secs)),
-            ("appended", per_sec(self.appended as f64, self.tx_secs)),
-            ("deleted", per_sec(self.deleted as f64, total)),
+            ("created", per_s(self.created as f64, total)),
+            ("created_alone", per_s(self.pool as f64, self.create_secs)),
+            ("read", per_s(self.read as f64, self.tx_secs)),
+            ("appended", per_s(self.appended as f64, self.tx_secs)),
+            ("deleted", per_s(self.deleted as f64, total)),
             (
                 "deleted_alone",
-                per_sec(self.deleted_alone as f64, self.delete_secs),
+                per_s(self.deleted_alone as f64, self.delete_secs),
             ),
-            ("read_kbps", per_sec(self.bytes_read as f64 / 1024.0, total)),
+            ("read_kbps", per_s(self.bytes_read as f64 / 1024.0, total)),
             (
                 "write_kbps",
-                per_sec(self.bytes_written as f64 / 1024.0, total),
+                per_s(self.bytes_written as f64 / 1024.0, total),
             ),
         ];
         for (name, v) in values {

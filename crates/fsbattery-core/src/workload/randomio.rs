@@ -212,14 +212,15 @@ impl Workload for RandomIo {
     }
 }
 
-/// `engine` waiting for `batch` completions per reap (io_uring; the sync engine has none).
+/// `engine` waiting for `batch` completions per reap (io_uring; the sync and null engines
+/// complete each operation as it is submitted).
 fn with_batch(engine: EngineSpec, batch: u64) -> EngineSpec {
     match engine {
         EngineSpec::IoUring(o) => EngineSpec::IoUring(UringOptions {
             batch: u32::try_from(batch).unwrap_or(u32::MAX),
             ..o
         }),
-        EngineSpec::Sync => EngineSpec::Sync,
+        other => other,
     }
 }
 
@@ -253,7 +254,7 @@ fn lay_out(
 fn record(ctx: &mut WorkloadCtx<'_>, p: &Params, res: &JobResult, t: &Timing) {
     ctx.record("iops", t, res.iops);
     ctx.record(QUEUE_DEPTH, t, res.queue_depth);
-    let per_s = |s: &OpStats| blockio::per_s(s.ops, res.elapsed_s);
+    let per_s = |s: &OpStats| crate::measure::per_s(s.ops as f64, res.elapsed_s);
     let [(_, reads), (_, writes)] = kinds(p);
     let stats = [(reads, "read", &res.read), (writes, "write", &res.write)];
     for &(on, kind, s) in &stats {

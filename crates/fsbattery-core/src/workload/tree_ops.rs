@@ -12,7 +12,7 @@ use crate::workload::poll;
 use nix::sys::stat::{utimensat, UtimensatFlags};
 use nix::sys::time::TimeSpec;
 use std::ffi::OsStr;
-use std::fs::{File, Metadata, OpenOptions, Permissions};
+use std::fs::{File, OpenOptions, Permissions};
 use std::io::{BufReader, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -23,79 +23,7 @@ use tar::EntryType;
 /// cp's and cpio's copy buffer (coreutils' io_blksize floor).
 pub(super) const COPY_BUF: usize = 128 << 10;
 
-/// What the walk is at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    /// A directory, before its contents.
-    Enter,
-    /// The same directory, after its contents.
-    Leave,
-    /// A regular file.
-    File,
-    /// A symbolic link.
-    Symlink,
-}
-
-/// One step of [`walk`].
-pub(super) struct Visit<'a> {
-    /// Where the entry is.
-    pub abs: &'a Path,
-    /// Its path relative to the walk's base (what archives store).
-    pub rel: &'a Path,
-    /// Its lstat.
-    pub meta: &'a Metadata,
-    /// What it is.
-    pub kind: Kind,
-}
-
-/// Walk `names` below `base` as find and tar do: pre-order, readdir order, lstat each entry.
-pub(super) fn walk(
-    base: &Path,
-    names: &[String],
-    f: &mut dyn FnMut(Visit<'_>) -> Result<(), WorkloadError>,
-) -> Result<(), WorkloadError> {
-    let mut seen = 0u64;
-    for name in names {
-        walk_entry(base, PathBuf::from(name), f, &mut seen)?;
-    }
-    Ok(())
-}
-
-fn walk_entry(
-    base: &Path,
-    rel: PathBuf,
-    f: &mut dyn FnMut(Visit<'_>) -> Result<(), WorkloadError>,
-    seen: &mut u64,
-) -> Result<(), WorkloadError> {
-    poll(*seen)?;
-    *seen += 1;
-    let abs = base.join(&rel);
-    let meta = std::fs::symlink_metadata(&abs).ctx(|| format!("stat {}", abs.display()))?;
-    let visit = |kind| Visit {
-        abs: &abs,
-        rel: &rel,
-        meta: &meta,
-        kind,
-    };
-    if meta.is_dir() {
-        f(visit(Kind::Enter))?;
-        let rd = std::fs::read_dir(&abs).ctx(|| format!("read directory {}", abs.display()))?;
-        for entry in rd {
-            let entry = entry.ctx(|| format!("read directory {}", abs.display()))?;
-            walk_entry(base, rel.join(entry.file_name()), f, seen)?;
-        }
-        f(visit(Kind::Leave))
-    } else if meta.is_file() {
-        f(visit(Kind::File))
-    } else if meta.file_type().is_symlink() {
-        f(visit(Kind::Symlink))
-    } else {
-        Err(WorkloadError::Failed(format!(
-            "{}: devices, fifos and sockets are not copied",
-            abs.display()
-        )))
-    }
-}
+pub(super) use crate::workload::fsops::{walk_tree as walk, Kind};
 
 /// The process umask, read without changing it (umask(2) can only be read by setting it,
 /// which would race with other threads creating files).
