@@ -271,6 +271,19 @@ pub struct Lifecycle {
     pub avail_bytes: u64,
     /// Tool name → version string.
     pub tool_versions: std::collections::BTreeMap<String, String>,
+    /// The block devices the filesystem was made on, with their roles (empty for tmpfs and
+    /// for targets fsbattery does not make; absent in older records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub block_devices: Vec<BlockDevice>,
+}
+
+/// One block device of a target and what the filesystem uses it for.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct BlockDevice {
+    /// Device node, e.g. /dev/loop3.
+    pub path: String,
+    /// "data", or "journal" for an external journal (ext3/4) or log (xfs).
+    pub role: String,
 }
 
 /// CPU seconds of one phase: this process and the children it reaped during that phase.
@@ -348,6 +361,68 @@ pub struct Sample {
     pub sys_s: f64,
     /// (user + sys) / elapsed × 100, as seed S1 reports it.
     pub cpu_pct: f64,
+    /// What the target's block devices did during the phase (absent for targets without block
+    /// devices, for lifecycle samples, and in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_io: Option<DeviceIo>,
+}
+
+/// Block-device counters of one timed phase, summed over every device of the target (fields
+/// as in the kernel's Documentation/block/stat.rst), and the bytes the workload handed the
+/// filesystem in the same phase, so write amplification can be derived.
+///
+/// "After" is read once the phase's dirty data reached the devices: the runner calls
+/// `sync(2)` when the stopwatch stops (untimed). Writes the kernel defers past a sync
+/// (jbd2 checkpointing of an ext3/4 journal into place, btrfs background work) fall into
+/// whichever later phase they happen in.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DeviceIo {
+    /// Bytes read at the devices (sectors read × 512).
+    pub read_bytes: u64,
+    /// Bytes written at the devices (sectors written × 512).
+    pub write_bytes: u64,
+    /// Read requests completed.
+    pub read_ios: u64,
+    /// Write requests completed.
+    pub write_ios: u64,
+    /// Flush requests completed; `None` on kernels before 5.5, whose stat has no flush field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flushes: Option<u64>,
+    /// Of `write_bytes`, those written to a separate journal or log device (`None`: the
+    /// filesystem has none; an internal journal is counted with the data device).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_write_bytes: Option<u64>,
+    /// Block devices summed.
+    pub devices: u32,
+    /// Bytes fsbattery (and the children it reaped) passed to write-family system calls in the
+    /// phase: `wchar` of /proc/self/io. io_uring and mmap writes are not counted there.
+    pub given_bytes: u64,
+}
+
+impl DeviceIo {
+    /// Device bytes written ÷ bytes the workload wrote; `None` when it wrote nothing (a
+    /// metadata-only phase has device writes but no ratio).
+    pub fn write_amplification(&self) -> Option<f64> {
+        (self.given_bytes > 0).then(|| self.write_bytes as f64 / self.given_bytes as f64)
+    }
+
+    /// Two phases of one measurement back to back.
+    pub fn plus(&self, o: &DeviceIo) -> DeviceIo {
+        let opt = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        DeviceIo {
+            read_bytes: self.read_bytes + o.read_bytes,
+            write_bytes: self.write_bytes + o.write_bytes,
+            read_ios: self.read_ios + o.read_ios,
+            write_ios: self.write_ios + o.write_ios,
+            flushes: opt(self.flushes, o.flushes),
+            journal_write_bytes: opt(self.journal_write_bytes, o.journal_write_bytes),
+            devices: self.devices.max(o.devices),
+            given_bytes: self.given_bytes + o.given_bytes,
+        }
+    }
 }
 
 /// Static description of a metric a workload produces.
