@@ -375,7 +375,7 @@ pub struct Sample {
 /// `sync(2)` when the stopwatch stops (untimed). Writes the kernel defers past a sync
 /// (jbd2 checkpointing of an ext3/4 journal into place, btrfs background work) fall into
 /// whichever later phase they happen in.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, Hash)]
 pub struct DeviceIo {
     /// Bytes read at the devices (sectors read × 512).
     pub read_bytes: u64,

@@ -32,6 +32,7 @@ impl Renderer for Markdown {
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             out.push_str(&table(&cpu, report, false));
         }
+        out.push_str(&device_io(rec));
         let failed = crate::table::failures(&main);
         if !failed.is_empty() {
             out.push_str("\n## Failed and pending\n\n");
@@ -102,6 +103,34 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             }
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The device I/O table and one sentence per target (nothing without block devices).
+fn device_io(rec: &fsbattery_record::RunRecord) -> String {
+    let Some(io) = crate::device_io::build(rec) else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Device I/O\n\n{}\n\n| workload |",
+        crate::device_io::IoTable::legend()
+    );
+    for c in &io.columns {
+        out.push_str(&format!(" {} |", escape(c)));
+    }
+    out.push_str(&format!("\n|---|{}\n", "---:|".repeat(io.columns.len())));
+    for (workload, entries) in &io.rows {
+        out.push_str(&format!("| {} |", escape(workload)));
+        for e in entries {
+            let text = e.map(|e| e.short()).unwrap_or_else(|| "n/a".into());
+            out.push_str(&format!(" {text} |"));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    for s in io.sentences() {
+        out.push_str(&format!("- {}\n", escape(&s)));
     }
     out
 }
