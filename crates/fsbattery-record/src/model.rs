@@ -98,6 +98,54 @@ pub struct HostInfo {
     pub ram_bytes: u64,
     /// Whether the run had root privileges.
     pub root: bool,
+    /// fsbattery's own per-operation ceiling on this machine, measured once at the start of
+    /// the run (absent with `--no-ceiling`, in imports and in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_ceiling: Option<ToolCeiling>,
+}
+
+/// The fastest fsbattery can go on the machine it ran on: a rate within
+/// [`TOOL_BOUND_FRACTION`] of it measures the tool, not the filesystem.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ToolCeiling {
+    /// Operations per second of the cheapest loop through the engine's driver.
+    pub null_ops_per_s: f64,
+    /// What that loop did, in words (e.g. which engine, which file).
+    pub null_method: String,
+    /// 4 KiB random reads per second of a file held in the page cache on tmpfs, through the
+    /// same driver and the sync engine workloads use by default.
+    pub read_4k_ops_per_s: f64,
+    /// The file both loops used.
+    pub file: String,
+    /// Wall seconds the measurement took.
+    pub secs: f64,
+}
+
+/// A rate at or above this fraction of its ceiling is tool-bound ("within 20 %").
+pub const TOOL_BOUND_FRACTION: f64 = 0.8;
+
+impl ToolCeiling {
+    /// The ceiling a rate in `unit` is held against: I/O operations ("ops/s") against 4 KiB
+    /// cached reads, other operation counts ("files/s") against the null loop. Byte rates
+    /// have none: the tool's cost per byte depends on the block size, which a cell does not
+    /// carry. Times (and every lower-is-better unit) have none either.
+    pub fn for_unit(&self, unit: &str) -> Option<f64> {
+        let count = unit.strip_suffix("/s")?;
+        let bytes = ["B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "kB"];
+        match count {
+            "ops" | "IOPS" | "iops" => Some(self.read_4k_ops_per_s),
+            c if bytes.contains(&c) => None,
+            _ => Some(self.null_ops_per_s),
+        }
+    }
+
+    /// Whether a higher-is-better `value` in `unit` is within 20 % of (or above) its ceiling.
+    pub fn bounds(&self, unit: &str, better: Better, value: f64) -> bool {
+        better == Better::Higher
+            && self
+                .for_unit(unit)
+                .is_some_and(|c| c > 0.0 && value >= TOOL_BOUND_FRACTION * c)
+    }
 }
 
 /// The validated plan as recorded: what was run, at which scale, how aggregated.
@@ -492,5 +540,42 @@ impl Cell {
     /// The sample values, for statistics.
     pub fn values(&self) -> Vec<f64> {
         self.samples.iter().map(|s| s.value).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_is_held_against_its_matching_ceiling() {
+        let c = ToolCeiling {
+            null_ops_per_s: 1000.0,
+            read_4k_ops_per_s: 100.0,
+            ..ToolCeiling::default()
+        };
+        assert_eq!(c.for_unit("ops/s"), Some(100.0));
+        assert_eq!(c.for_unit("files/s"), Some(1000.0));
+        assert_eq!(c.for_unit("MB/s"), None);
+        assert_eq!(c.for_unit("s"), None);
+        assert!(
+            c.bounds("ops/s", Better::Higher, 80.0),
+            "exactly 20 % below"
+        );
+        assert!(
+            c.bounds("ops/s", Better::Higher, 150.0),
+            "above the ceiling"
+        );
+        assert!(!c.bounds("ops/s", Better::Higher, 79.9));
+        assert!(!c.bounds("files/s", Better::Higher, 799.0));
+        assert!(c.bounds("files/s", Better::Higher, 800.0));
+        assert!(
+            !c.bounds("ops/s", Better::Lower, 1e9),
+            "times are never tool-bound"
+        );
+        assert!(
+            !ToolCeiling::default().bounds("ops/s", Better::Higher, 1.0),
+            "no ceiling"
+        );
     }
 }

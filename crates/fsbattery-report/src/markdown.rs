@@ -32,6 +32,9 @@ impl Renderer for Markdown {
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             out.push_str(&table(&cpu, report, false));
         }
+        if let Some(note) = format::tool_bound_note(&main, rec) {
+            out.push_str(&format!("\n{}\n", escape(&note)));
+        }
         out.push_str(&device_io(rec));
         let failed = crate::table::failures(&main);
         if !failed.is_empty() {
@@ -95,7 +98,10 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             out.push_str(&format!(" {} |", row.unit));
         }
         for (i, e) in row.entries.iter().enumerate() {
-            let text = format::entry(e, row.aggregate_or(report.aggregate));
+            let mut text = format::entry(e, row.aggregate_or(report.aggregate));
+            if row.tool_bound[i] {
+                text.push_str(" (tool-bound)");
+            }
             match row.verdict.mark(i) {
                 Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
                 Mark::Tied => out.push_str(&format!(" {text} ≈ |")),

@@ -35,6 +35,9 @@ impl Renderer for TerminalTable {
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             out.push_str(&self.table(&cpu, report, false));
         }
+        if let Some(note) = format::tool_bound_note(&main, rec) {
+            out.push_str(&format!("{note}\n"));
+        }
         out.push_str(&self.device_io(rec));
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
@@ -104,6 +107,9 @@ impl TerminalTable {
             }
             for (i, e) in row.entries.iter().enumerate() {
                 let mut text = format::entry(e, row.aggregate_or(report.aggregate));
+                if row.tool_bound[i] {
+                    text.push_str(" (tool-bound)");
+                }
                 let mark = row.verdict.mark(i);
                 if mark != Mark::None {
                     text.push(' ');
