@@ -7,7 +7,7 @@
 //! [`IoTable`]: the terminal table and Markdown as a table plus one sentence per target, the
 //! HTML as its own section.
 
-use crate::format::num;
+use crate::format::{bytes, num};
 use fsbattery_record::{DeviceIo, RunRecord};
 use std::collections::HashSet;
 
@@ -106,22 +106,6 @@ fn journal_of(rec: &RunRecord, target: &str) -> Option<String> {
     let lc = t.lifecycles.first()?;
     let j = lc.block_devices.iter().find(|d| d.role == "journal")?;
     Some(j.path.clone())
-}
-
-/// Bytes in binary units, as a person reads them ("1.5 GiB", "300 KiB").
-pub fn bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{} {}", num(v), UNITS[u])
-    }
 }
 
 impl IoTable {
@@ -260,11 +244,5 @@ mod tests {
             ),
             "{s}"
         );
-    }
-
-    #[test]
-    fn bytes_read_as_a_person_reads_them() {
-        assert_eq!(bytes(512), "512 B");
-        assert_eq!(bytes(3 << 30), "3.00 GiB");
     }
 }

@@ -83,3 +83,19 @@ pub fn legend() -> String {
          runs, or not ranked (CPU %, values that describe the target); n/a: does not apply"
     )
 }
+
+/// 1.00 GiB, 512.0 MiB: binary units, as mkfs and df print them.
+pub fn bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
+}

@@ -137,7 +137,15 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         return nodata("n/a — the values describe each target, not comparable across targets");
     }
     let v = d.verdict(line, cols);
+    let bound = cols.iter().filter(|&&c| line.tool_bound[c]).count();
     let (Some(w), Some(r)) = (v.best, v.runner_up) else {
+        if bound > 0 {
+            // Tool-bound cells sat out the verdict: say so rather than "one target measured".
+            return nodata(&format!(
+                "not ranked: {bound} cell(s) {}",
+                format::TOOL_BOUND
+            ));
+        }
         return nodata(match v.best {
             Some(_) => v.describe(),
             None => "no measured value",
