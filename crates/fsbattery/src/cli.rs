@@ -265,7 +265,7 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Do not measure fsbattery's own ceiling (≈ 0.4 s at the start), so no cell is marked
+    /// Do not measure fsbattery's own ceiling (well under 1 s at the start), so no cell is marked
     /// tool-bound.
     #[arg(long)]
     pub no_ceiling: bool,
