@@ -31,6 +31,7 @@ pub fn probe() -> HostInfo {
             .unwrap_or(1),
         ram_bytes: ram_bytes(),
         root: nix::unistd::geteuid().is_root(),
+        tool_ceiling: None,
     }
 }
 

@@ -38,6 +38,9 @@ pub struct Timing {
     pub user_s: f64,
     /// System CPU seconds.
     pub sys_s: f64,
+    /// What the target's block devices did in the phase (set by `WorkloadCtx::phase` on
+    /// block-backed targets only).
+    pub io: Option<crate::model::DeviceIo>,
 }
 
 impl Stopwatch {
@@ -59,6 +62,7 @@ impl Stopwatch {
             elapsed_s,
             user_s: (user - self.user).max(0.0),
             sys_s: (sys - self.sys).max(0.0),
+            io: None,
         }
     }
 }
@@ -79,6 +83,10 @@ impl Timing {
             elapsed_s: self.elapsed_s + other.elapsed_s,
             user_s: self.user_s + other.user_s,
             sys_s: self.sys_s + other.sys_s,
+            io: match (self.io, other.io) {
+                (Some(a), Some(b)) => Some(a.plus(&b)),
+                (a, b) => a.or(b),
+            },
         }
     }
 
@@ -99,6 +107,7 @@ impl Timing {
             user_s: self.user_s,
             sys_s: self.sys_s,
             cpu_pct: self.cpu_pct(),
+            device_io: self.io,
         }
     }
 }

@@ -98,6 +98,54 @@ pub struct HostInfo {
     pub ram_bytes: u64,
     /// Whether the run had root privileges.
     pub root: bool,
+    /// fsbattery's own per-operation ceiling on this machine, measured once at the start of
+    /// the run (absent with `--no-ceiling`, in imports and in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_ceiling: Option<ToolCeiling>,
+}
+
+/// The fastest fsbattery can go on the machine it ran on: a rate within
+/// [`TOOL_BOUND_FRACTION`] of it measures the tool, not the filesystem.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ToolCeiling {
+    /// Operations per second of the cheapest loop through the engine's driver.
+    pub null_ops_per_s: f64,
+    /// What that loop did, in words (e.g. which engine, which file).
+    pub null_method: String,
+    /// 4 KiB random reads per second of a file held in the page cache on tmpfs, through the
+    /// same driver and the sync engine workloads use by default.
+    pub read_4k_ops_per_s: f64,
+    /// The file both loops used.
+    pub file: String,
+    /// Wall seconds the measurement took.
+    pub secs: f64,
+}
+
+/// A rate at or above this fraction of its ceiling is tool-bound ("within 20 %").
+pub const TOOL_BOUND_FRACTION: f64 = 0.8;
+
+impl ToolCeiling {
+    /// The ceiling a rate in `unit` is held against: I/O operations ("ops/s") against 4 KiB
+    /// cached reads, other operation counts ("files/s") against the null loop. Byte rates
+    /// have none: the tool's cost per byte depends on the block size, which a cell does not
+    /// carry. Times (and every lower-is-better unit) have none either.
+    pub fn for_unit(&self, unit: &str) -> Option<f64> {
+        let count = unit.strip_suffix("/s")?;
+        let bytes = ["B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "kB"];
+        match count {
+            "ops" | "IOPS" | "iops" => Some(self.read_4k_ops_per_s),
+            c if bytes.contains(&c) => None,
+            _ => Some(self.null_ops_per_s),
+        }
+    }
+
+    /// Whether a higher-is-better `value` in `unit` is within 20 % of (or above) its ceiling.
+    pub fn bounds(&self, unit: &str, better: Better, value: f64) -> bool {
+        better == Better::Higher
+            && self
+                .for_unit(unit)
+                .is_some_and(|c| c > 0.0 && value >= TOOL_BOUND_FRACTION * c)
+    }
 }
 
 /// The validated plan as recorded: what was run, at which scale, how aggregated.
@@ -285,6 +333,19 @@ pub struct Lifecycle {
     pub avail_bytes: u64,
     /// Tool name → version string.
     pub tool_versions: std::collections::BTreeMap<String, String>,
+    /// The block devices the filesystem was made on, with their roles (empty for tmpfs and
+    /// for targets fsbattery does not make; absent in older records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub block_devices: Vec<BlockDevice>,
+}
+
+/// One block device of a target and what the filesystem uses it for.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct BlockDevice {
+    /// Device node, e.g. /dev/loop3.
+    pub path: String,
+    /// "data", or "journal" for an external journal (ext3/4) or log (xfs).
+    pub role: String,
 }
 
 /// CPU seconds of one phase: this process and the children it reaped during that phase.
@@ -362,6 +423,68 @@ pub struct Sample {
     pub sys_s: f64,
     /// (user + sys) / elapsed × 100, as seed S1 reports it.
     pub cpu_pct: f64,
+    /// What the target's block devices did during the phase (absent for targets without block
+    /// devices, for lifecycle samples, and in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_io: Option<DeviceIo>,
+}
+
+/// Block-device counters of one timed phase, summed over every device of the target (fields
+/// as in the kernel's Documentation/block/stat.rst), and the bytes the workload handed the
+/// filesystem in the same phase, so write amplification can be derived.
+///
+/// "After" is read once the phase's dirty data reached the devices: the runner calls
+/// `sync(2)` when the stopwatch stops (untimed). Writes the kernel defers past a sync
+/// (jbd2 checkpointing of an ext3/4 journal into place, btrfs background work) fall into
+/// whichever later phase they happen in.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, Hash)]
+pub struct DeviceIo {
+    /// Bytes read at the devices (sectors read × 512).
+    pub read_bytes: u64,
+    /// Bytes written at the devices (sectors written × 512).
+    pub write_bytes: u64,
+    /// Read requests completed.
+    pub read_ios: u64,
+    /// Write requests completed.
+    pub write_ios: u64,
+    /// Flush requests completed; `None` on kernels before 5.5, whose stat has no flush field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flushes: Option<u64>,
+    /// Of `write_bytes`, those written to a separate journal or log device (`None`: the
+    /// filesystem has none; an internal journal is counted with the data device).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_write_bytes: Option<u64>,
+    /// Block devices summed.
+    pub devices: u32,
+    /// Bytes fsbattery (and the children it reaped) passed to write-family system calls in the
+    /// phase: `wchar` of /proc/self/io. io_uring and mmap writes are not counted there.
+    pub given_bytes: u64,
+}
+
+impl DeviceIo {
+    /// Device bytes written ÷ bytes the workload wrote; `None` when it wrote nothing (a
+    /// metadata-only phase has device writes but no ratio).
+    pub fn write_amplification(&self) -> Option<f64> {
+        (self.given_bytes > 0).then(|| self.write_bytes as f64 / self.given_bytes as f64)
+    }
+
+    /// Two phases of one measurement back to back.
+    pub fn plus(&self, o: &DeviceIo) -> DeviceIo {
+        let opt = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        DeviceIo {
+            read_bytes: self.read_bytes + o.read_bytes,
+            write_bytes: self.write_bytes + o.write_bytes,
+            read_ios: self.read_ios + o.read_ios,
+            write_ios: self.write_ios + o.write_ios,
+            flushes: opt(self.flushes, o.flushes),
+            journal_write_bytes: opt(self.journal_write_bytes, o.journal_write_bytes),
+            devices: self.devices.max(o.devices),
+            given_bytes: self.given_bytes + o.given_bytes,
+        }
+    }
 }
 
 /// Static description of a metric a workload produces.
@@ -485,5 +608,42 @@ impl Cell {
     /// The sample values, for statistics.
     pub fn values(&self) -> Vec<f64> {
         self.samples.iter().map(|s| s.value).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_is_held_against_its_matching_ceiling() {
+        let c = ToolCeiling {
+            null_ops_per_s: 1000.0,
+            read_4k_ops_per_s: 100.0,
+            ..ToolCeiling::default()
+        };
+        assert_eq!(c.for_unit("ops/s"), Some(100.0));
+        assert_eq!(c.for_unit("files/s"), Some(1000.0));
+        assert_eq!(c.for_unit("MB/s"), None);
+        assert_eq!(c.for_unit("s"), None);
+        assert!(
+            c.bounds("ops/s", Better::Higher, 80.0),
+            "exactly 20 % below"
+        );
+        assert!(
+            c.bounds("ops/s", Better::Higher, 150.0),
+            "above the ceiling"
+        );
+        assert!(!c.bounds("ops/s", Better::Higher, 79.9));
+        assert!(!c.bounds("files/s", Better::Higher, 799.0));
+        assert!(c.bounds("files/s", Better::Higher, 800.0));
+        assert!(
+            !c.bounds("ops/s", Better::Lower, 1e9),
+            "times are never tool-bound"
+        );
+        assert!(
+            !ToolCeiling::default().bounds("ops/s", Better::Higher, 1.0),
+            "no ceiling"
+        );
     }
 }

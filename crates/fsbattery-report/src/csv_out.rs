@@ -1,5 +1,7 @@
 //! CSV: one row per sample. Columns are derived from the model by serialising the cell's key
 //! fields and the sample, so a field added to either appears here without a hand-kept list.
+//! A nested object (a sample's `device_io`) becomes one column per field (`device_io.write_bytes`);
+//! optional fields absent from some samples are empty there, so every row has every column.
 
 use crate::{RenderError, Renderer, Report};
 use fsbattery_record::{Cell, Sample};
@@ -47,30 +49,47 @@ fn flatten(
     if let serde_json::Value::Object(s) =
         serde_json::to_value(sample).map_err(|e| RenderError(e.to_string()))?
     {
-        map.extend(s);
+        for (k, v) in s {
+            match v {
+                serde_json::Value::Object(inner) => {
+                    map.extend(inner.into_iter().map(|(f, v)| (format!("{k}.{f}"), v)))
+                }
+                v => {
+                    map.insert(k, v);
+                }
+            }
+        }
     }
     Ok(map)
 }
 
 impl Renderer for Csv {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let mut header_written = false;
+        let mut rows = Vec::new();
+        let mut header: Vec<String> = Vec::new();
         for cell in &report.record.cells {
             for sample in &cell.samples {
                 let row = flatten(cell, sample)?;
-                if !header_written {
-                    w.write_record(row.keys())
-                        .map_err(|e| RenderError(e.to_string()))?;
-                    header_written = true;
+                for k in row.keys() {
+                    if !header.contains(k) {
+                        header.push(k.clone());
+                    }
                 }
-                let fields = row.values().map(|v| match v {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                });
-                w.write_record(fields)
-                    .map_err(|e| RenderError(e.to_string()))?;
+                rows.push(row);
             }
+        }
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let err = |e: csv::Error| RenderError(e.to_string());
+        if !rows.is_empty() {
+            w.write_record(&header).map_err(err)?;
+        }
+        for row in &rows {
+            let fields = header.iter().map(|k| match row.get(k) {
+                None => String::new(),
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+            });
+            w.write_record(fields).map_err(err)?;
         }
         w.into_inner().map_err(|e| RenderError(e.to_string()))
     }

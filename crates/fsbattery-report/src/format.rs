@@ -43,6 +43,29 @@ pub fn entry(e: &Entry, agg: Aggregate) -> String {
     }
 }
 
+/// What a tool-bound cell says after its value.
+pub const TOOL_BOUND: &str = "tool-bound — the filesystem is faster than we can measure";
+
+/// The line under a table that has tool-bound cells: what the ceiling was and that those
+/// cells are not ranked; `None` when no cell of `m` is tool-bound.
+pub fn tool_bound_note(
+    m: &crate::matrix::Matrix,
+    rec: &fsbattery_record::RunRecord,
+) -> Option<String> {
+    let c = rec.host.tool_ceiling.as_ref()?;
+    if !m.rows.iter().any(|r| r.tool_bound.contains(&true)) {
+        return None;
+    }
+    Some(format!(
+        "{TOOL_BOUND}: the rate is within 20 % of fsbattery's own ceiling on this machine \
+         ({} 4 KiB cached reads/s for ops/s, {} null-loop ops/s for other counts, measured in \
+         {} s at the start of the run); such cells are never ranked",
+        num(c.read_4k_ops_per_s),
+        num(c.null_ops_per_s),
+        num(c.secs)
+    ))
+}
+
 /// The text mark of a cell: `*` significantly best, `≈` tied with the best, nothing else.
 pub fn mark(m: Mark) -> &'static str {
     match m {
@@ -59,4 +82,20 @@ pub fn legend() -> String {
          ≈ tied with the best (no significant difference); unmarked: fewer than {MIN_SAMPLES} \
          runs, or not ranked (CPU %, values that describe the target); n/a: does not apply"
     )
+}
+
+/// 1.00 GiB, 512.0 MiB: binary units, as mkfs and df print them.
+pub fn bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
 }

@@ -10,6 +10,7 @@ pub mod comparable;
 pub mod compare;
 pub mod compare_out;
 pub mod csv_out;
+pub mod device_io;
 pub mod format;
 pub mod html;
 pub mod iozone_tables;

@@ -32,6 +32,10 @@ impl Renderer for Markdown {
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             out.push_str(&table(&cpu, report, false));
         }
+        if let Some(note) = format::tool_bound_note(&main, rec) {
+            out.push_str(&format!("\n{}\n", escape(&note)));
+        }
+        out.push_str(&device_io(rec));
         let failed = crate::table::failures(&main);
         if !failed.is_empty() {
             out.push_str("\n## Failed and pending\n\n");
@@ -94,7 +98,10 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             out.push_str(&format!(" {} |", row.unit));
         }
         for (i, e) in row.entries.iter().enumerate() {
-            let text = format::entry(e, row.aggregate_or(report.aggregate));
+            let mut text = format::entry(e, row.aggregate_or(report.aggregate));
+            if row.tool_bound[i] {
+                text.push_str(" (tool-bound)");
+            }
             match row.verdict.mark(i) {
                 Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
                 Mark::Tied => out.push_str(&format!(" {text} ≈ |")),
@@ -102,6 +109,34 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             }
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The device I/O table and one sentence per target (nothing without block devices).
+fn device_io(rec: &fsbattery_record::RunRecord) -> String {
+    let Some(io) = crate::device_io::build(rec) else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Device I/O\n\n{}\n\n| workload |",
+        crate::device_io::IoTable::legend()
+    );
+    for c in &io.columns {
+        out.push_str(&format!(" {} |", escape(c)));
+    }
+    out.push_str(&format!("\n|---|{}\n", "---:|".repeat(io.columns.len())));
+    for (workload, entries) in &io.rows {
+        out.push_str(&format!("| {} |", escape(workload)));
+        for e in entries {
+            let text = e.map(|e| e.short()).unwrap_or_else(|| "n/a".into());
+            out.push_str(&format!(" {text} |"));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    for s in io.sentences() {
+        out.push_str(&format!("- {}\n", escape(&s)));
     }
     out
 }

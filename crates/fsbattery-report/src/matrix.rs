@@ -57,6 +57,9 @@ pub struct Row {
     pub verdict: RowVerdict,
     /// The row's own aggregate (S2's min/max rows); `None`: the table's.
     pub aggregate: Option<fsbattery_stats::Aggregate>,
+    /// Per column: the shown rate is within 20 % of fsbattery's own ceiling, so it measures
+    /// the tool; such a cell never takes part in the verdict.
+    pub tool_bound: Vec<bool>,
 }
 
 impl Row {
@@ -129,6 +132,11 @@ impl Matrix {
             {
                 continue;
             }
+            let agg = aggregate.unwrap_or(report.aggregate);
+            let tool_bound = match quantity {
+                Quantity::Value => tool_bound(rec, &entries, &unit, better, agg),
+                Quantity::CpuPct => vec![false; entries.len()],
+            };
             let verdict = if quantity == Quantity::Value && comparable {
                 let samples: Vec<Vec<f64>> = columns
                     .iter()
@@ -138,8 +146,7 @@ impl Matrix {
                             .unwrap_or_default()
                     })
                     .collect();
-                let agg = aggregate.unwrap_or(report.aggregate);
-                judge(&entries, &samples, better, agg, |_| true)
+                judge(&entries, &samples, better, agg, |i| !tool_bound[i])
             } else {
                 // CPU % is shown, never ranked; a non-comparable row is shown, never marked.
                 RowVerdict::none(entries.len())
@@ -154,6 +161,7 @@ impl Matrix {
                 comparable,
                 verdict,
                 aggregate,
+                tool_bound,
             });
         }
         Matrix {
@@ -177,6 +185,26 @@ impl Matrix {
             .retain(|r| !crate::iozone_tables::is_swept(rec, r, &swept));
         m
     }
+}
+
+/// Which entries' shown values are within 20 % of the run's tool ceiling (none without one).
+pub fn tool_bound(
+    rec: &RunRecord,
+    entries: &[Entry],
+    unit: &str,
+    better: Better,
+    agg: fsbattery_stats::Aggregate,
+) -> Vec<bool> {
+    let ceiling = rec.host.tool_ceiling.as_ref();
+    entries
+        .iter()
+        .map(|e| match (e, ceiling) {
+            (Entry::Measured(s) | Entry::Incomplete(Some(s)), Some(c)) => {
+                c.bounds(unit, better, s.aggregate(agg))
+            }
+            _ => false,
+        })
+        .collect()
 }
 
 fn column_labels(rec: &RunRecord) -> Vec<String> {

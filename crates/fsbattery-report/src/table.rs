@@ -35,6 +35,10 @@ impl Renderer for TerminalTable {
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             out.push_str(&self.table(&cpu, report, false));
         }
+        if let Some(note) = format::tool_bound_note(&main, rec) {
+            out.push_str(&format!("{note}\n"));
+        }
+        out.push_str(&self.device_io(rec));
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
         if let Some(t) = iozone {
@@ -46,7 +50,38 @@ impl Renderer for TerminalTable {
 }
 
 impl TerminalTable {
-    fn table(&self, m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
+    /// The device I/O table and one sentence per target (nothing without block devices).
+    fn device_io(&self, rec: &fsbattery_record::RunRecord) -> String {
+        let Some(io) = crate::device_io::build(rec) else {
+            return String::new();
+        };
+        let mut t = self.new_table();
+        let mut header = vec![Cell::new("device writes")];
+        header.extend(io.columns.iter().map(Cell::new));
+        t.set_header(header);
+        for (workload, entries) in &io.rows {
+            let mut cells = vec![Cell::new(workload)];
+            cells.extend(entries.iter().map(|e| {
+                let text = e.map(|e| e.short()).unwrap_or_else(|| "n/a".into());
+                Cell::new(text).set_alignment(CellAlignment::Right)
+            }));
+            t.add_row(cells);
+        }
+        let mut out = format!(
+            "
+{}
+{t}
+",
+            crate::device_io::IoTable::legend()
+        );
+        for s in io.sentences() {
+            out.push_str(&s);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn new_table(&self) -> Table {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED);
         if !self.styled {
@@ -54,6 +89,11 @@ impl TerminalTable {
         } else {
             t.enforce_styling();
         }
+        t
+    }
+
+    fn table(&self, m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
+        let mut t = self.new_table();
         let mut header = vec![Cell::new("test")];
         if with_unit {
             header.push(Cell::new("unit"));
@@ -67,6 +107,9 @@ impl TerminalTable {
             }
             for (i, e) in row.entries.iter().enumerate() {
                 let mut text = format::entry(e, row.aggregate_or(report.aggregate));
+                if row.tool_bound[i] {
+                    text.push_str(" (tool-bound)");
+                }
                 let mark = row.verdict.mark(i);
                 if mark != Mark::None {
                     text.push(' ');

@@ -268,6 +268,10 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Do not measure fsbattery's own ceiling (well under 1 s at the start), so no cell is marked
+    /// tool-bound.
+    #[arg(long)]
+    pub no_ceiling: bool,
     /// What stdout gets: the table, or markdown, csv or json (the run record) alone, with the
     /// table then on stderr (`fsbattery run --format json | jq`).
     #[arg(long, value_enum, default_value = "table")]

@@ -339,3 +339,45 @@ fn tree_on_ntfs_and_exfat_passes_within_what_they_store() {
     );
     assert_clean(work.path());
 }
+
+#[test]
+fn a_loop_ext4_run_records_what_its_device_wrote() {
+    if !privileged() {
+        return;
+    }
+    // The counters are the loop device's, whatever backs its image: a small image in RAM
+    // keeps the test off a shared disk that may be near its 10 % free-space floor.
+    let work = tempfile::tempdir_in("/dev/shm").unwrap();
+    let args = [
+        "run",
+        "--target",
+        "loop:ext4,size=256M",
+        "--workload",
+        "stream",
+        "--scale",
+        "quick",
+        "--repeat",
+        "1",
+        "--out",
+        "r",
+        "--quiet",
+    ];
+    let o = run_in(work.path(), &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&work.path().join("r"));
+    let lc = &rec["targets"][0]["lifecycles"][0];
+    assert_eq!(lc["block_devices"][0]["role"], "data", "{lc}");
+    let cell = rec["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["metric"] == "create_durable")
+        .unwrap();
+    let io = &cell["samples"][0]["device_io"];
+    let written = io["write_bytes"].as_u64().unwrap();
+    let given = io["given_bytes"].as_u64().unwrap();
+    // The file reached the device after the sync that ends the phase: at least its own bytes.
+    assert!(given > 0 && written >= given, "{io}");
+    assert_eq!(io["devices"], 1, "{io}");
+    assert_clean(work.path());
+}

@@ -288,3 +288,38 @@ fn run_label_names_the_run_in_report_and_compare_and_dir_targets_their_paths() {
     let o = run_in(cwd.path(), &["run", "--dry-run", "--label", "a\nb"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
+
+/// Issue 13 part 3: every run records fsbattery's own ceiling, measured on this machine in
+/// well under a second; `--no-ceiling` leaves it out.
+#[test]
+fn a_run_records_the_tools_ceiling_unless_told_not_to() {
+    let work = tempfile::tempdir().unwrap();
+    metadata_run(work.path(), "with", 20, 1);
+    let rec = results(&work.path().join("with"));
+    let c = &rec["host"]["tool_ceiling"];
+    assert!(c["read_4k_ops_per_s"].as_f64().unwrap() > 0.0, "{c}");
+    assert!(c["null_ops_per_s"].as_f64().unwrap() > 0.0, "{c}");
+    assert!(c["secs"].as_f64().unwrap() < 2.0, "{c}");
+    assert!(!std::path::Path::new(c["file"].as_str().unwrap()).exists());
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let args = [
+        "run",
+        "--target",
+        &spec,
+        "--workload",
+        "metadata",
+        "--repeat",
+        "1",
+        "--set",
+        "metadata.files=20",
+        "--out",
+        "without",
+        "--quiet",
+        "--no-ceiling",
+    ];
+    let o = run_in(work.path(), &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&work.path().join("without"));
+    assert!(rec["host"].get("tool_ceiling").is_none(), "{}", rec["host"]);
+}

@@ -127,6 +127,7 @@ pub(crate) fn value(v: f64) -> Reading {
         user_s: 0.0,
         sys_s: 0.0,
         cpu_pct: 0.0,
+        device_io: None,
     })
 }
 

@@ -26,6 +26,7 @@ pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
             elapsed_s,
             user_s: cpu.user_s,
             sys_s: cpu.sys_s,
+            io: None,
         }
         .sample(repeat, elapsed_s)
     };
@@ -36,6 +37,7 @@ pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
         user_s: 0.0,
         sys_s: 0.0,
         cpu_pct: 0.0,
+        device_io: None,
     };
     let mut out = Vec::new();
     // tmpfs has no mkfs: no row rather than a zero that would "win".

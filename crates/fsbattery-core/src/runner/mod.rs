@@ -18,6 +18,7 @@ use crate::journal::{assemble, Event, Journal};
 use crate::model::*;
 use crate::params::{Params, Scale};
 use crate::suite::Suite;
+use crate::target::blockstat::DeviceSet;
 use crate::target::{fsinfo, Target};
 use crate::workload::{Method, Workload, WorkloadCtx};
 use fsbattery_stats::Aggregate;
@@ -241,8 +242,9 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
                 lifecycle_sample(run, metric, sample)?;
             }
         }
+        let devices = DeviceSet::open(&target.block_devices());
         let result = cycle.iter().try_for_each(|&(r, w)| {
-            let step = run_step(run, target, r, w);
+            let step = run_step(run, target, devices.as_ref(), r, w);
             run.relay();
             step
         });
@@ -333,6 +335,7 @@ fn fail_rest(
 fn run_step(
     run: &mut TargetRun<'_>,
     target: &mut dyn Target,
+    devices: Option<&DeviceSet>,
     repeat: u32,
     w: usize,
 ) -> std::io::Result<()> {
@@ -380,7 +383,8 @@ fn run_step(
         run.plan.method,
         run.plan.pause,
         &mut on_sample,
-    );
+    )
+    .with_devices(devices);
     let mut ctx = match &run.plan.datasets {
         Some(store) => ctx.with_datasets(store),
         None => ctx,

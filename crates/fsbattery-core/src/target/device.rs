@@ -38,7 +38,7 @@ pub(super) fn parse(
 }
 
 /// (major, minor) as sysfs writes it.
-fn sys_dir(rdev: u64) -> PathBuf {
+pub(super) fn sys_dir(rdev: u64) -> PathBuf {
     PathBuf::from(format!(
         "/sys/dev/block/{}:{}",
         libc::major(rdev),
@@ -310,5 +310,6 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
         mount_point,
         mkfs: Some(mkfs),
         mount,
+        devices: super::blockstat::roles(&devs),
     })
 }

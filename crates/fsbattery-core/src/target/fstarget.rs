@@ -10,7 +10,7 @@ use super::guards::Session;
 use super::mkfs::FsKind;
 use super::spec::{DevSpec, LoopSpec, TmpfsSpec};
 use super::{probe_direct_io, Target, TargetError, TargetOptions};
-use crate::model::{Capabilities, Lifecycle};
+use crate::model::{BlockDevice, Capabilities, Lifecycle};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +33,8 @@ pub(crate) struct Made {
     pub mkfs: Option<Ran>,
     /// The mount command.
     pub mount: Ran,
+    /// The block devices it was made on, with their roles (empty: none).
+    pub devices: Vec<BlockDevice>,
 }
 
 /// A target that makes and mounts a fresh filesystem on every setup.
@@ -47,6 +49,7 @@ pub(crate) struct FsTarget {
     versions: Option<BTreeMap<String, String>>,
     /// Predicted on the first call (when the plan is built) and kept.
     planned: std::sync::OnceLock<Capabilities>,
+    devices: Vec<BlockDevice>,
 }
 
 /// `opts.workdir` as an absolute path (the CLI's default when empty).
@@ -90,6 +93,7 @@ impl FsTarget {
             direct_io: None,
             versions: None,
             planned: Default::default(),
+            devices: Vec::new(),
         }
     }
 
@@ -241,7 +245,9 @@ impl Target for FsTarget {
             total_bytes,
             avail_bytes,
             tool_versions: self.tool_versions(),
+            block_devices: made.devices.clone(),
         };
+        self.devices = made.devices;
         self.root = made.mount_point;
         self.session = Some(session);
         Ok(Some(lifecycle))
@@ -251,7 +257,12 @@ impl Target for FsTarget {
         &self.root
     }
 
+    fn block_devices(&self) -> Vec<BlockDevice> {
+        self.devices.clone()
+    }
+
     fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError> {
+        self.devices.clear();
         match self.session.take() {
             Some(s) => s.close(),
             None => Ok(None),

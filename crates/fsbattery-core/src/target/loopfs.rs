@@ -141,6 +141,7 @@ pub(super) fn make(s: &mut Session, l: &LoopSpec) -> Result<Made, TargetError> {
         mount_point,
         mkfs: Some(mkfs),
         mount,
+        devices: super::blockstat::roles(&devs),
     })
 }
 

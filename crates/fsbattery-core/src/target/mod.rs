@@ -13,6 +13,7 @@
 
 mod alias;
 mod availability;
+pub mod blockstat;
 mod cleanup;
 mod device;
 mod dir;
@@ -75,6 +76,11 @@ pub trait Target: Send {
     /// Undo `setup`; returns the wall and CPU time of the unmount alone when something was
     /// unmounted (not of the whole teardown: detaching a loop device is not the unmount).
     fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError>;
+    /// The block devices the mounted filesystem lives on, with their roles; valid between
+    /// `setup` and `teardown`. Empty for kinds on no block device (dir, tmpfs, zfs-fuse).
+    fn block_devices(&self) -> Vec<crate::model::BlockDevice> {
+        Vec::new()
+    }
 }
 
 /// Options that apply to every target of a run.

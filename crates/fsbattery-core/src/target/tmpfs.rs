@@ -47,5 +47,6 @@ pub(super) fn make(s: &mut Session, t: &TmpfsSpec) -> Result<Made, TargetError> 
         mount_point,
         mkfs: None,
         mount,
+        devices: Vec::new(),
     })
 }

@@ -74,6 +74,8 @@ pub(super) fn make(
             mount_point,
             mkfs: Some(mkfs),
             mount,
+            // zfs-fuse reaches its vdevs through files, not block devices we could count.
+            devices: Vec::new(),
         }),
         _ => Err(TargetError(format!(
             "{} succeeded but {name} is not mounted on {}",

@@ -279,6 +279,7 @@ pub(super) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettin
             elapsed_s: 0.0,
             user_s: 0.0,
             sys_s: 0.0,
+            io: None,
         };
         ctx.record("direct_used", &none, if io.fell_back { 0.0 } else { 1.0 });
     }

@@ -8,6 +8,7 @@ use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
 use crate::model::Sample;
+use crate::target::blockstat::{DeviceSet, Probe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -40,6 +41,7 @@ pub struct WorkloadCtx<'a> {
     pause: Duration,
     on_sample: &'a mut dyn FnMut(&str, Sample),
     datasets: Option<&'a DatasetStore>,
+    devices: Option<&'a DeviceSet>,
 }
 
 impl<'a> WorkloadCtx<'a> {
@@ -58,7 +60,14 @@ impl<'a> WorkloadCtx<'a> {
             pause,
             on_sample,
             datasets: None,
+            devices: None,
         }
+    }
+
+    /// Read these block devices' counters around every phase (block-backed targets).
+    pub fn with_devices(mut self, devices: Option<&'a DeviceSet>) -> Self {
+        self.devices = devices;
+        self
     }
 
     /// Give workloads the run's source datasets (tree, tree4).
@@ -90,6 +99,8 @@ impl<'a> WorkloadCtx<'a> {
 
     /// Quiesce (sync, drop caches or fadvise `evict`, pause), then time `f`.
     /// Fails with `Interrupted` if a signal arrives before the phase starts.
+    /// On a block-backed target the devices' counters are read after the quiesce and, once
+    /// the stopwatch stopped, after a `sync(2)` (both outside the timing).
     pub fn phase<T>(
         &mut self,
         evict: &[&Path],
@@ -97,9 +108,12 @@ impl<'a> WorkloadCtx<'a> {
     ) -> Result<(T, Timing), WorkloadError> {
         cache::quiesce(evict);
         self.pause_interruptibly()?;
+        let probe = self.devices.map(Probe::start);
         let sw = Stopwatch::start();
         let out = f()?;
-        Ok((out, sw.stop()))
+        let mut t = sw.stop();
+        t.io = probe.and_then(Probe::finish);
+        Ok((out, t))
     }
 
     /// Time `f` as one phase and record its elapsed seconds as `metric`.

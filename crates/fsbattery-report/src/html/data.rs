@@ -108,6 +108,8 @@ pub(crate) struct Line {
     /// Significant winner among journaling columns, set only when the line's winner is a
     /// non-journaling filesystem.
     pub best_journaling: Option<usize>,
+    /// Per column: within 20 % of that run's tool ceiling ([`crate::matrix::Row::tool_bound`]).
+    pub tool_bound: Vec<bool>,
 }
 
 /// Every run merged.
@@ -221,7 +223,7 @@ impl<'a> Data<'a> {
             .map(|c| self.samples(line, c))
             .collect();
         judge(&line.value, &samples, line.better, self.aggregate, |i| {
-            cols.contains(&i)
+            cols.contains(&i) && !line.tool_bound[i]
         })
     }
 
@@ -393,6 +395,7 @@ fn merge_run(lines: &mut Vec<Line>, val: &Matrix, cpu: &Matrix, first: usize, wi
         line.comparable &= row.comparable;
         for (i, e) in row.entries.iter().enumerate() {
             line.value[first + i] = e.clone();
+            line.tool_bound[first + i] = row.tool_bound[i];
         }
     }
     for row in &cpu.rows {
@@ -429,6 +432,7 @@ fn find_or_push(
         comparable: true,
         verdict: RowVerdict::none(width),
         best_journaling: None,
+        tool_bound: vec![false; width],
     });
     lines.len() - 1
 }

@@ -8,7 +8,7 @@
 
 use super::data::Data;
 use super::{esc, swatch};
-use crate::format::num;
+use crate::format::{bytes, num};
 use fsbattery_record::{format_bytes, Lifecycle, RunRecord, TargetRecord};
 use fsbattery_record::{WorkloadPlan, BYTES};
 
@@ -29,22 +29,6 @@ pub(crate) fn section(d: &Data<'_>) -> String {
         out.push_str("</div>\n");
     }
     out
-}
-
-/// 1.00 GiB, 512.0 MiB: binary units, as mkfs and df print them.
-fn bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.2} {}", UNITS[u])
-    }
 }
 
 fn kv(items: &[(&str, String)]) -> String {

@@ -277,6 +277,7 @@ fn numbers(d: &Data<'_>, t: &IozoneTest<'_>) -> String {
                 e,
                 l.verdict.mark(i),
                 l.best_journaling == Some(i),
+                false,
             ));
         }
         out.push_str("</tr>\n");

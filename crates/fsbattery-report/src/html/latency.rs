@@ -70,10 +70,16 @@ pub(crate) fn section(d: &Data<'_>) -> String {
                 esc(&col.name)
             ));
             for (_, line) in &g.stats {
-                out.push_str(&matrix_cell(d, &line.value[c], line.verdict.mark(c), false));
+                out.push_str(&matrix_cell(
+                    d,
+                    &line.value[c],
+                    line.verdict.mark(c),
+                    false,
+                    false,
+                ));
             }
             if let Some(line) = depth {
-                out.push_str(&matrix_cell(d, &line.value[c], Mark::None, false));
+                out.push_str(&matrix_cell(d, &line.value[c], Mark::None, false, false));
             }
             out.push_str("</tr>\n");
         }

@@ -7,7 +7,8 @@
 //! `summary` (winner per test, S1's total-time composite, a geometric-mean score),
 //! `comparison` (two or more runs: Welch t-test per metric), `tests` (bar chart per test
 //! with CI95 whiskers and n), `cpu` (CPU % per test), `all-tests` (a heat-map of every test × target,
-//! `id="heatmap"`, cells shaded by their ratio to the row's best, sortable), `matrices` (the raw numbers, S2's best-of-row marks), `iozone`
+//! `id="heatmap"`, cells shaded by their ratio to the row's best, sortable), `matrices` (the raw numbers, S2's best-of-row marks), `device-io` (bytes the block
+//! devices wrote and the write amplification, block-backed targets only), `iozone`
 //! (record-size charts and S3's winner map), `latency`, `environment` (host, targets,
 //! mkfs/mount records). Empty sections (no iozone cells, no latency cells, a single run
 //! for `comparison`) are left out.
@@ -29,6 +30,7 @@
 mod assets;
 mod charts;
 pub(crate) mod data;
+mod device;
 mod env;
 mod heatmap;
 mod iozone;
@@ -75,6 +77,7 @@ fn page(d: &Data<'_>) -> String {
         ("cpu", "CPU", sections::per_test(d, true)),
         ("all-tests", "All tests", heatmap::section(d)),
         ("matrices", "Raw numbers", sections::matrices(d)),
+        ("device-io", "Device I/O", device::section(d)),
         ("iozone", "iozone", iozone::section(d)),
         ("latency", "Latency", latency::section(d)),
         ("environment", "Environment", env::section(d)),

@@ -139,7 +139,15 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         return nodata("n/a — the values describe each target, not comparable across targets");
     }
     let v = d.verdict(line, cols);
+    let bound = cols.iter().filter(|&&c| line.tool_bound[c]).count();
     let (Some(w), Some(r)) = (v.best, v.runner_up) else {
+        if bound > 0 {
+            // Tool-bound cells sat out the verdict: say so rather than "one target measured".
+            return nodata(&format!(
+                "not ranked: {bound} cell(s) {}",
+                format::TOOL_BOUND
+            ));
+        }
         return nodata(match v.best {
             Some(_) => v.describe(),
             None => "no measured value",
@@ -569,7 +577,14 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
             (&l.value, &l.verdict, l.best_journaling)
         };
         for (i, e) in entries.iter().enumerate() {
-            out.push_str(&matrix_cell(d, e, verdict.mark(i), journaling == Some(i)));
+            let bound = !cpu && l.tool_bound[i];
+            out.push_str(&matrix_cell(
+                d,
+                e,
+                verdict.mark(i),
+                journaling == Some(i),
+                bound,
+            ));
         }
         out.push_str("</tr>\n");
     }
@@ -578,8 +593,14 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
 }
 
 /// One table cell with its state as class and its detail as tooltip; the mark is also written
-/// as text (`*`, `≈`) so it does not depend on colour.
-pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, mark: Mark, journaling: bool) -> String {
+/// as text (`*`, `≈`) so it does not depend on colour, and so is a tool-bound cell.
+pub(crate) fn matrix_cell(
+    d: &Data<'_>,
+    e: &Entry,
+    mark: Mark,
+    journaling: bool,
+    tool_bound: bool,
+) -> String {
     let mut class = vec!["num"];
     let title = match e {
         Entry::Measured(s) | Entry::Incomplete(Some(s)) => format!(
@@ -616,6 +637,13 @@ pub(crate) fn matrix_cell(d: &Data<'_>, e: &Entry, mark: Mark, journaling: bool)
     }
     if journaling {
         class.push("best-journaling");
+    }
+    if tool_bound {
+        class.push("tool-bound");
+        text.push_str(&format!(
+            " <span class=\"tool-bound\">{}</span>",
+            format::TOOL_BOUND
+        ));
     }
     format!(
         "<td class=\"{}\" title=\"{}\">{text}</td>",

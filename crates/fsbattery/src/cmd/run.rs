@@ -51,7 +51,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
 
-    let host = fsbattery_core::host::probe();
+    let mut host = fsbattery_core::host::probe();
+    if !args.no_ceiling {
+        match fsbattery_core::ceiling::measure() {
+            Ok(c) => host.tool_ceiling = Some(c),
+            Err(e) => eprintln!("fsbattery: the tool's own ceiling was not measured: {e}"),
+        }
+    }
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut observer: Box<dyn RunObserver> = if args.quiet {
         Box::new(progress::Quiet)
