@@ -6,6 +6,9 @@
 //! and the run goes on; a signal stops the run before the next step and everything measured
 //! so far stays in the journal.
 
+mod auto;
+#[cfg(test)]
+mod auto_run_tests;
 pub mod lifecycle;
 mod observer;
 
@@ -20,6 +23,8 @@ use crate::params::{Params, Scale};
 use crate::suite::Suite;
 use crate::target::{fsinfo, Target};
 use crate::workload::{Method, Workload, WorkloadCtx};
+use fsbattery_record::aging::AgeSpec;
+use fsbattery_record::repeats::AutoRepeat;
 use fsbattery_stats::Aggregate;
 use std::path::Path;
 use std::time::Duration;
@@ -63,6 +68,10 @@ pub struct Plan {
     pub skipped: Vec<crate::model::SkippedTarget>,
     /// The run's name (`--label`), recorded in [`PlanInfo::label`].
     pub label: Option<String>,
+    /// `--repeat auto`: repeat each target × workload until precise (`repeat` is its maximum).
+    pub auto: Option<AutoRepeat>,
+    /// `--age`: churn each made filesystem to this fill before its workloads.
+    pub age: Option<AgeSpec>,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -101,6 +110,8 @@ impl Plan {
             datasets: Vec::new(),
             skipped_targets: self.skipped.clone(),
             label: self.label.clone(),
+            repeat_auto: self.auto,
+            age: self.age,
         }
     }
 }
@@ -150,6 +161,9 @@ pub fn execute(
             obs: &mut *obs,
             index: &mut index,
             total,
+            auto: plan
+                .auto
+                .map(|a| auto::AutoState::new(a, plan.workloads.len())),
         };
         run_target(&mut run, target.as_mut())?;
     }
@@ -200,6 +214,16 @@ struct TargetRun<'a> {
     obs: &'a mut dyn RunObserver,
     index: &'a mut u64,
     total: u64,
+    /// `--repeat auto`: this target's samples and decisions.
+    auto: Option<auto::AutoState>,
+}
+
+impl TargetRun<'_> {
+    /// Workload `w` needs no more repeats on this target (`--repeat auto` decided, or it
+    /// failed there).
+    fn done(&self, w: usize) -> bool {
+        self.auto.as_ref().is_some_and(|a| a.stopped(w))
+    }
 }
 
 fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Result<()> {
@@ -208,6 +232,10 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
     for (i, cycle) in all.iter().enumerate() {
         if crate::interrupt::requested() || cycle.is_empty() {
             return Ok(());
+        }
+        if cycle.iter().all(|&(_, w)| run.done(w)) {
+            *run.index += cycle.len() as u64;
+            continue;
         }
         let repeat = cycle[0].0;
         let lifecycle = match target.setup(repeat) {
@@ -300,6 +328,9 @@ fn fail_rest(
         run.journal.append(&Event::Target { target: rec })?;
     }
     for &(repeat, w) in rest.iter().flatten() {
+        if run.done(w) {
+            continue;
+        }
         let ev = Event::Failed {
             target: run.label.to_string(),
             workload: run.plan.workloads[w].workload.name().into(),
@@ -322,6 +353,10 @@ fn run_step(
     if crate::interrupt::requested() {
         return Ok(());
     }
+    if run.done(w) {
+        *run.index += 1;
+        return Ok(());
+    }
     let pw = &run.plan.workloads[w];
     let name = pw.workload.name();
     let label = run.label;
@@ -337,12 +372,16 @@ fn run_step(
     let method = run.plan.method.to_string();
     let (journal, obs) = (&mut *run.journal, &mut *run.obs);
     let mut write_err: Option<std::io::Error> = None;
+    let mut comparable_samples: Vec<(String, Sample)> = Vec::new();
     let mut on_sample = |metric: &str, sample: Sample| {
         let spec = metrics.iter().find(|m| m.name == metric);
         let (unit, better, comparable) = spec
             .map(|m| (m.unit.clone(), m.better, m.comparable))
             .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
         obs.sample(&step, metric, &unit, &sample);
+        if comparable {
+            comparable_samples.push((metric.to_string(), sample));
+        }
         let ev = Event::Sample {
             target: label.to_string(),
             workload: name.into(),
@@ -386,9 +425,40 @@ fn run_step(
         };
         run.journal.append(&ev)?;
     }
+    let finished = res.is_ok();
+    auto_step(run, w, repeat, finished, &comparable_samples)?;
     run.obs.step_end(&step, error.as_deref());
     *run.index += 1;
     Ok(())
+}
+
+/// `--repeat auto` after one step: keep its comparable samples, and journal the decision when
+/// the workload stops here; a failed step stops it (no precision can come of it).
+fn auto_step(
+    run: &mut TargetRun<'_>,
+    w: usize,
+    repeat: u32,
+    finished: bool,
+    samples: &[(String, Sample)],
+) -> std::io::Result<()> {
+    let Some(auto) = run.auto.as_mut() else {
+        return Ok(());
+    };
+    if !finished {
+        auto.stop(w);
+        return Ok(());
+    }
+    for (metric, sample) in samples {
+        auto.record(w, metric, sample);
+    }
+    let name = run.plan.workloads[w].workload.name();
+    match auto.decide(w, name, repeat) {
+        Some(convergence) => run.journal.append(&Event::Converged {
+            target: run.label.to_string(),
+            convergence,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.
@@ -405,6 +475,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         options: target.options(),
         stores: <crate::dataset::Stores as crate::dataset::StoresProbe>::probe(target.root()).ok(),
         lifecycles: Vec::new(),
+        convergence: Vec::new(),
         error: None,
     }
 }

@@ -211,6 +211,7 @@ impl Target for FsTarget {
             total_bytes,
             avail_bytes,
             tool_versions: self.tool_versions(),
+            aging: None,
         };
         self.root = made.mount_point;
         self.session = Some(session);
