@@ -6,9 +6,11 @@
 //! and the run goes on; a signal stops the run before the next step and everything measured
 //! so far stays in the journal.
 
+mod age;
 mod auto;
 #[cfg(test)]
 mod auto_run_tests;
+mod freefrag;
 pub mod lifecycle;
 mod observer;
 
@@ -238,7 +240,7 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
             continue;
         }
         let repeat = cycle[0].0;
-        let lifecycle = match target.setup(repeat) {
+        let mut lifecycle = match target.setup(repeat) {
             Ok(lc) => lc,
             Err(e) => {
                 let reason = format!("setup of {} failed: {e}", target.spec());
@@ -255,12 +257,44 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
                 lifecycle_sample(run, metric, sample)?;
             }
         }
+        if let Err(reason) = age_fresh(run, target, lifecycle.as_mut()) {
+            teardown(run, target, lifecycle, repeat)?;
+            return fail_rest(run, target, &all[i..], &reason, announced);
+        }
         let result = cycle
             .iter()
             .try_for_each(|&(r, w)| run_step(run, target, r, w));
         teardown(run, target, lifecycle, repeat)?;
         result?;
     }
+    Ok(())
+}
+
+/// `--age`: churn the filesystem just made to the planned fill before any workload (untimed;
+/// the churn's record goes with the lifecycle). A target that made no filesystem cannot be
+/// aged (the plan refuses it; this keeps a user's directory safe all the same).
+fn age_fresh(
+    run: &mut TargetRun<'_>,
+    target: &dyn Target,
+    lifecycle: Option<&mut Lifecycle>,
+) -> Result<(), String> {
+    let Some(spec) = run.plan.age else {
+        return Ok(());
+    };
+    let Some(lc) = lifecycle else {
+        return Err(format!(
+            "--age: {} is not a filesystem fsbattery made",
+            target.spec()
+        ));
+    };
+    let what = format!(
+        "aging {} to {} % (seed {})",
+        target.spec(),
+        spec.pct,
+        spec.seed
+    );
+    run.obs.message(&what);
+    lc.aging = Some(age::age(target.root(), spec)?);
     Ok(())
 }
 

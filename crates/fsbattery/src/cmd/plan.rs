@@ -252,7 +252,7 @@ fn targets(
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
-        image_size: Some(image_size(args.scale.into(), workloads)?),
+        image_size: Some(aged_image_size(args, workloads)?),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {
@@ -295,6 +295,18 @@ fn repeats(
         Some(RepeatArg::Fixed(n)) => Ok((n, None)),
         None => Ok((suite.repeat, None)),
     }
+}
+
+/// [`image_size`], grown under `--age PCT` so the workloads' data (and 64 MiB of slack) still
+/// fits in the (100 − PCT) % the churn leaves free.
+fn aged_image_size(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let size = image_size(args.scale.into(), workloads)?;
+    let Some(age) = args.age else {
+        return Ok(size);
+    };
+    let need = data_bytes(args.scale.into(), workloads)?.saturating_add(64 << 20);
+    let free = u64::from(100 - age.pct);
+    Ok(size.max(need.saturating_mul(100) / free))
 }
 
 /// `--age` churns filesystems fsbattery makes; a directory it does not own (or the default
