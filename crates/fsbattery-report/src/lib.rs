@@ -8,6 +8,7 @@
 pub mod comparable;
 pub mod compare;
 pub mod compare_out;
+pub mod conditions;
 pub mod csv_out;
 pub mod format;
 pub mod html;
