@@ -14,11 +14,16 @@ pub fn unconverged(rec: &RunRecord, target: &str, workload: &str) -> bool {
         .is_some_and(|c| !c.reached)
 }
 
-/// "3 run(s)" or "3..15 runs (auto, 3 %)", for the line above a table.
-pub fn runs(rec: &RunRecord) -> String {
-    match &rec.plan.repeat_auto {
+/// "3 run(s)" or "3..15 runs (auto, 3 %)", then ", aged 70 %" for an aged run: the line
+/// above a table.
+pub fn runs_and_age(rec: &RunRecord) -> String {
+    let runs = match &rec.plan.repeat_auto {
         Some(a) => format!("{}..{} runs (auto, {} %)", a.min, a.max, a.precision_pct),
         None => format!("{} run(s)", rec.plan.repeat),
+    };
+    match &rec.plan.age {
+        Some(age) => format!("{runs}, {}", age.describe()),
+        None => runs,
     }
 }
 
@@ -79,12 +84,13 @@ mod tests {
     use fsbattery_record::aging::{Aging, FreeSpace};
     use fsbattery_record::repeats::{AutoRepeat, Convergence};
 
-    #[test]
-    fn every_renderer_marks_the_unconverged_cell_and_lists_the_notes() {
-        let mut rec = crate::compare::tests::record(&[1.0, 1.5, 2.0]);
+    /// `record(values)` run with `--repeat auto:3..max`, metadata on ext4 stopped unconverged
+    /// at `max` with `widest` as its widest metric.
+    fn unconverged_run(values: &[f64], max: u32, widest: &str, pct: f64) -> RunRecord {
+        let mut rec = crate::compare::tests::record(values);
         rec.plan.repeat_auto = Some(AutoRepeat {
             min: 3,
-            max: 3,
+            max,
             precision_pct: 3.0,
         });
         let mut t = fsbattery_record::TargetRecord {
@@ -93,12 +99,18 @@ mod tests {
         };
         t.convergence.push(Convergence {
             workload: "metadata".into(),
-            repeats: 3,
+            repeats: max,
             reached: false,
-            widest_metric: "touch_files".into(),
-            widest_half_width_pct: Some(62.1),
+            widest_metric: widest.into(),
+            widest_half_width_pct: Some(pct),
         });
         rec.targets.push(t);
+        rec
+    }
+
+    #[test]
+    fn every_renderer_marks_the_unconverged_cell_and_lists_the_notes() {
+        let rec = unconverged_run(&[1.0, 1.5, 2.0], 3, "touch_files", 62.1);
         let report = crate::Report {
             record: &rec,
             aggregate: fsbattery_stats::Aggregate::Mean,
@@ -124,28 +136,13 @@ mod tests {
 
     #[test]
     fn notes_and_marks_come_from_the_record() {
-        let mut rec = crate::compare::tests::record(&[1.0, 1.0, 1.0]);
+        let fixed = crate::compare::tests::record(&[1.0, 1.0, 1.0]);
         assert_eq!(
-            (runs(&rec), legend(&rec), notes(&rec)),
+            (runs_and_age(&fixed), legend(&fixed), notes(&fixed)),
             ("3 run(s)".into(), None, vec![])
         );
-        rec.plan.repeat_auto = Some(AutoRepeat {
-            min: 3,
-            max: 15,
-            precision_pct: 3.0,
-        });
-        let mut t = fsbattery_record::TargetRecord {
-            label: "ext4".into(),
-            ..Default::default()
-        };
-        t.convergence.push(Convergence {
-            workload: "metadata".into(),
-            repeats: 15,
-            reached: false,
-            widest_metric: "touch".into(),
-            widest_half_width_pct: Some(8.31),
-        });
-        t.lifecycles.push(fsbattery_record::Lifecycle {
+        let mut rec = unconverged_run(&[1.0, 1.0, 1.0], 15, "touch", 8.31);
+        rec.targets[0].lifecycles.push(fsbattery_record::Lifecycle {
             aging: Some(Aging {
                 pct: 70,
                 seed: 1,
@@ -165,9 +162,10 @@ mod tests {
             }),
             ..Default::default()
         });
-        rec.targets.push(t);
         assert!(unconverged(&rec, "ext4", "metadata") && !unconverged(&rec, "ext4", "tree"));
-        assert_eq!(runs(&rec), "3..15 runs (auto, 3 %)");
+        assert_eq!(runs_and_age(&rec), "3..15 runs (auto, 3 %)");
+        rec.plan.age = Some(fsbattery_record::aging::AgeSpec { pct: 70, seed: 1 });
+        assert_eq!(runs_and_age(&rec), "3..15 runs (auto, 3 %), aged 70 %");
         assert!(legend(&rec).unwrap().contains("15 repeats"));
         assert_eq!(
             notes(&rec),

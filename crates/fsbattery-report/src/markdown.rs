@@ -17,7 +17,7 @@ impl Renderer for Markdown {
         out.push_str(&format!(
             "{} of {} ± CI95 half width; scale {}, method {}.\n\n{}; a significant winner is also in **bold**.\n\n",
             report.aggregate,
-            conditions::runs(rec),
+            conditions::runs_and_age(rec),
             rec.plan.scale,
             rec.plan.method,
             escape(&format::legend()).replace('*', "\\*")

@@ -23,7 +23,7 @@ impl Renderer for TerminalTable {
             "{} — {} of {} ± CI95\n{}\n",
             rec.plan.suite,
             agg,
-            conditions::runs(rec),
+            conditions::runs_and_age(rec),
             format::legend()
         ));
         if let Some(l) = conditions::legend(rec) {

@@ -87,7 +87,7 @@ fn host(rec: &RunRecord) -> String {
             "Repeats",
             format!(
                 "{} per cell (the plan's aggregate: {}), {} s pause before each test",
-                p.repeat,
+                crate::conditions::runs_and_age(rec),
                 p.aggregate,
                 num(p.pause_secs)
             ),
