@@ -87,7 +87,8 @@ fn host(rec: &RunRecord) -> String {
             "Repeats",
             format!(
                 "{} per cell (the plan's aggregate: {}), {} s pause before each test",
-                crate::conditions::runs_and_age(rec),
+                p.repeat_auto
+                    .map_or_else(|| p.repeat.to_string(), |a| a.describe()),
                 p.aggregate,
                 num(p.pause_secs)
             ),
