@@ -261,9 +261,13 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
             teardown(run, target, lifecycle, repeat)?;
             return fail_rest(run, target, &all[i..], &reason, announced);
         }
-        let result = cycle
-            .iter()
-            .try_for_each(|&(r, w)| run_step(run, target, r, w));
+        let result = cycle.iter().try_for_each(|&(r, w)| {
+            if run.done(w) {
+                *run.index += 1;
+                return Ok(());
+            }
+            run_step(run, target, r, w)
+        });
         teardown(run, target, lifecycle, repeat)?;
         result?;
     }
@@ -387,10 +391,6 @@ fn run_step(
     if crate::interrupt::requested() {
         return Ok(());
     }
-    if run.done(w) {
-        *run.index += 1;
-        return Ok(());
-    }
     let pw = &run.plan.workloads[w];
     let name = pw.workload.name();
     let label = run.label;
@@ -451,16 +451,14 @@ fn run_step(
         Err(e) => Some(e.to_string()),
     };
     if let Some(reason) = &error {
-        let ev = Event::Failed {
+        run.journal.append(&Event::Failed {
             target: label.to_string(),
             workload: name.into(),
             repeat,
             reason: reason.clone(),
-        };
-        run.journal.append(&ev)?;
+        })?;
     }
-    let finished = res.is_ok();
-    auto_step(run, w, repeat, finished, &comparable_samples)?;
+    auto_step(run, w, repeat, res.is_ok(), &comparable_samples)?;
     run.obs.step_end(&step, error.as_deref());
     *run.index += 1;
     Ok(())
