@@ -105,7 +105,8 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
         }
         for (i, e) in row.entries.iter().enumerate() {
             let mut text = format::entry(e, row.aggregate_or(report.aggregate));
-            if conditions::unconverged(report.record, &m.columns[i], &row.workload) {
+            let values = m.quantity == Quantity::Value;
+            if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
                 text = format!("{text} {}", conditions::UNCONVERGED);
             }
             match row.verdict.mark(i) {

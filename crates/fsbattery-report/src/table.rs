@@ -78,7 +78,9 @@ impl TerminalTable {
                     text.push(' ');
                     text.push_str(format::mark(mark));
                 }
-                if conditions::unconverged(report.record, &m.columns[i], &row.workload) {
+                // The precision was judged on the values, not on CPU %.
+                let values = m.quantity == crate::matrix::Quantity::Value;
+                if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
                     text.push(' ');
                     text.push_str(conditions::UNCONVERGED);
                 }

@@ -569,7 +569,11 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
         };
         for (i, e) in entries.iter().enumerate() {
             let td = matrix_cell(d, e, verdict.mark(i), journaling == Some(i));
-            out.push_str(&unconverged_mark(d, i, &l.workload, td));
+            // The precision was judged on the values, not on CPU %.
+            out.push_str(&match cpu {
+                true => td,
+                false => unconverged_mark(d, i, &l.workload, td),
+            });
         }
         out.push_str("</tr>\n");
     }
