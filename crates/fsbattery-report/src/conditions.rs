@@ -27,8 +27,12 @@ pub fn runs_and_age(rec: &RunRecord) -> String {
     }
 }
 
-/// The legend of [`UNCONVERGED`], when the run repeated automatically.
+/// The legend of [`UNCONVERGED`], when some cell of an automatically repeated run carries it.
 pub fn legend(rec: &RunRecord) -> Option<String> {
+    let any = rec.targets.iter().flat_map(|t| &t.convergence);
+    if !any.into_iter().any(|c| !c.reached) {
+        return None;
+    }
     rec.plan.repeat_auto.map(|a| {
         format!(
             "{UNCONVERGED} not converged: {} repeats left the CI95 wider than {} % of the mean",
