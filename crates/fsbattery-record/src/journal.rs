@@ -68,6 +68,14 @@ pub enum Event {
         /// The tool's or kernel's message.
         reason: String,
     },
+    /// `--repeat auto` stopped repeating a workload on a target (precision reached, or the
+    /// maximum made).
+    Converged {
+        /// Target label.
+        target: String,
+        /// The decision.
+        convergence: crate::repeats::Convergence,
+    },
     /// Last line of a run that ended (normally or by interruption).
     End {
         /// RFC 3339.
@@ -131,14 +139,14 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
     for ev in &events[1..] {
         apply(&mut rec, ev);
     }
-    for cell in &mut rec.cells {
+    for i in 0..rec.cells.len() {
+        let cell = &rec.cells[i];
         // Lifecycle rows have one sample per made filesystem, not per repeat (--fresh once).
         let per_repeat = cell.workload != crate::lifecycle::WORKLOAD;
-        if per_repeat
-            && cell.status == CellStatus::Ok
-            && cell.samples.len() < rec.plan.repeat as usize
-        {
-            cell.status = CellStatus::Incomplete;
+        let expected = rec.expected_samples(&cell.target, &cell.workload);
+        let short = expected.is_none_or(|n| cell.samples.len() < n as usize);
+        if per_repeat && cell.status == CellStatus::Ok && short {
+            rec.cells[i].status = CellStatus::Incomplete;
         }
     }
     Ok(rec)
@@ -148,12 +156,13 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
     match ev {
         Event::Start { .. } => {}
         Event::Target { target } => {
-            let lifecycles = match rec.targets.iter().position(|t| t.label == target.label) {
-                Some(i) => std::mem::take(&mut rec.targets.remove(i).lifecycles),
-                None => Vec::new(),
+            let earlier = match rec.targets.iter().position(|t| t.label == target.label) {
+                Some(i) => rec.targets.remove(i),
+                None => TargetRecord::default(),
             };
             let mut t = target.clone();
-            t.lifecycles = lifecycles;
+            t.lifecycles = earlier.lifecycles;
+            t.convergence = earlier.convergence;
             rec.targets.push(t);
             add_planned_cells(rec, &target.label);
         }
@@ -191,6 +200,14 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
                 c.status = CellStatus::Failed {
                     reason: reason.clone(),
                 };
+            }
+        }
+        Event::Converged {
+            target,
+            convergence,
+        } => {
+            if let Some(t) = rec.targets.iter_mut().find(|t| t.label == *target) {
+                t.convergence.push(convergence.clone());
             }
         }
         Event::End {

@@ -13,12 +13,14 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod aging;
 pub mod dataset;
 pub mod journal;
 pub mod lifecycle;
 pub mod load;
 pub mod meta;
 pub mod model;
+pub mod repeats;
 
 pub use load::{load, LoadError, Loaded};
 pub use meta::{Dim, MetricKind, MetricMeta, Stat};

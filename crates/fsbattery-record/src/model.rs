@@ -178,6 +178,13 @@ pub struct PlanInfo {
     /// a condition of the measurement, so `compare` never weighs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// `--repeat auto`: its bounds and precision (`repeat` then holds the maximum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_auto: Option<crate::repeats::AutoRepeat>,
+    /// `--age`: the fill and seed of the churn made on every filesystem before its workloads;
+    /// like the label, a name of the run that `compare` shows rather than a difference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub age: Option<crate::aging::AgeSpec>,
 }
 
 /// A default target left out of a run because this machine cannot make it.
@@ -267,6 +274,10 @@ pub struct TargetRecord {
     /// One entry per make/mount cycle (empty for targets fsbattery does not make).
     #[serde(default)]
     pub lifecycles: Vec<Lifecycle>,
+    /// `--repeat auto`: per workload, how many repeats it took and whether the precision
+    /// was reached (empty for fixed repeats).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub convergence: Vec<crate::repeats::Convergence>,
     /// Set when the target could not be prepared: its cells are failed with this reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -337,6 +348,9 @@ pub struct Lifecycle {
     /// for targets fsbattery does not make; absent in older records).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub block_devices: Vec<BlockDevice>,
+    /// `--age`: the churn made on this filesystem before its workloads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aging: Option<crate::aging::Aging>,
 }
 
 /// One block device of a target and what the filesystem uses it for.

@@ -24,6 +24,8 @@ fn plan() -> PlanInfo {
         datasets: Vec::new(),
         skipped_targets: Vec::new(),
         label: None,
+        repeat_auto: None,
+        age: None,
     }
 }
 

@@ -242,6 +242,8 @@ pub(crate) mod tests {
                 datasets: vec![],
                 skipped_targets: vec![],
                 label: None,
+                repeat_auto: None,
+                age: None,
             },
             targets: vec![],
             cells: vec![Cell {

@@ -99,6 +99,8 @@ fn run() -> RunRecord {
             datasets: Vec::new(),
             skipped_targets: Vec::new(),
             label: None,
+            repeat_auto: None,
+            age: None,
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

@@ -9,6 +9,7 @@
 pub mod comparable;
 pub mod compare;
 pub mod compare_out;
+pub mod conditions;
 pub mod csv_out;
 pub mod device_io;
 pub mod format;

@@ -2,8 +2,8 @@
 //! the best marked `≈` (the shared [`crate::matrix::Row::verdict`]), the CPU % matrix (shown,
 //! never ranked), and the environment the numbers came from.
 
-use crate::format;
 use crate::matrix::{Matrix, Quantity};
+use crate::{conditions, format};
 use crate::{RenderError, Renderer, Report};
 use fsbattery_stats::Mark;
 
@@ -15,13 +15,16 @@ impl Renderer for Markdown {
         let rec = report.record;
         let mut out = format!("# fsbattery: {}\n\n", rec.plan.suite);
         out.push_str(&format!(
-            "{} of {} run(s) ± CI95 half width; scale {}, method {}.\n\n{}; a significant winner is also in **bold**.\n\n",
+            "{} of {} ± CI95 half width; scale {}, method {}.\n\n{}; a significant winner is also in **bold**.\n\n",
             report.aggregate,
-            rec.plan.repeat,
+            conditions::runs_and_age(rec),
             rec.plan.scale,
             rec.plan.method,
             escape(&format::legend()).replace('*', "\\*")
         ));
+        if let Some(l) = conditions::legend(rec) {
+            out.push_str(&format!("{}.\n\n", escape(&l)));
+        }
         let main = Matrix::build_main(report, Quantity::Value);
         let iozone = crate::iozone_tables::markdown(report);
         // An iozone-only run has no other rows: its tables are the whole report.
@@ -41,6 +44,13 @@ impl Renderer for Markdown {
             out.push_str("\n## Failed and pending\n\n");
             for l in failed.lines() {
                 out.push_str(&format!("- {}\n", escape(l)));
+            }
+        }
+        let notes = conditions::notes(rec);
+        if !notes.is_empty() {
+            out.push_str("\n## Repeats and aging\n\n");
+            for l in notes {
+                out.push_str(&format!("- {}\n", escape(&l)));
             }
         }
         let skipped = crate::table::skipped(rec);
@@ -101,6 +111,10 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             let mut text = format::entry(e, row.aggregate_or(report.aggregate));
             if row.tool_bound[i] {
                 text.push_str(" (tool-bound)");
+            }
+            let values = m.quantity == Quantity::Value;
+            if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
+                text = format!("{text} {}", conditions::UNCONVERGED);
             }
             match row.verdict.mark(i) {
                 Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),

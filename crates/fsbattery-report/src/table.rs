@@ -2,8 +2,8 @@
 //! only when it is significantly better than every other target, cells tied with the best `≈`
 //! (the verdict is [`crate::matrix::Row::verdict`], shared with every renderer).
 
-use crate::format;
 use crate::matrix::{Entry, Matrix, Quantity};
+use crate::{conditions, format};
 use crate::{RenderError, Renderer, Report};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, Table};
 use fsbattery_stats::Mark;
@@ -18,14 +18,17 @@ impl Renderer for TerminalTable {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
         let mut out = String::new();
         let rec = report.record;
-        let n = rec.plan.repeat;
         let agg = report.aggregate;
         out.push_str(&format!(
-            "{} — {} of {n} run(s) ± CI95\n{}\n",
+            "{} — {} of {} ± CI95\n{}\n",
             rec.plan.suite,
             agg,
+            conditions::runs_and_age(rec),
             format::legend()
         ));
+        if let Some(l) = conditions::legend(rec) {
+            out.push_str(&format!("{l}\n"));
+        }
         let main = Matrix::build_main(report, Quantity::Value);
         let iozone = crate::iozone_tables::render(report);
         // An iozone-only run has no other rows: its tables are the whole report.
@@ -41,6 +44,9 @@ impl Renderer for TerminalTable {
         out.push_str(&self.device_io(rec));
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
+        for l in conditions::notes(rec) {
+            out.push_str(&format!("{l}\n"));
+        }
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -114,6 +120,12 @@ impl TerminalTable {
                 if mark != Mark::None {
                     text.push(' ');
                     text.push_str(format::mark(mark));
+                }
+                // The precision was judged on the values, not on CPU %.
+                let values = m.quantity == crate::matrix::Quantity::Value;
+                if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
+                    text.push(' ');
+                    text.push_str(conditions::UNCONVERGED);
                 }
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
                 if mark == Mark::Winner && self.styled {

@@ -8,6 +8,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use fsbattery_core::params;
 use std::path::PathBuf;
 
+mod conditions;
+pub use conditions::RepeatArg;
+
 /// fsbattery — a filesystem benchmark suite.
 ///
 /// Makes each filesystem freshly, times mkfs and mount, runs the classic studies' workloads
@@ -28,6 +31,8 @@ pub struct Cli {
 }
 
 /// Subcommands.
+// Parsed once per process: the size of the `run` variant costs nothing worth a Box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a suite on one or more targets and print the results matrix.
@@ -220,9 +225,18 @@ pub struct RunArgs {
     /// Run only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
-    /// Repeats per test, 1 to 10000 [default: the suite's, 3 for classic].
-    #[arg(long, value_name = "N", value_parser = repeat, allow_hyphen_values = true)]
-    pub repeat: Option<u32>,
+    /// Repeats per test, 1 to 10000 [default: the suite's, 3 for classic]; or `auto`
+    /// (`auto:MIN..MAX`, default 3..15): repeat each target × workload until every comparable
+    /// metric's 95 % confidence interval is within --precision of its mean.
+    #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]
+    pub repeat: Option<RepeatArg>,
+    /// With --repeat auto: the CI95 half-width, in percent of the mean, to stop at [default: 3].
+    #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true)]
+    pub precision: Option<f64>,
+    /// Age every made filesystem before its workloads: fill it to PCT % (1 to 95) with a seeded,
+    /// fragmenting churn of creates, appends and deletes (not timed in any cell).
+    #[arg(long, value_name = "PCT[,seed=N]", value_parser = conditions::age)]
+    pub age: Option<fsbattery_record::aging::AgeSpec>,
     /// Problem sizes: quick (seconds), standard (the seeds' sizes), full (≥ 2 × RAM files).
     #[arg(long, value_enum, default_value = "quick")]
     pub scale: ScaleArg,
@@ -313,12 +327,6 @@ fn whole(s: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, String> {
         .ok()
         .filter(|n| range.contains(n))
         .ok_or_else(bad)
-}
-
-/// `--repeat`: 1 to [`params::MAX_REPEAT`].
-fn repeat(s: &str) -> Result<u32, String> {
-    let n = whole(s, 1..=i64::from(params::MAX_REPEAT))?;
-    params::repeat(n)
 }
 
 /// `--jobs`: 1 to [`params::MAX_THREADS`].

@@ -192,3 +192,30 @@ fn negative_numbers_get_the_range_not_unexpected_argument() {
         assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
     }
 }
+
+#[test]
+fn repeat_auto_and_age_mistakes_are_refused() {
+    let cwd = tempfile::tempdir().unwrap();
+    let dir = cwd.path().display().to_string();
+    let target = format!("dir:{dir}");
+    assert_refused(
+        cwd.path(),
+        &["--target", &target, "--precision", "2"],
+        "--precision applies to --repeat auto",
+    );
+    assert_refused(
+        cwd.path(),
+        &["--target", &target, "--repeat", "auto:5..3"],
+        "auto:MIN..MAX",
+    );
+    assert_refused(
+        cwd.path(),
+        &["--target", &target, "--age", "70"],
+        "--age fills a filesystem fsbattery makes",
+    );
+    assert_refused(
+        cwd.path(),
+        &["--target", &target, "--age", "99"],
+        "PCT from 1 to 95",
+    );
+}

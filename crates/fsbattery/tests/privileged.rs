@@ -381,3 +381,51 @@ fn a_loop_ext4_run_records_what_its_device_wrote() {
     assert_eq!(io["devices"], 1, "{io}");
     assert_clean(work.path());
 }
+
+/// `--age`: the same small run fresh and aged on ext4 and xfs; the aged one records its churn
+/// and free-space fragmentation, and `compare fresh aged` compares them without
+/// `--allow-different`, naming the aged side.
+#[test]
+fn aged_ext4_and_xfs_record_the_churn_and_compare_with_a_fresh_run() {
+    if !privileged() {
+        return;
+    }
+    let work = tempfile::tempdir_in("/var/tmp").unwrap();
+    let base = [
+        "run",
+        "--workload",
+        "metadata",
+        "--target",
+        "loop:ext4,size=256M",
+        "--target",
+        "loop:xfs,size=320M",
+    ];
+    for (out, age) in [("fresh", None), ("aged", Some("50,seed=3"))] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(SMALL);
+        args.extend(["--out", out]);
+        args.extend(age.iter().flat_map(|a| ["--age", a]));
+        let o = run_in(work.path(), &args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let rec = results(&work.path().join("aged"));
+    assert_eq!(
+        rec["plan"]["age"],
+        serde_json::json!({"pct": 50, "seed": 3})
+    );
+    for t in rec["targets"].as_array().unwrap() {
+        let a = &t["lifecycles"][0]["aging"];
+        let used = a["used_pct"].as_f64().unwrap();
+        assert!((45.0..65.0).contains(&used), "{t}");
+        assert!(a["files_deleted"].as_u64().unwrap() > 0, "{a}");
+        let free = &a["free_space"];
+        assert!(free["extents"].as_u64().unwrap() > 0, "{a}");
+        assert!(free["small_extent_pct"].as_f64().is_some(), "{a}");
+    }
+    let fresh = results(&work.path().join("fresh"));
+    assert!(fresh["targets"][0]["lifecycles"][0].get("aging").is_none());
+    let o = run_in(work.path(), &["compare", "fresh", "aged"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("aged 50 %"), "{}", stdout(&o));
+    assert_clean(work.path());
+}

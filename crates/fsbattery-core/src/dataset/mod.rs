@@ -17,7 +17,7 @@ mod compare;
 mod generator;
 mod hash;
 pub mod profile;
-mod rng;
+pub(crate) mod rng;
 mod store;
 mod tarball;
 

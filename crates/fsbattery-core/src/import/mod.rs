@@ -220,6 +220,8 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             // The import's name is recorded as its suite; `report` names the run by its
             // directory, as for a native run without `--label`.
             label: None,
+            repeat_auto: None,
+            age: None,
         },
         targets: vec![TargetRecord {
             label: target.clone(),

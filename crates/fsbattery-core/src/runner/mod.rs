@@ -6,6 +6,11 @@
 //! and the run goes on; a signal stops the run before the next step and everything measured
 //! so far stays in the journal.
 
+mod age;
+mod auto;
+#[cfg(test)]
+mod auto_run_tests;
+mod freefrag;
 pub mod lifecycle;
 mod observer;
 
@@ -21,6 +26,8 @@ use crate::suite::Suite;
 use crate::target::blockstat::DeviceSet;
 use crate::target::{fsinfo, Target};
 use crate::workload::{Method, Workload, WorkloadCtx};
+use fsbattery_record::aging::AgeSpec;
+use fsbattery_record::repeats::AutoRepeat;
 use fsbattery_stats::Aggregate;
 use std::path::Path;
 use std::time::Duration;
@@ -64,6 +71,10 @@ pub struct Plan {
     pub skipped: Vec<crate::model::SkippedTarget>,
     /// The run's name (`--label`), recorded in [`PlanInfo::label`].
     pub label: Option<String>,
+    /// `--repeat auto`: repeat each target × workload until precise (`repeat` is its maximum).
+    pub auto: Option<AutoRepeat>,
+    /// `--age`: churn each made filesystem to this fill before its workloads.
+    pub age: Option<AgeSpec>,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -102,6 +113,8 @@ impl Plan {
             datasets: Vec::new(),
             skipped_targets: self.skipped.clone(),
             label: self.label.clone(),
+            repeat_auto: self.auto,
+            age: self.age,
         }
     }
 }
@@ -154,6 +167,9 @@ pub fn execute(
             notices: &notices,
             index: &mut index,
             total,
+            auto: plan
+                .auto
+                .map(|a| auto::AutoState::new(a, plan.workloads.len())),
         };
         run_target(&mut run, target.as_mut())?;
     }
@@ -206,6 +222,16 @@ struct TargetRun<'a> {
     notices: &'a crate::notice::Capture,
     index: &'a mut u64,
     total: u64,
+    /// `--repeat auto`: this target's samples and decisions.
+    auto: Option<auto::AutoState>,
+}
+
+impl TargetRun<'_> {
+    /// Workload `w` needs no more repeats on this target (`--repeat auto` decided, or it
+    /// failed there).
+    fn done(&self, w: usize) -> bool {
+        self.auto.as_ref().is_some_and(|a| a.stopped(w))
+    }
 }
 
 impl TargetRun<'_> {
@@ -222,10 +248,14 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
         if crate::interrupt::requested() || cycle.is_empty() {
             return Ok(());
         }
+        if cycle.iter().all(|&(_, w)| run.done(w)) {
+            *run.index += cycle.len() as u64;
+            continue;
+        }
         let repeat = cycle[0].0;
         let setup = target.setup(repeat);
         run.relay();
-        let lifecycle = match setup {
+        let mut lifecycle = match setup {
             Ok(lc) => lc,
             Err(e) => {
                 let reason = format!("setup of {} failed: {e}", target.spec());
@@ -242,8 +272,16 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
                 lifecycle_sample(run, metric, sample)?;
             }
         }
+        if let Err(reason) = age_fresh(run, target, lifecycle.as_mut()) {
+            teardown(run, target, lifecycle, repeat)?;
+            return fail_rest(run, target, &all[i..], &reason, announced);
+        }
         let devices = DeviceSet::open(&target.block_devices());
         let result = cycle.iter().try_for_each(|&(r, w)| {
+            if run.done(w) {
+                *run.index += 1;
+                return Ok(());
+            }
             let step = run_step(run, target, devices.as_ref(), r, w);
             run.relay();
             step
@@ -251,6 +289,34 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
         teardown(run, target, lifecycle, repeat)?;
         result?;
     }
+    Ok(())
+}
+
+/// `--age`: churn the filesystem just made to the planned fill before any workload (untimed;
+/// the churn's record goes with the lifecycle). A target that made no filesystem cannot be
+/// aged (the plan refuses it; this keeps a user's directory safe all the same).
+fn age_fresh(
+    run: &mut TargetRun<'_>,
+    target: &dyn Target,
+    lifecycle: Option<&mut Lifecycle>,
+) -> Result<(), String> {
+    let Some(spec) = run.plan.age else {
+        return Ok(());
+    };
+    let Some(lc) = lifecycle else {
+        return Err(format!(
+            "--age: {} is not a filesystem fsbattery made",
+            target.spec()
+        ));
+    };
+    let what = format!(
+        "aging {} to {} % (seed {})",
+        target.spec(),
+        spec.pct,
+        spec.seed
+    );
+    run.obs.message(&what);
+    lc.aging = Some(age::age(target.root(), spec)?);
     Ok(())
 }
 
@@ -319,6 +385,9 @@ fn fail_rest(
         run.journal.append(&Event::Target { target: rec })?;
     }
     for &(repeat, w) in rest.iter().flatten() {
+        if run.done(w) {
+            continue;
+        }
         let ev = Event::Failed {
             target: run.label.to_string(),
             workload: run.plan.workloads[w].workload.name().into(),
@@ -357,12 +426,16 @@ fn run_step(
     let method = run.plan.method.to_string();
     let (journal, obs) = (&mut *run.journal, &mut *run.obs);
     let mut write_err: Option<std::io::Error> = None;
+    let mut comparable_samples: Vec<(String, Sample)> = Vec::new();
     let mut on_sample = |metric: &str, sample: Sample| {
         let spec = metrics.iter().find(|m| m.name == metric);
         let (unit, better, comparable) = spec
             .map(|m| (m.unit.clone(), m.better, m.comparable))
             .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
         obs.sample(&step, metric, &unit, &sample);
+        if comparable {
+            comparable_samples.push((metric.to_string(), sample));
+        }
         let ev = Event::Sample {
             target: label.to_string(),
             workload: name.into(),
@@ -399,17 +472,46 @@ fn run_step(
         Err(e) => Some(e.to_string()),
     };
     if let Some(reason) = &error {
-        let ev = Event::Failed {
+        run.journal.append(&Event::Failed {
             target: label.to_string(),
             workload: name.into(),
             repeat,
             reason: reason.clone(),
-        };
-        run.journal.append(&ev)?;
+        })?;
     }
+    auto_step(run, w, repeat, res.is_ok(), &comparable_samples)?;
     run.obs.step_end(&step, error.as_deref());
     *run.index += 1;
     Ok(())
+}
+
+/// `--repeat auto` after one step: keep its comparable samples, and journal the decision when
+/// the workload stops here; a failed step stops it (no precision can come of it).
+fn auto_step(
+    run: &mut TargetRun<'_>,
+    w: usize,
+    repeat: u32,
+    finished: bool,
+    samples: &[(String, Sample)],
+) -> std::io::Result<()> {
+    let Some(auto) = run.auto.as_mut() else {
+        return Ok(());
+    };
+    if !finished {
+        auto.stop(w);
+        return Ok(());
+    }
+    for (metric, sample) in samples {
+        auto.record(w, metric, sample);
+    }
+    let name = run.plan.workloads[w].workload.name();
+    match auto.decide(w, name, repeat) {
+        Some(convergence) => run.journal.append(&Event::Converged {
+            target: run.label.to_string(),
+            convergence,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.
@@ -426,6 +528,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         options: target.options(),
         stores: <crate::dataset::Stores as crate::dataset::StoresProbe>::probe(target.root()).ok(),
         lifecycles: Vec::new(),
+        convergence: Vec::new(),
         error: None,
     }
 }

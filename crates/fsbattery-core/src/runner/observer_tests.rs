@@ -76,6 +76,8 @@ fn plan(root: PathBuf) -> Plan {
         datasets: None,
         skipped: Vec::new(),
         label: None,
+        auto: None,
+        age: None,
     }
 }
 

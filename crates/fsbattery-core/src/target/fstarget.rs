@@ -246,6 +246,7 @@ impl Target for FsTarget {
             avail_bytes,
             tool_versions: self.tool_versions(),
             block_devices: made.devices.clone(),
+            aging: None,
         };
         self.devices = made.devices;
         self.root = made.mount_point;

@@ -34,7 +34,7 @@ mod zfs;
 pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
-pub(crate) use exec::{show as show_command, which};
+pub(crate) use exec::{run as run_command, show as show_command, which};
 pub use safety::check_workdir;
 
 use crate::error::UsageError;

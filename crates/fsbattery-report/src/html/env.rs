@@ -71,7 +71,8 @@ fn host(rec: &RunRecord) -> String {
             "Repeats",
             format!(
                 "{} per cell (the plan's aggregate: {}), {} s pause before each test",
-                p.repeat,
+                p.repeat_auto
+                    .map_or_else(|| p.repeat.to_string(), |a| a.describe()),
                 p.aggregate,
                 num(p.pause_secs)
             ),

@@ -146,11 +146,11 @@ fn lede(d: &Data<'_>) -> String {
                 String::new()
             };
             format!(
-                "{name}suite {}, {} scale, {} of {} run(s), {} method, {} target(s) on {} (Linux {}) — started {}{}",
+                "{name}suite {}, {} scale, {} of {}, {} method, {} target(s) on {} (Linux {}) — started {}{}",
                 esc(&p.suite),
                 esc(&p.scale),
                 d.aggregate,
-                p.repeat,
+                crate::conditions::runs_and_age(r.record),
                 esc(&p.method),
                 r.record.targets.len(),
                 esc(&r.record.host.hostname),

@@ -539,6 +539,7 @@ pub(crate) fn matrices(d: &Data<'_>) -> String {
     let timed: Vec<&Line> = tests.iter().copied().filter(|l| has_cpu(l)).collect();
     out.push_str(&matrix_table(d, &timed, "cpu", true));
     out.push_str(&problems(d));
+    out.push_str(&conditions_notes(d));
     out
 }
 
@@ -578,13 +579,12 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
         };
         for (i, e) in entries.iter().enumerate() {
             let bound = !cpu && l.tool_bound[i];
-            out.push_str(&matrix_cell(
-                d,
-                e,
-                verdict.mark(i),
-                journaling == Some(i),
-                bound,
-            ));
+            let td = matrix_cell(d, e, verdict.mark(i), journaling == Some(i), bound);
+            // The precision was judged on the values, not on CPU %.
+            out.push_str(&match cpu {
+                true => td,
+                false => unconverged_mark(d, i, &l.workload, td),
+            });
         }
         out.push_str("</tr>\n");
     }
@@ -675,6 +675,45 @@ fn problems(d: &Data<'_>) -> String {
     }
     format!(
         "<h3>Failed and pending</h3>\n<ul class=\"problems\">{}</ul>\n",
+        items.join("\n")
+    )
+}
+
+/// A value cell of a workload whose `--repeat auto` stopped at the maximum without the
+/// precision gets the `~` mark inside it (kept out of [`matrix_cell`], which iozone and
+/// latency tables share and which knows no workload).
+fn unconverged_mark(d: &Data<'_>, col: usize, workload: &str, mut td: String) -> String {
+    let c = &d.columns[col];
+    let rec = d.runs[c.run].record;
+    if crate::conditions::unconverged(rec, &c.target, workload) {
+        let at = td.len() - "</td>".len();
+        let mark = format!(
+            " <span class=\"mark unconverged\" title=\"{}\">{}</span>",
+            esc(&crate::conditions::legend(rec).unwrap_or_default()),
+            crate::conditions::UNCONVERGED
+        );
+        td.insert_str(at, &mark);
+    }
+    td
+}
+
+/// `--repeat auto` decisions and aged filesystems of every run, one item each.
+fn conditions_notes(d: &Data<'_>) -> String {
+    let mut items = Vec::new();
+    for run in &d.runs {
+        let prefix = match d.runs.len() {
+            1 => String::new(),
+            _ => format!("{}: ", run.label),
+        };
+        for n in crate::conditions::notes(run.record) {
+            items.push(format!("<li>{}</li>", esc(&format!("{prefix}{n}"))));
+        }
+    }
+    if items.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<h3>Repeats and aging</h3>\n<ul class=\"conditions\">{}</ul>\n",
         items.join("\n")
     )
 }

@@ -36,12 +36,19 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     Ok(gate(&reports, args.fail_if_worse))
 }
 
-/// A run's `--label`, else its directory as given.
+/// A run's `--label`, else its directory as given; with its age when it was aged ("aged
+/// (aged 70 %)"): the age names a side, like the label, so a fresh and an aged run of the same
+/// suite compare without `--allow-different` and the reader still sees which side lived.
 fn run_name(rec: &fsbattery_core::model::RunRecord, dir: &std::path::Path) -> String {
-    rec.plan
+    let name = rec
+        .plan
         .label
         .clone()
-        .unwrap_or_else(|| dir.display().to_string())
+        .unwrap_or_else(|| dir.display().to_string());
+    match &rec.plan.age {
+        Some(age) => format!("{name} ({})", age.describe()),
+        None => name,
+    }
 }
 
 /// `--alpha` in (0, 1) and `--fail-if-worse` a finite number ≥ 0: NaN would make a gate that

@@ -36,11 +36,13 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let p = &plan;
     writeln!(
         out,
-        "plan: suite {}, scale {}, method {}, {} repeat(s), aggregate {}, pause {} s",
+        "plan: suite {}, scale {}, method {}, {}{}, aggregate {}, pause {} s",
         p.suite.name,
         p.scale,
         p.method,
-        p.repeat,
+        fsbattery_record::repeats::describe(p.repeat, p.auto.as_ref()),
+        p.age
+            .map_or(String::new(), |a| format!(", {}", a.describe())),
         p.aggregate,
         p.pause.as_secs_f64()
     )?;
@@ -87,10 +89,11 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .sum();
     writeln!(
         out,
-        "cells: {targets} target(s) × {} workload(s) × {} repeat(s) = {runs} workload runs; \
+        "cells: {targets} target(s) × {} workload(s) × {} repeat(s) = {runs} workload runs{}; \
          {} result cells ({metrics} metrics per target)",
         p.workloads.len(),
         p.repeat,
+        if p.auto.is_some() { " at most" } else { "" },
         targets * metrics
     )?;
     writeln!(out, "time: {}", time_estimate(args, p, targets, runs))?;

@@ -32,6 +32,8 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     }
     let rows = rows(&suite, &workloads);
     let (targets, skipped, no_default_why) = targets(args, &workloads)?;
+    let (repeat, auto) = repeats(args, &suite)?;
+    check_age(args, &targets)?;
     // --pause is checked by clap and pause_full by the suite parser; checked again here so
     // no path reaches Duration's panicking conversions with an unchecked number.
     let (pause, what) = match args.pause {
@@ -45,7 +47,9 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         run_label(l)?;
     }
     let mut plan = Plan {
-        repeat: args.repeat.unwrap_or(suite.repeat),
+        repeat,
+        auto,
+        age: args.age,
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
         pause,
@@ -286,7 +290,7 @@ fn targets(
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
-        image_size: Some(image_size(workloads)?),
+        image_size: Some(aged_image_size(args, workloads)?),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {
@@ -304,4 +308,60 @@ fn targets(
         out.push(target::parse(spec, &opts)?);
     }
     Ok((out, Vec::new(), None))
+}
+
+/// `--repeat` (else the suite's count) and `--precision`: the count the schedule runs to (auto's
+/// maximum) and auto's bounds. `--precision` without auto would be silently ignored: refused.
+fn repeats(
+    args: &RunArgs,
+    suite: &suite::Suite,
+) -> Result<(u32, Option<fsbattery_record::repeats::AutoRepeat>), UsageError> {
+    use crate::cli::RepeatArg;
+    use fsbattery_record::repeats::AutoRepeat;
+    match args.repeat {
+        Some(RepeatArg::Auto { min, max }) => Ok((
+            max,
+            Some(AutoRepeat {
+                min,
+                max,
+                precision_pct: args.precision.unwrap_or(AutoRepeat::DEFAULT_PRECISION_PCT),
+            }),
+        )),
+        _ if args.precision.is_some() => Err(UsageError::Invalid(
+            "--precision applies to --repeat auto: add --repeat auto, or drop --precision".into(),
+        )),
+        Some(RepeatArg::Fixed(n)) => Ok((n, None)),
+        None => Ok((suite.repeat, None)),
+    }
+}
+
+/// [`image_size`], grown under `--age PCT` so the workloads' data (and 64 MiB of slack) still
+/// fits in the (100 − PCT) % the churn leaves free.
+fn aged_image_size(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+    let size = image_size(workloads)?;
+    let Some(age) = args.age else {
+        return Ok(size);
+    };
+    let need = data_bytes(workloads)?.saturating_add(64 << 20);
+    let free = u64::from(100 - age.pct);
+    Ok(size.max(need.saturating_mul(100) / free))
+}
+
+/// `--age` churns filesystems fsbattery makes; a directory it does not own (or the default
+/// directory when no filesystem can be made) would have the user's own filesystem filled.
+fn check_age(args: &RunArgs, targets: &[Box<dyn Target>]) -> Result<(), UsageError> {
+    if args.age.is_none() {
+        return Ok(());
+    }
+    let unmade = targets.iter().find(|t| t.options().is_empty());
+    match (targets.is_empty(), unmade) {
+        (false, None) => Ok(()),
+        (_, t) => {
+            Err(UsageError::Invalid(format!(
+            "--age fills a filesystem fsbattery makes, and {} is not one: use loop:, tmpfs: or \
+             dev: targets (e.g. --target loop:ext4), or drop --age",
+            t.map_or("the default directory".to_string(), |t| t.spec().to_string())
+        )))
+        }
+    }
 }

@@ -1,0 +1,178 @@
+//! The runner under `--repeat auto` on a directory target, with two fake workloads whose values
+//! are fixed by the repeat index: one quiet (stops at the minimum), one noisy (goes on to the
+//! maximum). Deterministic: no value depends on the machine's speed.
+
+use super::*;
+use crate::measure::Timing;
+use crate::params::ParamSpec;
+use crate::target::DirTarget;
+
+/// Records `metric` = `values[repeat % len]`.
+struct Fake {
+    name: &'static str,
+    values: &'static [f64],
+}
+
+impl Workload for Fake {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn summary(&self) -> &'static str {
+        "test workload"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        &[]
+    }
+    fn needs(&self, _: &Params) -> crate::workload::needs::Needs {
+        crate::workload::needs::Needs::default()
+    }
+    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+        vec![
+            MetricSpec::rate("rate", "ops/s", "the value"),
+            // Not comparable: its spread must never hold a workload back.
+            MetricSpec::rate("size", "MiB", "wild").not_comparable(),
+        ]
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &Params) -> Result<(), WorkloadError> {
+        let t = Timing {
+            elapsed_s: 0.001,
+            user_s: 0.0,
+            sys_s: 0.0,
+            io: None,
+        };
+        let v = self.values[ctx.repeat() as usize % self.values.len()];
+        ctx.record("rate", &t, v);
+        ctx.record("size", &t, f64::from(ctx.repeat()) * 1000.0 + 1.0);
+        Ok(())
+    }
+}
+
+static QUIET: Fake = Fake {
+    name: "quiet",
+    values: &[100.0, 100.4, 99.8],
+};
+static NOISY: Fake = Fake {
+    name: "noisy",
+    values: &[50.0, 150.0, 90.0, 120.0],
+};
+
+fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
+    // Any suite: the runner reads only its name; the workloads are the plan's.
+    let suite = crate::suite::load("classic").unwrap();
+    let planned = |w: &'static Fake| PlannedWorkload {
+        workload: w,
+        params: Params::default(),
+    };
+    Plan {
+        suite,
+        scale: Scale::Quick,
+        repeat: auto.map_or(5, |a| a.max),
+        aggregate: Aggregate::Mean,
+        pause: Duration::ZERO,
+        method: Method::Native,
+        workloads: vec![planned(&QUIET), planned(&NOISY)],
+        rows: Vec::new(),
+        targets: vec![Box::new(DirTarget::owned_under(work).unwrap())],
+        fresh,
+        datasets: None,
+        skipped: Vec::new(),
+        label: None,
+        auto,
+        age: None,
+    }
+}
+
+fn run(auto: Option<AutoRepeat>, fresh: Fresh) -> RunRecord {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let mut p = plan(&tmp.path().join("work"), auto, fresh);
+    let outcome = execute(&mut p, &out, HostInfo::default(), &mut Silent).unwrap();
+    // The journal alone assembles to the same record (what `report` reads after a crash).
+    let events = crate::journal::read(&out.join(crate::journal::JOURNAL_FILE)).unwrap();
+    assert_eq!(assemble(&events).unwrap(), outcome.record);
+    outcome.record
+}
+
+const AUTO: AutoRepeat = AutoRepeat {
+    min: 3,
+    max: 6,
+    precision_pct: 3.0,
+};
+
+#[test]
+fn auto_stops_a_quiet_workload_early_and_a_noisy_one_at_the_maximum() {
+    for fresh in [Fresh::PerRepeat, Fresh::PerWorkload, Fresh::Once] {
+        let rec = run(Some(AUTO), fresh);
+        assert_eq!(rec.plan.repeat_auto, Some(AUTO));
+        let samples = |w: &str, m: &str| rec.cell("dir", w, m).unwrap().samples.len();
+        assert_eq!((samples("quiet", "rate"), samples("quiet", "size")), (3, 3));
+        assert_eq!((samples("noisy", "rate"), samples("noisy", "size")), (6, 6));
+        assert!(
+            rec.cells.iter().all(|c| c.status == CellStatus::Ok),
+            "{fresh:?}"
+        );
+        let quiet = rec.convergence("dir", "quiet").unwrap();
+        assert_eq!((quiet.repeats, quiet.reached), (3, true));
+        assert_eq!(
+            quiet.widest_metric, "rate",
+            "the non-comparable size is ignored"
+        );
+        assert!(quiet.widest_half_width_pct.unwrap() <= 3.0);
+        let noisy = rec.convergence("dir", "noisy").unwrap();
+        assert_eq!((noisy.repeats, noisy.reached), (6, false));
+        assert!(noisy.widest_half_width_pct.unwrap() > 3.0, "{noisy:?}");
+    }
+}
+
+#[test]
+fn fixed_repeats_record_no_decision() {
+    let rec = run(None, Fresh::PerRepeat);
+    assert!(rec
+        .cells
+        .iter()
+        .all(|c| c.samples.len() == 5 && c.status == CellStatus::Ok));
+    assert!(rec.targets[0].convergence.is_empty() && rec.plan.repeat_auto.is_none());
+}
+
+#[test]
+fn an_auto_cell_without_a_decision_is_incomplete() {
+    let rec = run(Some(AUTO), Fresh::PerRepeat);
+    let mut events = Vec::new();
+    // The same record as if the run had stopped before deciding the noisy workload.
+    events.push(Event::Start {
+        schema_version: rec.schema_version,
+        tool: rec.tool.clone(),
+        started: rec.started.clone(),
+        host: rec.host.clone(),
+        plan: rec.plan.clone(),
+    });
+    let mut target = rec.targets[0].clone();
+    let decided = target.convergence.remove(0);
+    target.convergence.clear();
+    events.push(Event::Target { target });
+    events.push(Event::Converged {
+        target: "dir".into(),
+        convergence: decided,
+    });
+    for c in &rec.cells {
+        for s in &c.samples {
+            events.push(Event::Sample {
+                target: c.target.clone(),
+                workload: c.workload.clone(),
+                metric: c.metric.clone(),
+                unit: c.unit.clone(),
+                better: c.better,
+                comparable: c.comparable,
+                method: c.method.clone(),
+                sample: *s,
+            });
+        }
+    }
+    let cut = assemble(&events).unwrap();
+    let status = |w: &str| cut.cell("dir", w, "rate").unwrap().status.clone();
+    assert_eq!(
+        (status("quiet"), status("noisy")),
+        (CellStatus::Ok, CellStatus::Incomplete)
+    );
+}
