@@ -17,6 +17,7 @@ pub mod measure;
 pub mod model;
 pub mod packages;
 pub mod params;
+pub mod residency;
 pub mod runner;
 pub mod suite;
 pub mod target;

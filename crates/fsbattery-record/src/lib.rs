@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cache;
 pub mod dataset;
 pub mod journal;
 pub mod lifecycle;

@@ -8,6 +8,8 @@
 use fsbattery_stats::Better;
 use serde::{Deserialize, Serialize};
 
+pub use crate::cache::*;
+
 /// Version of the JSON layout below; bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -348,6 +350,10 @@ pub struct Sample {
     pub sys_s: f64,
     /// (user + sys) / elapsed × 100, as seed S1 reports it.
     pub cpu_pct: f64,
+    /// The page cache as the phase found it (absent in older records, imports, and phases
+    /// whose own files held no data to measure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<crate::cache::PhaseCache>,
 }
 
 /// Static description of a metric a workload produces.

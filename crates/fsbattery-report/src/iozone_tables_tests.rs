@@ -18,6 +18,7 @@ fn sample(value: f64, cpu_pct: f64) -> Sample {
         user_s: cpu_pct / 200.0,
         sys_s: cpu_pct / 200.0,
         cpu_pct,
+        cache: None,
     }
 }
 

@@ -138,6 +138,7 @@ pub(crate) fn value(v: f64) -> Reading {
         user_s: 0.0,
         sys_s: 0.0,
         cpu_pct: 0.0,
+        cache: None,
     })
 }
 

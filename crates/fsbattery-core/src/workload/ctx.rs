@@ -1,13 +1,16 @@
 //! What a workload sees of the run: where to work, which repeat, and how to time a phase.
 //!
 //! `phase` is the only way a workload measures, so every number in a record went through the
-//! same quiesce → stopwatch → sample path.
+//! same quiesce → stopwatch → sample path. The cache state is part of that path: the
+//! context prepares the cache as its [`CacheMode`] says, measures how much of the phase's
+//! files is resident just before the clock starts, and attaches that to every sample the
+//! phase records.
 
-use crate::cache;
+use crate::cache::CacheMode;
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
-use crate::model::Sample;
+use crate::model::{PhaseCache, Sample};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -40,6 +43,16 @@ pub struct WorkloadCtx<'a> {
     pause: Duration,
     on_sample: &'a mut dyn FnMut(&str, Sample),
     datasets: Option<&'a DatasetStore>,
+    cache: CacheState,
+}
+
+/// The context's cache handling: the mode, whether the target's medium is memory, and what
+/// the last phase found (attached to the samples recorded after it).
+#[derive(Default)]
+struct CacheState {
+    mode: CacheMode,
+    memory_medium: bool,
+    last: Option<PhaseCache>,
 }
 
 impl<'a> WorkloadCtx<'a> {
@@ -58,7 +71,22 @@ impl<'a> WorkloadCtx<'a> {
             pause,
             on_sample,
             datasets: None,
+            cache: CacheState {
+                memory_medium: crate::residency::in_memory(root),
+                ..Default::default()
+            },
         }
+    }
+
+    /// Run the phases under `mode` (cold unless given).
+    pub fn with_cache(mut self, mode: CacheMode) -> Self {
+        self.cache.mode = mode;
+        self
+    }
+
+    /// The cache mode the phases run under.
+    pub fn cache_mode(&self) -> CacheMode {
+        self.cache.mode
     }
 
     /// Give workloads the run's source datasets (tree, tree4).
@@ -88,15 +116,28 @@ impl<'a> WorkloadCtx<'a> {
         self.method
     }
 
-    /// Quiesce (sync, drop caches or fadvise `evict`, pause), then time `f`.
+    /// Prepare the cache over `evict` (the phase's files) as the mode says, pause, measure
+    /// how much of `evict` is resident, then time `f`.
     /// Fails with `Interrupted` if a signal arrives before the phase starts.
     pub fn phase<T>(
         &mut self,
         evict: &[&Path],
         f: impl FnOnce() -> Result<T, WorkloadError>,
     ) -> Result<(T, Timing), WorkloadError> {
-        cache::quiesce(evict);
+        let prep = self.cache.mode.prepare(evict);
         self.pause_interruptibly()?;
+        self.cache.last = crate::residency::measure(evict).map(|(r, probe)| PhaseCache {
+            policy: self.cache.mode.effective(),
+            prep,
+            resident_bytes: r.resident_bytes,
+            file_bytes: r.file_bytes,
+            probe,
+            memory_medium: self.cache.memory_medium,
+        });
+        // The walk loaded dentries and inodes even where it found no data (empty files).
+        if evict.iter().any(|p| p.exists()) {
+            self.cache.mode.after_measuring(prep);
+        }
         let sw = Stopwatch::start();
         let out = f()?;
         Ok((out, sw.stop()))
@@ -114,9 +155,12 @@ impl<'a> WorkloadCtx<'a> {
         Ok(t)
     }
 
-    /// Record `value` for `metric`, with the CPU accounting of `timing`.
+    /// Record `value` for `metric`, with the CPU accounting of `timing` and the cache state
+    /// the last phase found.
     pub fn record(&mut self, metric: &str, timing: &Timing, value: f64) {
-        (self.on_sample)(metric, timing.sample(self.repeat, value));
+        let mut sample = timing.sample(self.repeat, value);
+        sample.cache = self.cache.last;
+        (self.on_sample)(metric, sample);
     }
 
     fn pause_interruptibly(&self) -> Result<(), WorkloadError> {
