@@ -5,6 +5,7 @@
 //! Markdown and later the HTML show the same numbers, ranked the same way.
 #![deny(missing_docs)]
 
+pub mod cache_notes;
 pub mod comparable;
 pub mod compare;
 pub mod compare_out;

@@ -37,6 +37,10 @@ impl Renderer for TerminalTable {
         }
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
+        for l in crate::cache_notes::lines(rec) {
+            out.push_str(&l);
+            out.push('\n');
+        }
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -71,6 +75,12 @@ impl TerminalTable {
                 if mark != Mark::None {
                     text.push(' ');
                     text.push_str(format::mark(mark));
+                }
+                let cell = report
+                    .record
+                    .cell(&m.columns[i], &row.workload, &row.metric);
+                if with_unit && crate::cache_notes::flagged(cell) {
+                    text.push_str(crate::cache_notes::MARK);
                 }
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
                 if mark == Mark::Winner && self.styled {
