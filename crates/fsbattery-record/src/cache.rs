@@ -75,6 +75,37 @@ pub struct PhaseCache {
     pub memory_medium: bool,
 }
 
+/// The run's cache conditions as planned: `--cache` and `--memory`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunCache {
+    /// The policy asked for (`tool`: each workload's reference tool, cold for the others).
+    pub policy: CachePolicy,
+    /// The memory cgroup every workload ran in, if `--memory` was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryLimit>,
+}
+
+/// The memory cgroup that bounded the page cache (`run --memory`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryLimit {
+    /// The limit in bytes.
+    pub limit_bytes: u64,
+    /// Where the size came from: "--memory", or "seed_memory of SUITE".
+    pub source: String,
+    /// The cgroup directory the run made.
+    pub cgroup: String,
+    /// "v2" (memory.max) or "v1" (memory.limit_in_bytes).
+    pub version: String,
+    /// Peak memory the cgroup was charged (memory.peak, memory.max_usage_in_bytes), read
+    /// when the workloads were done; absent until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_bytes: Option<u64>,
+    /// The most page cache it held, as read after each workload step (memory.stat `file`
+    /// or `cache`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_cache_bytes: Option<u64>,
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }

@@ -132,6 +132,9 @@ pub struct PlanInfo {
     /// a condition of the measurement, so `compare` never weighs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The cache policy and memory limit the run used (absent in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<Box<crate::cache::RunCache>>,
 }
 
 /// A default target left out of a run because this machine cannot make it.

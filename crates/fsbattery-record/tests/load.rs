@@ -24,6 +24,7 @@ fn plan() -> PlanInfo {
         datasets: Vec::new(),
         skipped_targets: Vec::new(),
         label: None,
+        cache: None,
     }
 }
 

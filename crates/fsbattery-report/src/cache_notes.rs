@@ -32,7 +32,7 @@ pub fn lines(rec: &RunRecord) -> Vec<String> {
             .collect();
         if let (Some(lo), Some(hi)) = (min(&pcts), max(&pcts)) {
             out.push(format!(
-                "cache {policy}: {} phase(s) measured, {lo:.1}–{hi:.1} % of their files \
+                "cache {policy}: {} sample(s) measured, {lo:.1}–{hi:.1} % of their files \
                  resident when the clock started",
                 pcts.len()
             ));
@@ -137,7 +137,7 @@ mod tests {
         }];
         let text = lines(&rec).join("\n");
         assert!(
-            text.contains("cache cold: 2 phase(s) measured, 0.0–25.0 %"),
+            text.contains("cache cold: 2 sample(s) measured, 0.0–25.0 %"),
             "{text}"
         );
         assert!(

@@ -242,6 +242,7 @@ pub(crate) mod tests {
                 datasets: vec![],
                 skipped_targets: vec![],
                 label: None,
+                cache: None,
             },
             targets: vec![],
             cells: vec![Cell {

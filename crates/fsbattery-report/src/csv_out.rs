@@ -1,5 +1,8 @@
 //! CSV: one row per sample. Columns are derived from the model by serialising the cell's key
 //! fields and the sample, so a field added to either appears here without a hand-kept list.
+//! A nested part of a sample (its `cache` state) becomes `cache.FIELD` columns; the header is
+//! every column any row has, and a row without one (a phase that measured no cache) leaves
+//! it empty, so every row has the same number of fields.
 
 use crate::{RenderError, Renderer, Report};
 use fsbattery_record::{Cell, Sample};
@@ -47,31 +50,81 @@ fn flatten(
     if let serde_json::Value::Object(s) =
         serde_json::to_value(sample).map_err(|e| RenderError(e.to_string()))?
     {
-        map.extend(s);
+        for (k, v) in s {
+            match v {
+                serde_json::Value::Object(inner) => {
+                    map.extend(inner.into_iter().map(|(ik, iv)| (format!("{k}.{ik}"), iv)));
+                }
+                v => {
+                    map.insert(k, v);
+                }
+            }
+        }
     }
     Ok(map)
 }
 
 impl Renderer for Csv {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let mut header_written = false;
+        let mut rows = Vec::new();
         for cell in &report.record.cells {
             for sample in &cell.samples {
-                let row = flatten(cell, sample)?;
-                if !header_written {
-                    w.write_record(row.keys())
-                        .map_err(|e| RenderError(e.to_string()))?;
-                    header_written = true;
-                }
-                let fields = row.values().map(|v| match v {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                });
-                w.write_record(fields)
-                    .map_err(|e| RenderError(e.to_string()))?;
+                rows.push(flatten(cell, sample)?);
             }
         }
+        let mut header: Vec<&String> = Vec::new();
+        for k in rows.iter().flat_map(|r| r.keys()) {
+            if !header.contains(&k) {
+                header.push(k);
+            }
+        }
+        let mut w = csv::Writer::from_writer(Vec::new());
+        if !rows.is_empty() {
+            w.write_record(&header)
+                .map_err(|e| RenderError(e.to_string()))?;
+        }
+        for row in &rows {
+            let fields = header.iter().map(|k| match row.get(k.as_str()) {
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            });
+            w.write_record(fields)
+                .map_err(|e| RenderError(e.to_string()))?;
+        }
         w.into_inner().map_err(|e| RenderError(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fsbattery_record::{CachePolicy, CachePrep, PhaseCache, ResidencyProbe};
+
+    /// A sample with a cache state and one without share one header and one field count.
+    #[test]
+    fn samples_with_and_without_a_cache_state_have_the_same_columns() {
+        let mut rec = crate::compare::tests::record(&[1.0, 2.0]);
+        rec.cells[0].samples[1].cache = Some(PhaseCache {
+            policy: CachePolicy::Cold,
+            prep: CachePrep::Dropped,
+            resident_bytes: 0,
+            file_bytes: 4096,
+            probe: ResidencyProbe::Cachestat,
+            memory_medium: false,
+        });
+        let report = Report {
+            record: &rec,
+            aggregate: fsbattery_stats::Aggregate::Mean,
+        };
+        let text = String::from_utf8(Csv.render(&report).unwrap()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("cache.resident_bytes"), "{text}");
+        let n = lines[0].split(',').count();
+        assert!(lines.iter().all(|l| l.split(',').count() == n), "{text}");
+        assert!(
+            lines[2].contains(",cold,dropped,0,4096,cachestat"),
+            "{text}"
+        );
     }
 }

@@ -96,6 +96,7 @@ fn run() -> RunRecord {
             datasets: Vec::new(),
             skipped_targets: Vec::new(),
             label: None,
+            cache: None,
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

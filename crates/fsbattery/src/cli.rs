@@ -230,6 +230,12 @@ pub struct RunArgs {
     /// (10 s) at full scale].
     #[arg(long, value_name = "SECS", value_parser = pause, allow_hyphen_values = true)]
     pub pause: Option<f64>,
+    /// Page cache before each timed phase: cold (sync, drop caches; fadvise without root),
+    /// warm (the phase's files read in first), tool (what the workload's reference tool
+    /// does: bonnie++ and PostMark nothing, fio's invalidate for randomio; cold for the rest).
+    /// Residency is measured and recorded either way.
+    #[arg(long, value_enum, default_value = "tool")]
+    pub cache: CacheArg,
     /// Output directory [default: ./fsbattery-results/<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -346,6 +352,27 @@ impl From<MethodArg> for fsbattery_core::workload::Method {
         match m {
             MethodArg::Native => Self::Native,
             MethodArg::Commands => Self::Commands,
+        }
+    }
+}
+
+/// `--cache` on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CacheArg {
+    /// Sync and drop the page cache before every timed phase.
+    Cold,
+    /// Read the phase's files in before it.
+    Warm,
+    /// What the workload's reference tool does (cold for workloads that follow none).
+    Tool,
+}
+
+impl From<CacheArg> for fsbattery_core::model::CachePolicy {
+    fn from(c: CacheArg) -> Self {
+        match c {
+            CacheArg::Cold => Self::Cold,
+            CacheArg::Warm => Self::Warm,
+            CacheArg::Tool => Self::Tool,
         }
     }
 }

@@ -231,6 +231,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             // The import's name is recorded as its suite; `report` names the run by its
             // directory, as for a native run without `--label`.
             label: None,
+            cache: None,
         },
         targets: vec![TargetRecord {
             label: target.clone(),

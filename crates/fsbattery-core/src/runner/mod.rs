@@ -63,6 +63,8 @@ pub struct Plan {
     pub skipped: Vec<crate::model::SkippedTarget>,
     /// The run's name (`--label`), recorded in [`PlanInfo::label`].
     pub label: Option<String>,
+    /// Cache policy before each timed phase (`--cache`), given to every workload's context.
+    pub cache: CachePolicy,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -101,6 +103,10 @@ impl Plan {
             datasets: Vec::new(),
             skipped_targets: self.skipped.clone(),
             label: self.label.clone(),
+            cache: Some(Box::new(RunCache {
+                policy: self.cache,
+                memory: None,
+            })),
         }
     }
 }
@@ -357,13 +363,18 @@ fn run_step(
             write_err.get_or_insert(e);
         }
     };
+    let cache = crate::cache::CacheMode {
+        policy: run.plan.cache,
+        tool: pw.workload.tool_cache(),
+    };
     let ctx = WorkloadCtx::new(
         target.root(),
         repeat,
         run.plan.method,
         run.plan.pause,
         &mut on_sample,
-    );
+    )
+    .with_cache(cache);
     let mut ctx = match &run.plan.datasets {
         Some(store) => ctx.with_datasets(store),
         None => ctx,

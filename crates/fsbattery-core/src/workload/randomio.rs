@@ -93,6 +93,11 @@ impl Workload for RandomIo {
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
     }
+    /// As fio (`invalidate=1`), which the agreement tests hold it to: the job's file is
+    /// evicted with fadvise before each job, nothing else is dropped.
+    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
+        Some(crate::cache::ToolCache::Invalidate)
+    }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         blockio::whole_chunks("randomio", p.get("size"), p.get("request"), "request").map(drop)
     }

@@ -91,6 +91,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         datasets: None,
         skipped,
         label: args.label.clone(),
+        cache: args.cache.into(),
     };
     Ok((plan, no_default_why))
 }

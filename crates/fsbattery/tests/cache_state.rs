@@ -1,0 +1,107 @@
+//! Root-only end-to-end tests of the cache state a run records: `--cache cold` finds none of a
+//! phase's files resident on a loop filesystem, `--cache warm` finds them all. They skip
+//! without root, loop devices or mkfs.ext4, unless FSBATTERY_REQUIRE_PRIVILEGED=1 (CI), where
+//! a missing prerequisite fails them.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// Whether these tests can run; panics instead of skipping when CI requires them.
+fn can_make_ext4() -> bool {
+    let mut missing = Vec::new();
+    if !nix::unistd::geteuid().is_root() {
+        missing.push("root");
+    }
+    if !Path::new("/dev/loop-control").exists() {
+        missing.push("/dev/loop-control");
+    }
+    let mkfs = ["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
+        .iter()
+        .any(|d| Path::new(d).join("mkfs.ext4").exists());
+    if !mkfs {
+        missing.push("mkfs.ext4");
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("cache-state test needs {}", missing.join(", "));
+    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+        panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+    }
+    eprintln!("skipped: {msg}");
+    false
+}
+
+/// A quick stream run on a fresh loop ext4 with `extra` arguments; its record.
+fn stream_run(work: &Path, name: &str, size: &str, extra: &[&str]) -> Value {
+    let workdir = work.join("w");
+    let set = format!("stream.size={size}");
+    let mut args = vec![
+        "run",
+        "--target",
+        "loop:ext4,size=256M",
+        "--workload",
+        "stream",
+        "--repeat",
+        "1",
+        "--set",
+        &set,
+        "--workdir",
+        workdir.to_str().unwrap(),
+        "--out",
+        name,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let o = run_in(work, &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    results(&work.join(name))
+}
+
+/// The cache state of every stream sample that measured one, by metric.
+fn phases(rec: &Value) -> Vec<(String, Value)> {
+    let cells = rec["cells"].as_array().unwrap();
+    let mut out = Vec::new();
+    for c in cells.iter().filter(|c| c["workload"] == "stream") {
+        for s in c["samples"].as_array().unwrap() {
+            if !s["cache"].is_null() {
+                out.push((
+                    c["metric"].as_str().unwrap().to_string(),
+                    s["cache"].clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn pct(c: &Value) -> f64 {
+    c["resident_bytes"].as_f64().unwrap() / c["file_bytes"].as_f64().unwrap() * 100.0
+}
+
+#[test]
+fn cold_finds_nothing_resident_and_warm_finds_everything() {
+    if !can_make_ext4() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let cold = stream_run(work.path(), "cold", "16MiB", &["--cache", "cold"]);
+    assert_eq!(cold["plan"]["cache"]["policy"], "cold");
+    let measured = phases(&cold);
+    // copy (and copy_durable) read the file just made, read reads it and its copy.
+    assert!(measured.iter().any(|(m, _)| m == "read"), "{measured:?}");
+    for (metric, c) in &measured {
+        assert_eq!(c["policy"], "cold", "{metric}: {c}");
+        assert_eq!(c["prep"], "dropped", "{metric}: {c}");
+        assert_eq!(c["resident_bytes"], 0, "{metric}: {c}");
+    }
+    let warm = stream_run(work.path(), "warm", "16MiB", &["--cache", "warm"]);
+    let measured = phases(&warm);
+    assert!(measured.iter().any(|(m, _)| m == "read"), "{measured:?}");
+    for (metric, c) in &measured {
+        assert_eq!(c["prep"], "read_in", "{metric}: {c}");
+        assert!(pct(c) > 99.0, "{metric}: {c}");
+    }
+}
