@@ -236,6 +236,11 @@ pub struct RunArgs {
     /// Residency is measured and recorded either way.
     #[arg(long, value_enum, default_value = "tool")]
     pub cache: CacheArg,
+    /// Run every workload inside a memory cgroup of SIZE (e.g. 768MiB), which bounds the page
+    /// cache as the seed's smaller machine did; `seed`: the suite's seed_memory. Root only;
+    /// loop targets then use dio=on so the image is not cached twice.
+    #[arg(long, value_name = "SIZE|seed")]
+    pub memory: Option<String>,
     /// Output directory [default: ./fsbattery-results/<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

@@ -41,7 +41,7 @@ fn stream_run(work: &Path, name: &str, size: &str, extra: &[&str]) -> Value {
     let mut args = vec![
         "run",
         "--target",
-        "loop:ext4,size=256M",
+        "loop:ext4,size=512M",
         "--workload",
         "stream",
         "--repeat",
@@ -104,4 +104,47 @@ fn cold_finds_nothing_resident_and_warm_finds_everything() {
         assert_eq!(c["prep"], "read_in", "{metric}: {c}");
         assert!(pct(c) > 99.0, "{metric}: {c}");
     }
+}
+
+/// Whether this process can make a memory cgroup (v1 or v2 memory controller mounted).
+fn memory_cgroup_available() -> bool {
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let found = mounts.lines().any(|l| {
+        l.split_once(" - ").is_some_and(|(_, r)| {
+            r.starts_with("cgroup2 ") || (r.starts_with("cgroup ") && r.contains("memory"))
+        })
+    });
+    if !found && std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+        panic!("--memory test needs a memory cgroup controller (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+    }
+    found
+}
+
+/// A 128 MiB file read inside a 64 MiB memory cgroup cannot be all cached even when it was
+/// just read in whole (warm): the read phase finds well under 100 % resident. The record keeps
+/// the limit and the peaks, loop targets ran with dio=on, and the cgroup is gone afterwards.
+#[test]
+fn a_file_larger_than_the_memory_limit_is_not_all_cached() {
+    if !can_make_ext4() || !memory_cgroup_available() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let args = ["--cache", "warm", "--memory", "64MiB"];
+    let rec = stream_run(work.path(), "limited", "128MiB", &args);
+    let mem = &rec["plan"]["cache"]["memory"];
+    assert_eq!(mem["limit_bytes"], 64 << 20, "{mem}");
+    assert!(mem["peak_bytes"].as_u64().unwrap() <= 64 << 20, "{mem}");
+    assert!(mem["peak_cache_bytes"].as_u64().unwrap() > 0, "{mem}");
+    let cgroup = mem["cgroup"].as_str().unwrap();
+    assert!(cgroup.contains("/fsbattery-"), "{cgroup}");
+    assert!(!Path::new(cgroup).exists(), "{cgroup} left behind");
+    assert_eq!(rec["targets"][0]["options"]["dio"], "on");
+    let read: Vec<f64> = phases(&rec)
+        .iter()
+        .filter(|(m, _)| m == "read")
+        .map(|(_, c)| pct(c))
+        .collect();
+    assert_eq!(read.len(), 1, "{read:?}");
+    // The file and its copy (256 MiB) under a 64 MiB limit: at most a quarter fits.
+    assert!(read[0] < 30.0, "read phase found {:.1} % resident", read[0]);
 }

@@ -65,6 +65,20 @@ pub struct Plan {
     pub label: Option<String>,
     /// Cache policy before each timed phase (`--cache`), given to every workload's context.
     pub cache: CachePolicy,
+    /// `--memory`: run inside a memory cgroup with this limit.
+    pub memory: Option<MemoryRequest>,
+}
+
+/// `--memory`: the limit, where it came from, and the work directory its state file goes to
+/// (so `fsbattery cleanup --work-dir` removes a cgroup a killed run left).
+#[derive(Debug, Clone)]
+pub struct MemoryRequest {
+    /// Limit in bytes.
+    pub limit_bytes: u64,
+    /// "--memory", or "seed_memory of SUITE".
+    pub source: String,
+    /// The run's work directory.
+    pub workdir: std::path::PathBuf,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -131,6 +145,9 @@ pub fn execute(
     let mut journal = Journal::create(out_dir)?;
     let mut info = plan.info();
     info.datasets = prepare_datasets(plan, obs)?;
+    // Entered after the datasets are made (their generation is not a measurement), left when
+    // this guard drops: at the end, on error and after Ctrl-C alike.
+    let memcg = enter_memory_cgroup(plan, &mut info)?;
     journal.append(&Event::Start {
         schema_version: SCHEMA_VERSION,
         tool: ToolInfo {
@@ -156,10 +173,18 @@ pub fn execute(
             obs: &mut *obs,
             index: &mut index,
             total,
+            memcg: memcg.as_ref(),
         };
         run_target(&mut run, target.as_mut())?;
     }
     plan.targets = targets;
+    if let Some(cg) = &memcg {
+        journal.append(&Event::MemoryPeak {
+            peak_bytes: cg.peak(),
+            peak_cache_bytes: cg.peak_cache(),
+        })?;
+    }
+    drop(memcg);
     let interrupted = crate::interrupt::requested();
     journal.append(&Event::End {
         finished: now(),
@@ -206,6 +231,7 @@ struct TargetRun<'a> {
     obs: &'a mut dyn RunObserver,
     index: &'a mut u64,
     total: u64,
+    memcg: Option<&'a crate::target::MemoryCgroup>,
 }
 
 fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Result<()> {
@@ -342,8 +368,13 @@ fn run_step(
     let metrics = pw.workload.metrics(&pw.params);
     let method = run.plan.method.to_string();
     let (journal, obs) = (&mut *run.journal, &mut *run.obs);
+    let memcg = run.memcg;
     let mut write_err: Option<std::io::Error> = None;
     let mut on_sample = |metric: &str, sample: Sample| {
+        // Right after a phase, while its files still exist: the cgroup's cache at its fullest.
+        if let Some(cg) = memcg {
+            cg.sample_cache();
+        }
         let spec = metrics.iter().find(|m| m.name == metric);
         let (unit, better, comparable) = spec
             .map(|m| (m.unit.clone(), m.better, m.comparable))
@@ -400,6 +431,29 @@ fn run_step(
     run.obs.step_end(&step, error.as_deref());
     *run.index += 1;
     Ok(())
+}
+
+/// Move this process into the `--memory` cgroup, if asked, and say so in the plan record.
+fn enter_memory_cgroup(
+    plan: &Plan,
+    info: &mut PlanInfo,
+) -> std::io::Result<Option<crate::target::MemoryCgroup>> {
+    let Some(req) = &plan.memory else {
+        return Ok(None);
+    };
+    let cg = crate::target::MemoryCgroup::enter(&req.workdir, req.limit_bytes)
+        .map_err(std::io::Error::other)?;
+    if let Some(c) = info.cache.as_mut() {
+        c.memory = Some(MemoryLimit {
+            limit_bytes: cg.limit(),
+            source: req.source.clone(),
+            cgroup: cg.path().display().to_string(),
+            version: cg.version().into(),
+            peak_bytes: None,
+            peak_cache_bytes: None,
+        });
+    }
+    Ok(Some(cg))
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.

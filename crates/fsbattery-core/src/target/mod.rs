@@ -22,6 +22,7 @@ mod fstarget;
 pub(crate) mod guards;
 mod loopdev;
 mod loopfs;
+mod memcg;
 mod mkfs;
 mod release;
 mod safety;
@@ -34,6 +35,7 @@ pub use availability::{availability, default_specs, default_targets, spec_needs,
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
 pub(crate) use exec::{show as show_command, which};
+pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
 
 use crate::error::UsageError;

@@ -6,7 +6,7 @@ use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, ParamKind, Params, Scale};
-use fsbattery_core::runner::{Plan, PlannedWorkload};
+use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
@@ -63,6 +63,10 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             )));
         }
     }
+    let memory = match &args.memory {
+        Some(m) => Some(memory(m, &suite, args)?),
+        None => None,
+    };
     let rows = rows(&suite, &workloads);
     let (targets, skipped, no_default_why) = targets(args, &workloads)?;
     // --pause is checked by clap and pause_full by the suite parser; checked again here so
@@ -92,8 +96,50 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         skipped,
         label: args.label.clone(),
         cache: args.cache.into(),
+        memory,
     };
     Ok((plan, no_default_why))
+}
+
+/// `--memory SIZE|seed`: the limit (at least 32 MiB, below which the run itself would be
+/// killed), from the suite's `seed_memory` for `seed`; root only (it makes a cgroup).
+fn memory(text: &str, suite: &suite::Suite, args: &RunArgs) -> Result<MemoryRequest, UsageError> {
+    let (limit, source) = if text.trim() == "seed" {
+        let limit = suite.seed_memory.ok_or_else(|| {
+            UsageError::Invalid(format!(
+                "--memory seed: suite {} names no seed_memory: give a size, e.g. --memory 768MiB",
+                suite.name
+            ))
+        })?;
+        (limit, format!("seed_memory of {}", suite.name))
+    } else {
+        let limit = params::parse_bytes(text).ok_or_else(|| {
+            UsageError::Invalid(format!("--memory {text}: not a size, e.g. --memory 768MiB"))
+        })?;
+        (limit, "--memory".to_string())
+    };
+    if limit < 32 << 20 {
+        return Err(UsageError::Invalid(format!(
+            "--memory {text}: at least 32MiB, or the run itself runs out of memory"
+        )));
+    }
+    target::MemoryCgroup::check().map_err(UsageError::Invalid)?;
+    Ok(MemoryRequest {
+        limit_bytes: limit,
+        source,
+        workdir: args.workdir.clone(),
+    })
+}
+
+/// Under `--memory` a loop image would be cached twice (the filesystem's pages and the
+/// image file's): a `loop:` spec that does not choose `dio=` gets `dio=on`.
+fn loop_dio(spec: &str) -> String {
+    let chooses = spec.split(',').any(|o| o.trim().starts_with("dio="));
+    if spec.starts_with("loop:") && !chooses {
+        format!("{spec},dio=on")
+    } else {
+        spec.to_string()
+    }
 }
 
 /// `--label`: a name that fits one table heading: 1 to 80 printable characters.
@@ -264,7 +310,11 @@ fn targets(
     }
     let mut out: Vec<Box<dyn Target>> = Vec::new();
     for spec in &args.targets {
-        out.push(target::parse(spec, &opts)?);
+        let spec = match args.memory {
+            Some(_) => loop_dio(spec),
+            None => spec.clone(),
+        };
+        out.push(target::parse(&spec, &opts)?);
     }
     Ok((out, Vec::new(), None))
 }
