@@ -6,7 +6,7 @@
 //! medium is memory (where residency is no cache hit). Pure: lines of text from the record;
 //! each renderer escapes and lays them out its own way.
 
-use fsbattery_record::{CachePolicy, CachePrep, Cell, PhaseCache, RunRecord};
+use fsbattery_record::{format_bytes, CachePolicy, CachePrep, Cell, PhaseCache, RunRecord};
 
 /// The footnote mark of a cell whose cold phase found pages resident.
 pub const MARK: &str = "†";
@@ -24,6 +24,18 @@ fn phases(c: &Cell) -> impl Iterator<Item = &PhaseCache> {
 pub fn lines(rec: &RunRecord) -> Vec<String> {
     let all: Vec<&PhaseCache> = rec.cells.iter().flat_map(phases).collect();
     let mut out = Vec::new();
+    if let Some(m) = rec.plan.cache.as_ref().and_then(|c| c.memory.as_ref()) {
+        let peak = |b: Option<u64>| b.map_or("not read".into(), format_bytes);
+        out.push(format!(
+            "memory: every workload ran in a {} memory cgroup ({}, {}): peak {}, page cache \
+             up to {}",
+            format_bytes(m.limit_bytes),
+            m.version,
+            m.source,
+            peak(m.peak_bytes),
+            peak(m.peak_cache_bytes)
+        ));
+    }
     for policy in [CachePolicy::Cold, CachePolicy::Warm, CachePolicy::Tool] {
         let pcts: Vec<f64> = all
             .iter()
@@ -147,5 +159,24 @@ mod tests {
         assert!(text.contains("not guaranteed in 1 phase(s)"), "{text}");
         assert!(!text.contains("on xfs"), "{text}");
         assert!(text.contains("tmpfs: files in memory (tmpfs)"), "{text}");
+        assert!(!text.contains("memory:"), "{text}");
+        rec.plan.cache = Some(Box::new(fsbattery_record::RunCache {
+            policy: CachePolicy::Cold,
+            memory: Some(fsbattery_record::MemoryLimit {
+                limit_bytes: 64 << 20,
+                source: "--memory".into(),
+                cgroup: "/sys/fs/cgroup/memory/fsbattery-1".into(),
+                version: "v1".into(),
+                peak_bytes: Some(64 << 20),
+                peak_cache_bytes: None,
+            }),
+        }));
+        let text = lines(&rec).join("\n");
+        assert!(
+            text.contains(
+                "64MiB memory cgroup (v1, --memory): peak 64MiB, page cache up to not read"
+            ),
+            "{text}"
+        );
     }
 }

@@ -148,3 +148,77 @@ fn a_file_larger_than_the_memory_limit_is_not_all_cached() {
     // The file and its copy (256 MiB) under a 64 MiB limit: at most a quarter fits.
     assert!(read[0] < 30.0, "read phase found {:.1} % resident", read[0]);
 }
+
+/// The cgroup path recorded in a state file of `workdir`, once there is one.
+fn recorded_cgroup(workdir: &Path) -> Option<std::path::PathBuf> {
+    for e in std::fs::read_dir(workdir).ok()?.flatten() {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        for l in text.lines().filter(|l| l.contains("\"cgroup\"")) {
+            let v: Value = serde_json::from_str(l).ok()?;
+            if let Some(p) = v.pointer("/res/path").and_then(Value::as_str) {
+                return Some(p.into());
+            }
+        }
+    }
+    None
+}
+
+/// kill -9 leaves the run's cgroup behind (nothing could move it out); `fsbattery cleanup`
+/// finds it in the state file and removes it, and a second cleanup has nothing to do.
+#[test]
+fn cleanup_removes_the_cgroup_a_killed_run_left() {
+    if !can_make_ext4() || !memory_cgroup_available() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let workdir = work.path().join("fsbattery-work");
+    let mut child = bin()
+        .current_dir(work.path())
+        .args([
+            "run",
+            "--target",
+            "tmpfs",
+            "--workload",
+            "metadata",
+            "--repeat",
+            "5",
+        ])
+        .args(["--set", "metadata.files=2000", "--pause", "0.2", "--quiet"])
+        .args(["--memory", "64MiB", "--out", "r"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let start = std::time::Instant::now();
+    let cgroup = loop {
+        let inside = std::fs::read_to_string(format!("/proc/{pid}/cgroup"))
+            .is_ok_and(|c| c.contains(&format!("/fsbattery-{pid}")));
+        if let (true, Some(p)) = (inside, recorded_cgroup(&workdir)) {
+            break p;
+        }
+        if start.elapsed().as_secs() >= 60 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the run never entered its cgroup");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        cgroup.exists(),
+        "kill -9 should have left {}",
+        cgroup.display()
+    );
+    let o = run_in(work.path(), &["cleanup"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("memory cgroup"), "{}", stdout(&o));
+    assert!(!cgroup.exists(), "{} left behind", cgroup.display());
+    let again = run_in(work.path(), &["cleanup"]);
+    assert!(
+        stdout(&again).contains("nothing to clean"),
+        "{}",
+        stdout(&again)
+    );
+}

@@ -31,6 +31,13 @@ pub(super) fn parse(
     if let (Some(size), false) = (opts.image_size, size_given) {
         l.size = l.size.max(size);
     }
+    if opts.loop_dio
+        && !rest
+            .split(',')
+            .any(|kv| kv.trim_start().starts_with("dio="))
+    {
+        l.dio = true;
+    }
     l.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {

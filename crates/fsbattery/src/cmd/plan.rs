@@ -131,17 +131,6 @@ fn memory(text: &str, suite: &suite::Suite, args: &RunArgs) -> Result<MemoryRequ
     })
 }
 
-/// Under `--memory` a loop image would be cached twice (the filesystem's pages and the
-/// image file's): a `loop:` spec that does not choose `dio=` gets `dio=on`.
-fn loop_dio(spec: &str) -> String {
-    let chooses = spec.split(',').any(|o| o.trim().starts_with("dio="));
-    if spec.starts_with("loop:") && !chooses {
-        format!("{spec},dio=on")
-    } else {
-        spec.to_string()
-    }
-}
-
 /// `--label`: a name that fits one table heading: 1 to 80 printable characters.
 fn run_label(l: &str) -> Result<(), UsageError> {
     let ok = !l.trim().is_empty() && l.chars().count() <= 80 && !l.chars().any(char::is_control);
@@ -296,6 +285,7 @@ fn targets(
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
         image_size: Some(image_size(args.scale.into(), workloads)?),
+        loop_dio: args.memory.is_some(),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {
@@ -310,11 +300,7 @@ fn targets(
     }
     let mut out: Vec<Box<dyn Target>> = Vec::new();
     for spec in &args.targets {
-        let spec = match args.memory {
-            Some(_) => loop_dio(spec),
-            None => spec.clone(),
-        };
-        out.push(target::parse(&spec, &opts)?);
+        out.push(target::parse(spec, &opts)?);
     }
     Ok((out, Vec::new(), None))
 }
