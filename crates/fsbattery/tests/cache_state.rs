@@ -1,38 +1,14 @@
 //! Root-only end-to-end tests of the cache state a run records: `--cache cold` finds none of a
-//! phase's files resident on a loop filesystem, `--cache warm` finds them all. They skip
-//! without root, loop devices or mkfs.ext4, unless FSBATTERY_REQUIRE_PRIVILEGED=1 (CI), where
-//! a missing prerequisite fails them.
+//! phase's files resident on a loop filesystem, `--cache warm` finds them all, and `--memory`
+//! keeps a file larger than its limit mostly uncached and leaves no cgroup behind (nor does a
+//! killed run, after `fsbattery cleanup`). They skip without root, loop devices, mkfs.ext4 or
+//! a memory cgroup controller, unless FSBATTERY_REQUIRE_PRIVILEGED=1 (CI), where a missing
+//! prerequisite fails them.
 
 mod common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
-
-/// Whether these tests can run; panics instead of skipping when CI requires them.
-fn can_make_ext4() -> bool {
-    let mut missing = Vec::new();
-    if !nix::unistd::geteuid().is_root() {
-        missing.push("root");
-    }
-    if !Path::new("/dev/loop-control").exists() {
-        missing.push("/dev/loop-control");
-    }
-    let mkfs = ["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
-        .iter()
-        .any(|d| Path::new(d).join("mkfs.ext4").exists());
-    if !mkfs {
-        missing.push("mkfs.ext4");
-    }
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!("cache-state test needs {}", missing.join(", "));
-    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
-        panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
-    }
-    eprintln!("skipped: {msg}");
-    false
-}
 
 /// A quick stream run on a fresh loop ext4 with `extra` arguments; its record.
 fn stream_run(work: &Path, name: &str, size: &str, extra: &[&str]) -> Value {
@@ -83,7 +59,7 @@ fn pct(c: &Value) -> f64 {
 
 #[test]
 fn cold_finds_nothing_resident_and_warm_finds_everything() {
-    if !can_make_ext4() {
+    if !loop_ext4_available() {
         return;
     }
     let work = tempfile::tempdir().unwrap();
@@ -114,10 +90,12 @@ fn memory_cgroup_available() -> bool {
             r.starts_with("cgroup2 ") || (r.starts_with("cgroup ") && r.contains("memory"))
         })
     });
-    if !found && std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
-        panic!("--memory test needs a memory cgroup controller (FSBATTERY_REQUIRE_PRIVILEGED=1)");
-    }
-    found
+    let missing: &[&str] = if found {
+        &[]
+    } else {
+        &["a memory cgroup controller"]
+    };
+    gate("--memory test", missing)
 }
 
 /// A 128 MiB file read inside a 64 MiB memory cgroup cannot be all cached even when it was
@@ -125,7 +103,7 @@ fn memory_cgroup_available() -> bool {
 /// the limit and the peaks, loop targets ran with dio=on, and the cgroup is gone afterwards.
 #[test]
 fn a_file_larger_than_the_memory_limit_is_not_all_cached() {
-    if !can_make_ext4() || !memory_cgroup_available() {
+    if !loop_ext4_available() || !memory_cgroup_available() {
         return;
     }
     let work = tempfile::tempdir().unwrap();
@@ -167,7 +145,7 @@ fn recorded_cgroup(workdir: &Path) -> Option<std::path::PathBuf> {
 /// finds it in the state file and removes it, and a second cleanup has nothing to do.
 #[test]
 fn cleanup_removes_the_cgroup_a_killed_run_left() {
-    if !can_make_ext4() || !memory_cgroup_available() {
+    if !loop_ext4_available() || !memory_cgroup_available() {
         return;
     }
     let work = tempfile::tempdir().unwrap();
