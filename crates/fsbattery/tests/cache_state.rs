@@ -200,3 +200,35 @@ fn cleanup_removes_the_cgroup_a_killed_run_left() {
         stdout(&again)
     );
 }
+
+/// Without root the cache cannot be dropped: each cold phase says it only evicted its files
+/// with fadvise, and the table says cold was attempted, not guaranteed.
+#[test]
+fn without_root_cold_is_attempted_not_guaranteed() {
+    use std::os::unix::fs::PermissionsExt;
+    let work = tempfile::tempdir().unwrap();
+    // Sticky like /tmp: writable by the unprivileged user, yet an acceptable work directory.
+    std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let o = unprivileged()
+        .current_dir(work.path())
+        .args([
+            "run",
+            "--workload",
+            "stream",
+            "--repeat",
+            "1",
+            "--cache",
+            "cold",
+        ])
+        .args(["--set", "stream.size=1MiB", "--out", "r"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let table = stdout(&o) + &stderr(&o);
+    assert!(table.contains("cold attempted, not guaranteed"), "{table}");
+    let measured = phases(&results(&work.path().join("r")));
+    assert!(measured.iter().any(|(m, _)| m == "read"), "{measured:?}");
+    for (metric, c) in &measured {
+        assert_eq!(c["prep"], "fadvised", "{metric}: {c}");
+    }
+}

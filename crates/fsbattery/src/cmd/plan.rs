@@ -68,7 +68,17 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         None => None,
     };
     let rows = rows(&suite, &workloads);
-    let (targets, skipped, no_default_why) = targets(args, &workloads)?;
+    let (mut targets, mut skipped, no_default_why) = targets(args, &workloads)?;
+    if let Some(m) = &memory {
+        let data = data_bytes(scale, &workloads)?;
+        tmpfs_within_memory(
+            m,
+            data,
+            !args.targets.is_empty(),
+            &mut targets,
+            &mut skipped,
+        )?;
+    }
     // --pause is checked by clap and pause_full by the suite parser; checked again here so
     // no path reaches Duration's panicking conversions with an unchecked number.
     let (pause, what) = match args.pause {
@@ -129,6 +139,45 @@ fn memory(text: &str, suite: &suite::Suite, args: &RunArgs) -> Result<MemoryRequ
         source,
         workdir: args.workdir.clone(),
     })
+}
+
+/// Under `--memory` a tmpfs target's files are memory charged to the cgroup: one whose
+/// workloads would hold more than half the limit is refused when given with `--target`, and
+/// left out (recorded as skipped) when it is a default.
+fn tmpfs_within_memory(
+    m: &MemoryRequest,
+    data: u64,
+    explicit: bool,
+    targets: &mut Targets,
+    skipped: &mut Skipped,
+) -> Result<(), UsageError> {
+    if data <= m.limit_bytes / 2 {
+        return Ok(());
+    }
+    let reason = format!(
+        "tmpfs keeps its files in memory, which the {} cgroup of --memory would count \
+         (the workloads hold up to {})",
+        params::format_bytes(m.limit_bytes),
+        params::format_bytes(data)
+    );
+    let is_tmpfs = |t: &dyn Target| t.spec().starts_with("tmpfs");
+    if explicit {
+        if let Some(t) = targets.iter().find(|t| is_tmpfs(t.as_ref())) {
+            return Err(UsageError::Invalid(format!(
+                "--target {}: {reason}: drop it, or raise --memory",
+                t.spec()
+            )));
+        }
+    }
+    for t in targets.iter().filter(|t| is_tmpfs(t.as_ref())) {
+        skipped.push(fsbattery_core::model::SkippedTarget {
+            spec: t.spec().into(),
+            reason: reason.clone(),
+            fix: None,
+        });
+    }
+    targets.retain(|t| !is_tmpfs(t.as_ref()));
+    Ok(())
 }
 
 /// `--label`: a name that fits one table heading: 1 to 80 printable characters.
