@@ -9,6 +9,14 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// One test at a time: each cold phase drops the whole page cache, which would empty the
+/// files a warm run of a parallel test has just read in.
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A quick stream run on a fresh loop ext4 with `extra` arguments; its record.
 fn stream_run(work: &Path, name: &str, size: &str, extra: &[&str]) -> Value {
@@ -59,6 +67,7 @@ fn pct(c: &Value) -> f64 {
 
 #[test]
 fn cold_finds_nothing_resident_and_warm_finds_everything() {
+    let _serial = serial();
     if !loop_ext4_available() {
         return;
     }
@@ -103,6 +112,7 @@ fn memory_cgroup_available() -> bool {
 /// the limit and the peaks, loop targets ran with dio=on, and the cgroup is gone afterwards.
 #[test]
 fn a_file_larger_than_the_memory_limit_is_not_all_cached() {
+    let _serial = serial();
     if !loop_ext4_available() || !memory_cgroup_available() {
         return;
     }
@@ -145,6 +155,7 @@ fn recorded_cgroup(workdir: &Path) -> Option<std::path::PathBuf> {
 /// finds it in the state file and removes it, and a second cleanup has nothing to do.
 #[test]
 fn cleanup_removes_the_cgroup_a_killed_run_left() {
+    let _serial = serial();
     if !loop_ext4_available() || !memory_cgroup_available() {
         return;
     }
@@ -205,6 +216,7 @@ fn cleanup_removes_the_cgroup_a_killed_run_left() {
 /// with fadvise, and the table says cold was attempted, not guaranteed.
 #[test]
 fn without_root_cold_is_attempted_not_guaranteed() {
+    let _serial = serial();
     use std::os::unix::fs::PermissionsExt;
     let work = tempfile::tempdir().unwrap();
     // Sticky like /tmp: writable by the unprivileged user, yet an acceptable work directory.
