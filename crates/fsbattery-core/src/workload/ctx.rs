@@ -84,11 +84,6 @@ impl<'a> WorkloadCtx<'a> {
         self
     }
 
-    /// The cache mode the phases run under.
-    pub fn cache_mode(&self) -> CacheMode {
-        self.cache.mode
-    }
-
     /// Give workloads the run's source datasets (tree, tree4).
     pub fn with_datasets(mut self, store: &'a DatasetStore) -> Self {
         self.datasets = Some(store);
