@@ -3,10 +3,88 @@
 //! As root the whole cache is dropped (`/proc/sys/vm/drop_caches`); otherwise the files the
 //! next test touches are evicted one by one with `posix_fadvise(DONTNEED)`, which is the best
 //! an unprivileged user can do. The method used is returned so the record can say it.
+//!
+//! [`CacheMode`] is the one place that turns the run's `--cache` policy (and, for `tool`,
+//! what the workload's reference tool did) into what happens before a timed phase: workloads
+//! never call these functions themselves, they receive the mode in their context.
 
+use crate::model::{CachePolicy, CachePrep};
 use nix::fcntl::{posix_fadvise, PosixFadviseAdvice};
 use std::fs::File;
 use std::path::Path;
+
+/// What a workload's reference tool does to the page cache before each timed phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolCache {
+    /// fio's `invalidate=1`: posix_fadvise(DONTNEED) on the job's files, no sync, no drop.
+    Invalidate,
+    /// bonnie++ and PostMark: nothing; each phase finds what the previous one left.
+    Nothing,
+}
+
+/// The cache handling of one workload run: the run's policy and the workload's tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CacheMode {
+    /// `--cache` (cold unless asked otherwise).
+    pub policy: CachePolicy,
+    /// What the workload's reference tool does; `None` when it follows none.
+    pub tool: Option<ToolCache>,
+}
+
+impl CacheMode {
+    /// The policy phases actually run under: `tool` for a workload that follows no tool
+    /// is cold.
+    pub fn effective(&self) -> CachePolicy {
+        match (self.policy, self.tool) {
+            (CachePolicy::Tool, None) => CachePolicy::Cold,
+            (p, _) => p,
+        }
+    }
+
+    /// Bring the cache into this mode's state before a phase over `paths`; returns what was
+    /// done, for the record.
+    pub fn prepare(&self, paths: &[&Path]) -> CachePrep {
+        match (self.effective(), self.tool) {
+            (CachePolicy::Warm, _) => {
+                nix::unistd::sync();
+                for p in paths {
+                    read_in(p);
+                }
+                CachePrep::ReadIn
+            }
+            (CachePolicy::Tool, Some(ToolCache::Invalidate)) => {
+                for p in paths {
+                    fadvise_tree(p);
+                }
+                CachePrep::Fadvised
+            }
+            (CachePolicy::Tool, _) => CachePrep::Nothing,
+            (CachePolicy::Cold, _) => match quiesce(paths) {
+                CacheDrop::DropCaches => CachePrep::Dropped,
+                CacheDrop::Fadvise => CachePrep::Fadvised,
+            },
+        }
+    }
+
+    /// Undo what measuring residency warmed (dentries, inodes, directory blocks) when the
+    /// phase is meant to start with everything dropped; data pages were not touched.
+    pub fn after_measuring(&self, prep: CachePrep) {
+        if prep == CachePrep::Dropped {
+            let _ = std::fs::write("/proc/sys/vm/drop_caches", "3\n");
+        }
+    }
+}
+
+/// Read every regular file under `root` to its end, so the phase finds it cached; errors are
+/// ignored (the residency measured next shows what made it in).
+fn read_in(root: &Path) {
+    let mut buf = vec![0u8; 1 << 20];
+    for_each_file(root, &mut |path, _| {
+        if let Ok(mut f) = File::open(path) {
+            while matches!(std::io::Read::read(&mut f, &mut buf), Ok(n) if n > 0) {}
+        }
+    });
+}
 
 /// How the cache was emptied before a test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,19 +117,28 @@ pub fn quiesce(paths: &[&Path]) -> CacheDrop {
 }
 
 /// Evict every regular file under `root` from the page cache; errors are ignored because an
-/// eviction that fails only makes the next test warmer, never wrong.
+/// eviction that fails only makes the next test warmer, never wrong (the residency measured
+/// next says so).
 fn fadvise_tree(root: &Path) {
+    for_each_file(root, &mut |path, _| {
+        if let Ok(f) = File::open(path) {
+            let _ = posix_fadvise(&f, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED);
+        }
+    });
+}
+
+/// Call `f(path, size)` for every regular file under `root` (or `root` itself when it is
+/// one), without following symlinks; unreadable entries are skipped.
+pub(crate) fn for_each_file(root: &Path, f: &mut dyn FnMut(&Path, u64)) {
     let Ok(meta) = std::fs::symlink_metadata(root) else {
         return;
     };
     if meta.is_file() {
-        if let Ok(f) = File::open(root) {
-            let _ = posix_fadvise(&f, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED);
-        }
+        f(root, meta.len());
     } else if meta.is_dir() {
         if let Ok(rd) = std::fs::read_dir(root) {
             for e in rd.flatten() {
-                fadvise_tree(&e.path());
+                for_each_file(&e.path(), f);
             }
         }
     }

@@ -19,6 +19,7 @@ pub mod model;
 pub mod notice;
 pub mod packages;
 pub mod params;
+pub mod residency;
 pub mod runner;
 pub mod suite;
 pub mod target;

@@ -108,6 +108,7 @@ impl Timing {
             sys_s: self.sys_s,
             cpu_pct: self.cpu_pct(),
             device_io: self.io,
+            cache: None,
         }
     }
 }

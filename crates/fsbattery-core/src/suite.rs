@@ -69,6 +69,7 @@ struct SuiteFile {
     repeat: Option<Spanned<i64>>,
     aggregate: Option<Spanned<String>>,
     pause_full: Option<Spanned<f64>>,
+    seed_memory: Option<Spanned<String>>,
     #[serde(default, rename = "workload")]
     workloads: Vec<WorkloadEntry>,
     #[serde(default, rename = "row")]
@@ -107,6 +108,8 @@ pub struct Suite {
     pub aggregate: fsbattery_stats::Aggregate,
     /// Pause before each test at full scale, seconds.
     pub pause_full: f64,
+    /// The seed machine's RAM, where the seed states it (`run --memory seed` applies it).
+    pub seed_memory: Option<u64>,
     /// Workloads with their parameter overrides (text values).
     pub workloads: Vec<(String, BTreeMap<String, String>)>,
     /// Table rows, in the study's order.
@@ -201,6 +204,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         })?,
     };
     let (repeat, pause_full) = checked_numbers(&file, &err)?;
+    let seed_memory = seed_memory(&file, &err)?;
     let workloads = file
         .workloads
         .iter()
@@ -218,8 +222,26 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         repeat,
         aggregate,
         pause_full,
+        seed_memory,
         workloads,
         rows,
+    })
+}
+
+/// The suite's `seed_memory` (the seed machine's RAM), checked as a size.
+fn seed_memory(
+    file: &SuiteFile,
+    err: &dyn Fn(usize, &str, String) -> UsageError,
+) -> Result<Option<u64>, UsageError> {
+    Ok(match &file.seed_memory {
+        None => None,
+        Some(m) => Some(crate::params::parse_bytes(m.get_ref()).ok_or_else(|| {
+            let msg = format!(
+                "seed_memory = {:?}: not a size, e.g. \"768MiB\"",
+                m.get_ref()
+            );
+            err(m.span().start, "seed_memory", msg)
+        })?),
     })
 }
 

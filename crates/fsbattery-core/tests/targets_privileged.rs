@@ -61,6 +61,7 @@ fn opts(dir: &Path) -> TargetOptions {
         workdir: dir.to_path_buf(),
         destroy_data: false,
         image_size: None,
+        loop_dio: false,
     }
 }
 
@@ -519,6 +520,7 @@ fn dev_with_a_signature_is_refused_unless_data_may_be_destroyed() {
         workdir: dir.path().into(),
         destroy_data: true,
         image_size: None,
+        loop_dio: false,
     };
     let mut t = target::parse(&format!("{},fs=xfs", disk.spec()), &o).unwrap();
     let lc = t.setup(0).unwrap().unwrap();

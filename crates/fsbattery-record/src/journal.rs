@@ -76,6 +76,13 @@ pub enum Event {
         /// The decision.
         convergence: crate::repeats::Convergence,
     },
+    /// The memory cgroup's peaks, read when the workloads were done (`run --memory`).
+    MemoryPeak {
+        /// memory.peak / memory.max_usage_in_bytes.
+        peak_bytes: Option<u64>,
+        /// Most page cache seen after a workload step.
+        peak_cache_bytes: Option<u64>,
+    },
     /// Last line of a run that ended (normally or by interruption).
     End {
         /// RFC 3339.
@@ -208,6 +215,15 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
         } => {
             if let Some(t) = rec.targets.iter_mut().find(|t| t.label == *target) {
                 t.convergence.push(convergence.clone());
+            }
+        }
+        Event::MemoryPeak {
+            peak_bytes,
+            peak_cache_bytes,
+        } => {
+            if let Some(m) = rec.plan.cache.as_mut().and_then(|c| c.memory.as_mut()) {
+                m.peak_bytes = *peak_bytes;
+                m.peak_cache_bytes = *peak_cache_bytes;
             }
         }
         Event::End {

@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod aging;
+pub mod cache;
 pub mod dataset;
 pub mod journal;
 pub mod lifecycle;

@@ -8,6 +8,8 @@
 use fsbattery_stats::Better;
 use serde::{Deserialize, Serialize};
 
+pub use crate::cache::*;
+
 /// Version of the JSON layout below; bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -185,6 +187,9 @@ pub struct PlanInfo {
     /// like the label, a name of the run that `compare` shows rather than a difference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub age: Option<crate::aging::AgeSpec>,
+    /// The cache policy and memory limit the run used (absent in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<Box<crate::cache::RunCache>>,
 }
 
 /// A default target left out of a run because this machine cannot make it.
@@ -423,7 +428,7 @@ pub struct Cell {
 }
 
 /// One repeat's measurement of one metric.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
 pub struct Sample {
     /// Repeat index (0-based).
     pub repeat: u32,
@@ -441,6 +446,10 @@ pub struct Sample {
     /// devices, for lifecycle samples, and in older records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_io: Option<DeviceIo>,
+    /// The page cache as the phase found it (absent in older records, imports, and phases
+    /// whose own files held no data to measure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<crate::cache::PhaseCache>,
 }
 
 /// Block-device counters of one timed phase, summed over every device of the target (fields

@@ -26,6 +26,7 @@ fn plan() -> PlanInfo {
         label: None,
         repeat_auto: None,
         age: None,
+        cache: None,
     }
 }
 
@@ -38,6 +39,7 @@ fn sample(value: f64) -> Sample {
         sys_s: 0.0,
         cpu_pct: 0.0,
         device_io: None,
+        cache: None,
     }
 }
 

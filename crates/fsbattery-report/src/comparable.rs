@@ -116,9 +116,30 @@ pub fn differences(base: &RunRecord, new: &RunRecord) -> Vec<Difference> {
             &nh.join(","),
         );
     }
+    cache(&mut out, b, n);
     workloads(&mut out, base, new, imported);
     targets(&mut out, base, new, imported);
     out
+}
+
+/// The cache policy and the memory limit shape every number; compared when both records
+/// state them (records from before them, and imports, state neither).
+fn cache(
+    out: &mut Vec<Difference>,
+    b: &fsbattery_record::PlanInfo,
+    n: &fsbattery_record::PlanInfo,
+) {
+    let (Some(bc), Some(nc)) = (&b.cache, &n.cache) else {
+        return;
+    };
+    let (bp, np) = (bc.policy.to_string(), nc.policy.to_string());
+    push(out, Scope::Run, "cache", &bp, &np);
+    let limit = |c: &fsbattery_record::RunCache| {
+        c.memory.as_ref().map_or("no limit".to_string(), |m| {
+            fsbattery_record::format_bytes(m.limit_bytes)
+        })
+    };
+    push(out, Scope::Run, "memory", &limit(bc), &limit(nc));
 }
 
 /// Whether a pair of values is compared: always between native records; with an imported
@@ -231,6 +252,38 @@ mod tests {
             ..TargetRecord::default()
         });
         r
+    }
+
+    #[test]
+    fn cache_policy_and_memory_limit_are_compared_when_both_state_them() {
+        let base = with_files("2000");
+        let mut new = with_files("2000");
+        new.plan.cache = Some(Box::new(fsbattery_record::RunCache {
+            policy: fsbattery_record::CachePolicy::Warm,
+            memory: None,
+        }));
+        assert!(
+            differences(&base, &new).is_empty(),
+            "an older record states none"
+        );
+        let mut cold = new.clone();
+        cold.plan.cache.as_mut().unwrap().policy = fsbattery_record::CachePolicy::Cold;
+        let d = differences(&cold, &new);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!((d[0].what.as_str(), d[0].new.as_str()), ("cache", "warm"));
+        new.plan.cache.as_mut().unwrap().memory = Some(fsbattery_record::MemoryLimit {
+            limit_bytes: 768 << 20,
+            source: "--memory".into(),
+            cgroup: String::new(),
+            version: "v1".into(),
+            peak_bytes: None,
+            peak_cache_bytes: None,
+        });
+        let d = differences(&cold, &new);
+        assert!(
+            d.iter().any(|x| x.what == "memory" && x.new == "768MiB"),
+            "{d:?}"
+        );
     }
 
     #[test]

@@ -218,6 +218,7 @@ pub(crate) mod tests {
                 sys_s: 0.0,
                 cpu_pct: 0.0,
                 device_io: None,
+                cache: None,
             })
             .collect();
         RunRecord {
@@ -244,6 +245,7 @@ pub(crate) mod tests {
                 label: None,
                 repeat_auto: None,
                 age: None,
+                cache: None,
             },
             targets: vec![],
             cells: vec![Cell {

@@ -94,3 +94,36 @@ impl Renderer for Csv {
         w.into_inner().map_err(|e| RenderError(e.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fsbattery_record::{CachePolicy, CachePrep, PhaseCache, ResidencyProbe};
+
+    /// A sample with a cache state and one without share one header and one field count.
+    #[test]
+    fn samples_with_and_without_a_cache_state_have_the_same_columns() {
+        let mut rec = crate::compare::tests::record(&[1.0, 2.0]);
+        rec.cells[0].samples[1].cache = Some(PhaseCache {
+            policy: CachePolicy::Cold,
+            prep: CachePrep::Dropped,
+            resident_bytes: 0,
+            file_bytes: 4096,
+            probe: ResidencyProbe::Cachestat,
+            memory_medium: false,
+        });
+        let report = Report {
+            record: &rec,
+            aggregate: fsbattery_stats::Aggregate::Mean,
+        };
+        let text = String::from_utf8(Csv.render(&report).unwrap()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("cache.resident_bytes"), "{text}");
+        let n = lines[0].split(',').count();
+        assert!(lines.iter().all(|l| l.split(',').count() == n), "{text}");
+        assert!(
+            lines[2].contains(",cold,dropped,0,4096,cachestat"),
+            "{text}"
+        );
+    }
+}

@@ -22,6 +22,7 @@ fn sample(value: f64, cpu_pct: f64) -> Sample {
         sys_s: cpu_pct / 200.0,
         cpu_pct,
         device_io: None,
+        cache: None,
     }
 }
 
@@ -101,6 +102,7 @@ fn run() -> RunRecord {
             label: None,
             repeat_auto: None,
             age: None,
+            cache: None,
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

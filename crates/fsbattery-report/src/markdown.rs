@@ -60,6 +60,13 @@ impl Renderer for Markdown {
                 out.push_str(&format!("- {}\n", escape(l)));
             }
         }
+        let cache = crate::cache_notes::lines(rec);
+        if !cache.is_empty() {
+            out.push_str("\n## Cache state\n\n");
+            for l in cache {
+                out.push_str(&format!("- {}\n", escape(&l)));
+            }
+        }
         if let Some(t) = iozone {
             if !out.ends_with("\n\n") {
                 out.push('\n');

@@ -47,6 +47,10 @@ impl Renderer for TerminalTable {
         for l in conditions::notes(rec) {
             out.push_str(&format!("{l}\n"));
         }
+        for l in crate::cache_notes::lines(rec) {
+            out.push_str(&l);
+            out.push('\n');
+        }
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -126,6 +130,12 @@ impl TerminalTable {
                 if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
                     text.push(' ');
                     text.push_str(conditions::UNCONVERGED);
+                }
+                let cell = report
+                    .record
+                    .cell(&m.columns[i], &row.workload, &row.metric);
+                if with_unit && crate::cache_notes::flagged(cell) {
+                    text.push_str(crate::cache_notes::MARK);
                 }
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
                 if mark == Mark::Winner && self.styled {

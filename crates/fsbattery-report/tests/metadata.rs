@@ -41,7 +41,7 @@ fn cell(target: &str, spec: &MetricSpec, value: f64) -> Cell {
         user_s: 0.1,
         sys_s: 0.1,
         cpu_pct: 20.0,
-        device_io: None,
+        ..Default::default()
     };
     Cell {
         target: target.into(),

@@ -247,6 +247,17 @@ pub struct RunArgs {
     /// (10 s) at full scale].
     #[arg(long, value_name = "SECS", value_parser = pause, allow_hyphen_values = true)]
     pub pause: Option<f64>,
+    /// Page cache before each timed phase: cold (sync, drop caches; fadvise without root),
+    /// warm (the phase's files read in first), tool (what the workload's reference tool
+    /// does: bonnie++ and PostMark nothing, fio's invalidate for randomio; cold for the rest).
+    /// Residency is measured and recorded either way.
+    #[arg(long, value_enum, default_value = "tool")]
+    pub cache: CacheArg,
+    /// Run every workload inside a memory cgroup of SIZE (e.g. 768MiB), which bounds the page
+    /// cache as the seed's smaller machine did; `seed`: the suite's seed_memory. Root only;
+    /// loop targets then use dio=on so the image is not cached twice.
+    #[arg(long, value_name = "SIZE|seed")]
+    pub memory: Option<String>,
     /// Output directory [default: ./fsbattery-results/<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -361,6 +372,27 @@ impl From<MethodArg> for fsbattery_core::workload::Method {
         match m {
             MethodArg::Native => Self::Native,
             MethodArg::Commands => Self::Commands,
+        }
+    }
+}
+
+/// `--cache` on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CacheArg {
+    /// Sync and drop the page cache before every timed phase.
+    Cold,
+    /// Read the phase's files in before it.
+    Warm,
+    /// What the workload's reference tool does (cold for workloads that follow none).
+    Tool,
+}
+
+impl From<CacheArg> for fsbattery_core::model::CachePolicy {
+    fn from(c: CacheArg) -> Self {
+        match c {
+            CacheArg::Cold => Self::Cold,
+            CacheArg::Warm => Self::Warm,
+            CacheArg::Tool => Self::Tool,
         }
     }
 }

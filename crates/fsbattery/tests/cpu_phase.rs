@@ -9,7 +9,6 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::path::Path;
 
 /// Slack for clock granularity: getrusage's user/sys split is tick-sampled (one jiffy is
 /// 10 ms at HZ=100, the coarsest Linux configuration) and a reaped child's CPU is charged
@@ -62,31 +61,6 @@ fn every_sample_of_a_dir_run_uses_at_most_elapsed_times_cores() {
     let o = run_in(work.path(), &args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(assert_cpu_within_elapsed(&results(&work.path().join("r"))) > 0);
-}
-
-fn loop_ext4_available() -> bool {
-    let mut missing = Vec::new();
-    if !nix::unistd::geteuid().is_root() {
-        missing.push("root");
-    }
-    if !Path::new("/dev/loop-control").exists() {
-        missing.push("/dev/loop-control");
-    }
-    let mkfs = ["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
-        .iter()
-        .any(|d| Path::new(d).join("mkfs.ext4").exists());
-    if !mkfs {
-        missing.push("mkfs.ext4");
-    }
-    if missing.is_empty() {
-        return true;
-    }
-    let msg = format!("privileged test needs {}", missing.join(", "));
-    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
-        panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
-    }
-    eprintln!("skipped: {msg}");
-    false
 }
 
 #[test]

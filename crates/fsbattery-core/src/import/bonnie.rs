@@ -184,6 +184,7 @@ fn reading(field: &str, cpu: f64, scale: impl Fn(f64) -> f64) -> Result<Reading,
         sys_s: 0.0,
         cpu_pct: cpu,
         device_io: None,
+        cache: None,
     }))
 }
 

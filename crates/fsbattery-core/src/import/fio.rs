@@ -209,6 +209,7 @@ fn metrics(job: &Value, opts: &BTreeMap<String, String>) -> Vec<(MetricSpec, Rea
             sys_s: pct("sys_cpu") / 100.0 * runtime_s,
             cpu_pct: pct("usr_cpu") + pct("sys_cpu"),
             device_io: None,
+            cache: None,
         })
     };
     let dirs: Vec<&str> = ["read", "write"]

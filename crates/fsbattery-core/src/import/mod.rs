@@ -128,6 +128,7 @@ pub(crate) fn value(v: f64) -> Reading {
         sys_s: 0.0,
         cpu_pct: 0.0,
         device_io: None,
+        cache: None,
     })
 }
 
@@ -222,6 +223,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             label: None,
             repeat_auto: None,
             age: None,
+            cache: None,
         },
         targets: vec![TargetRecord {
             label: target.clone(),

@@ -83,7 +83,7 @@ mod tests {
             user_s: 0.0,
             sys_s: 0.0,
             cpu_pct: 0.0,
-            device_io: None,
+            ..Default::default()
         }
     }
 

@@ -79,6 +79,8 @@ fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
         label: None,
         auto,
         age: None,
+        cache: Default::default(),
+        memory: None,
     }
 }
 

@@ -38,6 +38,7 @@ pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
         sys_s: 0.0,
         cpu_pct: 0.0,
         device_io: None,
+        cache: None,
     };
     let mut out = Vec::new();
     // tmpfs has no mkfs: no row rather than a zero that would "win".

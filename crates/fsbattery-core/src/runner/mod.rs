@@ -75,6 +75,22 @@ pub struct Plan {
     pub auto: Option<AutoRepeat>,
     /// `--age`: churn each made filesystem to this fill before its workloads.
     pub age: Option<AgeSpec>,
+    /// Cache policy before each timed phase (`--cache`), given to every workload's context.
+    pub cache: CachePolicy,
+    /// `--memory`: run inside a memory cgroup with this limit.
+    pub memory: Option<MemoryRequest>,
+}
+
+/// `--memory`: the limit, where it came from, and the work directory its state file goes to
+/// (so `fsbattery cleanup --work-dir` removes a cgroup a killed run left).
+#[derive(Debug, Clone)]
+pub struct MemoryRequest {
+    /// Limit in bytes.
+    pub limit_bytes: u64,
+    /// "--memory", or "seed_memory of SUITE".
+    pub source: String,
+    /// The run's work directory.
+    pub workdir: std::path::PathBuf,
 }
 
 /// When a target that makes filesystems is made afresh.
@@ -115,6 +131,10 @@ impl Plan {
             label: self.label.clone(),
             repeat_auto: self.auto,
             age: self.age,
+            cache: Some(Box::new(RunCache {
+                policy: self.cache,
+                memory: None,
+            })),
         }
     }
 }
@@ -141,6 +161,9 @@ pub fn execute(
     let notices = crate::notice::Capture::begin();
     let mut info = plan.info();
     info.datasets = prepare_datasets(plan, obs)?;
+    // Entered after the datasets are made (their generation is not a measurement), left when
+    // this guard drops: at the end, on error and after Ctrl-C alike.
+    let memcg = enter_memory_cgroup(plan, &mut info)?;
     journal.append(&Event::Start {
         schema_version: SCHEMA_VERSION,
         tool: ToolInfo {
@@ -170,10 +193,18 @@ pub fn execute(
             auto: plan
                 .auto
                 .map(|a| auto::AutoState::new(a, plan.workloads.len())),
+            memcg: memcg.as_ref(),
         };
         run_target(&mut run, target.as_mut())?;
     }
     plan.targets = targets;
+    if let Some(cg) = &memcg {
+        journal.append(&Event::MemoryPeak {
+            peak_bytes: cg.peak(),
+            peak_cache_bytes: cg.peak_cache(),
+        })?;
+    }
+    drop(memcg);
     let interrupted = crate::interrupt::requested();
     journal.append(&Event::End {
         finished: now(),
@@ -224,6 +255,8 @@ struct TargetRun<'a> {
     total: u64,
     /// `--repeat auto`: this target's samples and decisions.
     auto: Option<auto::AutoState>,
+    /// `--memory`: the cgroup the run is in (its page cache is sampled after each phase).
+    memcg: Option<&'a crate::target::MemoryCgroup>,
 }
 
 impl TargetRun<'_> {
@@ -425,9 +458,14 @@ fn run_step(
     let metrics = pw.workload.metrics(&pw.params);
     let method = run.plan.method.to_string();
     let (journal, obs) = (&mut *run.journal, &mut *run.obs);
+    let memcg = run.memcg;
     let mut write_err: Option<std::io::Error> = None;
     let mut comparable_samples: Vec<(String, Sample)> = Vec::new();
     let mut on_sample = |metric: &str, sample: Sample| {
+        // Right after a phase, while its files still exist: the cgroup's cache at its fullest.
+        if let Some(cg) = memcg {
+            cg.sample_cache();
+        }
         let spec = metrics.iter().find(|m| m.name == metric);
         let (unit, better, comparable) = spec
             .map(|m| (m.unit.clone(), m.better, m.comparable))
@@ -450,6 +488,10 @@ fn run_step(
             write_err.get_or_insert(e);
         }
     };
+    let cache = crate::cache::CacheMode {
+        policy: run.plan.cache,
+        tool: pw.workload.tool_cache(),
+    };
     let ctx = WorkloadCtx::new(
         target.root(),
         repeat,
@@ -457,7 +499,8 @@ fn run_step(
         run.plan.pause,
         &mut on_sample,
     )
-    .with_devices(devices);
+    .with_devices(devices)
+    .with_cache(cache);
     let mut ctx = match &run.plan.datasets {
         Some(store) => ctx.with_datasets(store),
         None => ctx,
@@ -512,6 +555,29 @@ fn auto_step(
         }),
         None => Ok(()),
     }
+}
+
+/// Move this process into the `--memory` cgroup, if asked, and say so in the plan record.
+fn enter_memory_cgroup(
+    plan: &Plan,
+    info: &mut PlanInfo,
+) -> std::io::Result<Option<crate::target::MemoryCgroup>> {
+    let Some(req) = &plan.memory else {
+        return Ok(None);
+    };
+    let cg = crate::target::MemoryCgroup::enter(&req.workdir, req.limit_bytes)
+        .map_err(std::io::Error::other)?;
+    if let Some(c) = info.cache.as_mut() {
+        c.memory = Some(MemoryLimit {
+            limit_bytes: cg.limit(),
+            source: req.source.clone(),
+            cgroup: cg.path().display().to_string(),
+            version: cg.version().into(),
+            peak_bytes: None,
+            peak_cache_bytes: None,
+        });
+    }
+    Ok(Some(cg))
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.

@@ -78,6 +78,8 @@ fn plan(root: PathBuf) -> Plan {
         label: None,
         auto: None,
         age: None,
+        cache: Default::default(),
+        memory: None,
     }
 }
 

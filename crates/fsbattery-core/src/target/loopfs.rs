@@ -31,6 +31,13 @@ pub(super) fn parse(
     if let (Some(size), false) = (opts.image_size, size_given) {
         l.size = l.size.max(size);
     }
+    if opts.loop_dio
+        && !rest
+            .split(',')
+            .any(|kv| kv.trim_start().starts_with("dio="))
+    {
+        l.dio = true;
+    }
     l.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {
@@ -65,7 +72,7 @@ pub(crate) fn check_space(workdir: &Path, bytes: u64) -> Result<(), String> {
             format_bytes(total)
         ));
     }
-    if in_ram(existing) {
+    if crate::residency::in_memory(existing) {
         let mem = mem_available();
         if bytes > mem {
             return Err(format!(
@@ -78,15 +85,6 @@ pub(crate) fn check_space(workdir: &Path, bytes: u64) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn in_ram(path: &Path) -> bool {
-    use nix::sys::statfs::{statfs, TMPFS_MAGIC};
-    const RAMFS_MAGIC: i64 = 0x8584_58f6;
-    statfs(path).is_ok_and(|s| {
-        let t = s.filesystem_type();
-        t == TMPFS_MAGIC || t.0 == RAMFS_MAGIC
-    })
 }
 
 /// MemAvailable from /proc/meminfo, in bytes (0 when unreadable, which refuses RAM workdirs).

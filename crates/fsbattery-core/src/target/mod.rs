@@ -23,6 +23,7 @@ mod fstarget;
 pub(crate) mod guards;
 mod loopdev;
 mod loopfs;
+mod memcg;
 mod mkfs;
 mod release;
 mod safety;
@@ -35,6 +36,7 @@ pub use availability::{availability, default_specs, default_targets, spec_needs,
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
 pub(crate) use exec::{run as run_command, show as show_command, which};
+pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
 
 use crate::error::UsageError;
@@ -95,6 +97,9 @@ pub struct TargetOptions {
     /// Size of each loop image when a `loop:` spec gives no `size=`; chosen from the scale so
     /// that standard-scale files fit (images are sparse: only written blocks use disk).
     pub image_size: Option<u64>,
+    /// Loop devices use direct I/O unless the spec chooses `dio=` (`run --memory`: a memory
+    /// cgroup's limit would otherwise count the image file's cache and the filesystem's).
+    pub loop_dio: bool,
 }
 
 /// Parses the part of a spec after `prefix:` into a target, without side effects.

@@ -67,6 +67,7 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
         Resource::ZfsRuntime { dirs } => release_zfs_runtime(dirs),
         Resource::Pool { name, vdevs } => super::zfs::destroy_pool(name, vdevs),
         Resource::Signature { device, .. } => wipe(device),
+        Resource::Cgroup { path } => super::memcg::release(path),
     }
 }
 

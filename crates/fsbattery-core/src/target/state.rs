@@ -95,6 +95,11 @@ pub(crate) enum Resource {
         /// Its vdev files.
         vdevs: Vec<PathBuf>,
     },
+    /// A memory cgroup `fsbattery-PID` made for `run --memory` (see `memcg`).
+    Cgroup {
+        /// Its directory in the cgroup filesystem.
+        path: PathBuf,
+    },
     /// Filesystem signatures we wrote on a user's device (dev: targets): wiped on release.
     Signature {
         /// The device.
@@ -134,6 +139,7 @@ impl Resource {
             Resource::ZfsRuntime { .. } => "zfs-fuse runtime directories".into(),
             Resource::Pool { name, .. } => format!("zpool {name}"),
             Resource::Signature { device, .. } => format!("signatures on {}", device.display()),
+            Resource::Cgroup { path } => format!("memory cgroup {}", path.display()),
         }
     }
 }

@@ -118,6 +118,11 @@ impl Workload for Bonnie {
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
     }
+    /// bonnie++ never touches the cache: its stat phase finds the inodes its create phase
+    /// just made.
+    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
+        Some(crate::cache::ToolCache::Nothing)
+    }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         if p.get("size") > 0 {
             blockio::whole_chunks("bonnie", p.get("size"), p.get("chunk"), "chunk")?;

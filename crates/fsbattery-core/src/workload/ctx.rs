@@ -1,13 +1,16 @@
 //! What a workload sees of the run: where to work, which repeat, and how to time a phase.
 //!
 //! `phase` is the only way a workload measures, so every number in a record went through the
-//! same quiesce → stopwatch → sample path.
+//! same quiesce → stopwatch → sample path. The cache state is part of that path: the
+//! context prepares the cache as its [`CacheMode`] says, measures how much of the phase's
+//! files is resident just before the clock starts, and attaches that to every sample the
+//! phase records.
 
-use crate::cache;
+use crate::cache::CacheMode;
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
-use crate::model::Sample;
+use crate::model::{PhaseCache, Sample};
 use crate::target::blockstat::{DeviceSet, Probe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -42,6 +45,16 @@ pub struct WorkloadCtx<'a> {
     on_sample: &'a mut dyn FnMut(&str, Sample),
     datasets: Option<&'a DatasetStore>,
     devices: Option<&'a DeviceSet>,
+    cache: CacheState,
+}
+
+/// The context's cache handling: the mode, whether the target's medium is memory, and what
+/// the last phase found (attached to the samples recorded after it).
+#[derive(Default)]
+struct CacheState {
+    mode: CacheMode,
+    memory_medium: bool,
+    last: Option<PhaseCache>,
 }
 
 impl<'a> WorkloadCtx<'a> {
@@ -61,12 +74,22 @@ impl<'a> WorkloadCtx<'a> {
             on_sample,
             datasets: None,
             devices: None,
+            cache: CacheState {
+                memory_medium: crate::residency::in_memory(root),
+                ..Default::default()
+            },
         }
     }
 
     /// Read these block devices' counters around every phase (block-backed targets).
     pub fn with_devices(mut self, devices: Option<&'a DeviceSet>) -> Self {
         self.devices = devices;
+        self
+    }
+
+    /// Run the phases under `mode` (cold unless given).
+    pub fn with_cache(mut self, mode: CacheMode) -> Self {
+        self.cache.mode = mode;
         self
     }
 
@@ -97,7 +120,8 @@ impl<'a> WorkloadCtx<'a> {
         self.method
     }
 
-    /// Quiesce (sync, drop caches or fadvise `evict`, pause), then time `f`.
+    /// Prepare the cache over `evict` (the phase's files) as the mode says, pause, measure
+    /// how much of `evict` is resident, then time `f`.
     /// Fails with `Interrupted` if a signal arrives before the phase starts.
     /// On a block-backed target the devices' counters are read after the quiesce and, once
     /// the stopwatch stopped, after a `sync(2)` (both outside the timing).
@@ -106,8 +130,20 @@ impl<'a> WorkloadCtx<'a> {
         evict: &[&Path],
         f: impl FnOnce() -> Result<T, WorkloadError>,
     ) -> Result<(T, Timing), WorkloadError> {
-        cache::quiesce(evict);
+        let prep = self.cache.mode.prepare(evict);
         self.pause_interruptibly()?;
+        self.cache.last = crate::residency::measure(evict).map(|(r, probe)| PhaseCache {
+            policy: self.cache.mode.effective(),
+            prep,
+            resident_bytes: r.resident_bytes,
+            file_bytes: r.file_bytes,
+            probe,
+            memory_medium: self.cache.memory_medium,
+        });
+        // The walk loaded dentries and inodes even where it found no data (empty files).
+        if evict.iter().any(|p| p.exists()) {
+            self.cache.mode.after_measuring(prep);
+        }
         let probe = self.devices.map(Probe::start);
         let sw = Stopwatch::start();
         let out = f()?;
@@ -128,9 +164,12 @@ impl<'a> WorkloadCtx<'a> {
         Ok(t)
     }
 
-    /// Record `value` for `metric`, with the CPU accounting of `timing`.
+    /// Record `value` for `metric`, with the CPU accounting of `timing` and the cache state
+    /// the last phase found.
     pub fn record(&mut self, metric: &str, timing: &Timing, value: f64) {
-        (self.on_sample)(metric, timing.sample(self.repeat, value));
+        let mut sample = timing.sample(self.repeat, value);
+        sample.cache = self.cache.last;
+        (self.on_sample)(metric, sample);
     }
 
     fn pause_interruptibly(&self) -> Result<(), WorkloadError> {

@@ -138,6 +138,7 @@ fn a_full_16_mib_ext4_fails_each_cell_with_target_full() {
         workdir: work.path().to_path_buf(),
         destroy_data: false,
         image_size: None,
+        loop_dio: false,
     };
     let mut t = target::parse("loop:ext4,size=16M", &opts).unwrap();
     t.setup(0).unwrap();

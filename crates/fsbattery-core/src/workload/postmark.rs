@@ -192,6 +192,10 @@ impl Workload for Postmark {
     fn params(&self) -> &'static [ParamSpec] {
         self.params
     }
+    /// PostMark does nothing to the cache between its phases.
+    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
+        Some(crate::cache::ToolCache::Nothing)
+    }
     fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
         let files = |n: &str, h: &str| MetricSpec::rate(n, "files/s", h);
         vec![

@@ -25,6 +25,7 @@ pub(crate) fn section(d: &Data<'_>) -> String {
         }
         out.push_str(&host(run.record));
         out.push_str(&workloads(run.record));
+        out.push_str(&cache_notes(run.record));
         out.push_str(&targets(d, ri));
         out.push_str("</div>\n");
     }
@@ -170,6 +171,19 @@ fn targets(d: &Data<'_>, run: usize) -> String {
         out.push_str(&cycles(t));
     }
     out
+}
+
+/// What the page cache held when the phases started ([`crate::cache_notes`]).
+fn cache_notes(rec: &RunRecord) -> String {
+    let lines = crate::cache_notes::lines(rec);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let items: String = lines
+        .iter()
+        .map(|l| format!("<li>{}</li>\n", esc(l)))
+        .collect();
+    format!("<h4>Cache state</h4>\n<ul class=\"cache\">\n{items}</ul>\n")
 }
 
 /// Default targets the run left out, each with why and the command that fixes it.

@@ -46,6 +46,14 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         p.aggregate,
         p.pause.as_secs_f64()
     )?;
+    let memory = p.memory.as_ref().map_or("no memory limit".into(), |m| {
+        format!(
+            "memory cgroup of {} ({}), loop targets with dio=on",
+            fsbattery_core::params::format_bytes(m.limit_bytes),
+            m.source
+        )
+    });
+    writeln!(out, "cache: {}, {memory}", p.cache)?;
     out.push_str("targets:\n");
     let labels = unique_labels(&p.targets);
     for (t, label) in p.targets.iter().zip(&labels) {

@@ -6,7 +6,7 @@ use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, Params, Scale};
-use fsbattery_core::runner::{Plan, PlannedWorkload};
+use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
@@ -17,21 +17,10 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let suite = suite::load(&args.suite)?;
     let scale: Scale = args.scale.into();
     let workloads = planned_workloads(args, &suite, scale)?;
-    for w in &workloads {
-        if let Some(spec) = w.workload.dataset(&w.params) {
-            spec.validate(w.workload.name())?;
-        }
-    }
-    if let Some(t) = &args.tree_tarball {
-        if !t.is_file() {
-            return Err(UsageError::Invalid(format!(
-                "--tree-tarball {}: not a readable file",
-                t.display()
-            )));
-        }
-    }
+    check_sources(args, &workloads)?;
     let rows = rows(&suite, &workloads);
-    let (targets, skipped, no_default_why) = targets(args, &workloads)?;
+    let (mut targets, mut skipped, no_default_why) = targets(args, &workloads)?;
+    let memory = memory_within(args, &suite, &workloads, &mut targets, &mut skipped)?;
     let (repeat, auto) = repeats(args, &suite)?;
     check_age(args, &targets)?;
     // --pause is checked by clap and pause_full by the suite parser; checked again here so
@@ -62,10 +51,48 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         datasets: None,
         skipped,
         label: args.label.clone(),
+        cache: args.cache.into(),
+        memory,
     };
     // Space is checked by `run` alone: a dry run shows a target too small for the data.
     fit(&mut plan, args, false)?;
     Ok((plan, no_default_why))
+}
+
+/// The source datasets the workloads read are valid, and a given `--tree-tarball` exists.
+fn check_sources(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<(), UsageError> {
+    for w in workloads {
+        if let Some(spec) = w.workload.dataset(&w.params) {
+            spec.validate(w.workload.name())?;
+        }
+    }
+    if let Some(t) = &args.tree_tarball {
+        if !t.is_file() {
+            return Err(UsageError::Invalid(format!(
+                "--tree-tarball {}: not a readable file",
+                t.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `--memory`: the limit, and the tmpfs targets whose files would not fit under it refused
+/// (named) or skipped (defaults).
+fn memory_within(
+    args: &RunArgs,
+    suite: &suite::Suite,
+    workloads: &[PlannedWorkload],
+    targets: &mut Targets,
+    skipped: &mut Skipped,
+) -> Result<Option<MemoryRequest>, UsageError> {
+    let Some(m) = &args.memory else {
+        return Ok(None);
+    };
+    let m = memory(m, suite, args)?;
+    let data = data_bytes(workloads)?;
+    tmpfs_within_memory(&m, data, !args.targets.is_empty(), targets, skipped)?;
+    Ok(Some(m))
 }
 
 /// The workloads to run with their parameters: suite values, `--jobs`, then `--set`, each
@@ -110,6 +137,75 @@ fn planned_workloads(
         });
     }
     Ok(workloads)
+}
+
+/// `--memory SIZE|seed`: the limit (at least 32 MiB, below which the run itself would be
+/// killed), from the suite's `seed_memory` for `seed`; root only (it makes a cgroup).
+fn memory(text: &str, suite: &suite::Suite, args: &RunArgs) -> Result<MemoryRequest, UsageError> {
+    let (limit, source) = if text.trim() == "seed" {
+        let limit = suite.seed_memory.ok_or_else(|| {
+            UsageError::Invalid(format!(
+                "--memory seed: suite {} names no seed_memory: give a size, e.g. --memory 768MiB",
+                suite.name
+            ))
+        })?;
+        (limit, format!("seed_memory of {}", suite.name))
+    } else {
+        let limit = params::parse_bytes(text).ok_or_else(|| {
+            UsageError::Invalid(format!("--memory {text}: not a size, e.g. --memory 768MiB"))
+        })?;
+        (limit, "--memory".to_string())
+    };
+    if limit < 32 << 20 {
+        return Err(UsageError::Invalid(format!(
+            "--memory {text}: at least 32MiB, or the run itself runs out of memory"
+        )));
+    }
+    target::MemoryCgroup::check().map_err(UsageError::Invalid)?;
+    Ok(MemoryRequest {
+        limit_bytes: limit,
+        source,
+        workdir: args.workdir.clone(),
+    })
+}
+
+/// Under `--memory` a tmpfs target's files are memory charged to the cgroup: one whose
+/// workloads would hold more than half the limit is refused when given with `--target`, and
+/// left out (recorded as skipped) when it is a default.
+fn tmpfs_within_memory(
+    m: &MemoryRequest,
+    data: u64,
+    explicit: bool,
+    targets: &mut Targets,
+    skipped: &mut Skipped,
+) -> Result<(), UsageError> {
+    if data <= m.limit_bytes / 2 {
+        return Ok(());
+    }
+    let reason = format!(
+        "tmpfs keeps its files in memory, which the {} cgroup of --memory would count \
+         (the workloads hold up to {})",
+        params::format_bytes(m.limit_bytes),
+        params::format_bytes(data)
+    );
+    let is_tmpfs = |t: &dyn Target| t.spec().starts_with("tmpfs");
+    if explicit {
+        if let Some(t) = targets.iter().find(|t| is_tmpfs(t.as_ref())) {
+            return Err(UsageError::Invalid(format!(
+                "--target {}: {reason}: drop it, or raise --memory",
+                t.spec()
+            )));
+        }
+    }
+    for t in targets.iter().filter(|t| is_tmpfs(t.as_ref())) {
+        skipped.push(fsbattery_core::model::SkippedTarget {
+            spec: t.spec().into(),
+            reason: reason.clone(),
+            fix: None,
+        });
+    }
+    targets.retain(|t| !is_tmpfs(t.as_ref()));
+    Ok(())
 }
 
 /// `--label`: a name that fits one table heading: 1 to 80 printable characters.
@@ -291,6 +387,7 @@ fn targets(
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
         image_size: Some(aged_image_size(args, workloads)?),
+        loop_dio: args.memory.is_some(),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {

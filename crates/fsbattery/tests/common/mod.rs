@@ -97,3 +97,35 @@ pub fn metadata_run(work: &Path, name: &str, files: u32, repeat: u32) {
     let o = run_in(work, &args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// `true` when nothing is `missing`; otherwise skip (print why, return `false`), or fail when
+/// CI requires privileged tests (FSBATTERY_REQUIRE_PRIVILEGED=1).
+pub fn gate(what: &str, missing: &[&str]) -> bool {
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("{what} needs {}", missing.join(", "));
+    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+        panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+    }
+    eprintln!("skipped: {msg}");
+    false
+}
+
+/// Whether a loop ext4 can be made here (root, loop devices, mkfs.ext4), through [`gate`].
+pub fn loop_ext4_available() -> bool {
+    let mut missing = Vec::new();
+    if !nix::unistd::geteuid().is_root() {
+        missing.push("root");
+    }
+    if !Path::new("/dev/loop-control").exists() {
+        missing.push("/dev/loop-control");
+    }
+    let mkfs = ["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
+        .iter()
+        .any(|d| Path::new(d).join("mkfs.ext4").exists());
+    if !mkfs {
+        missing.push("mkfs.ext4");
+    }
+    gate("privileged test", &missing)
+}
