@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+pub mod collective;
 pub mod dataset;
 pub mod engine;
 pub mod error;
