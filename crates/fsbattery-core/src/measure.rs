@@ -99,6 +99,7 @@ impl Timing {
             user_s: self.user_s,
             sys_s: self.sys_s,
             cpu_pct: self.cpu_pct(),
+            ranks: Vec::new(),
         }
     }
 }

@@ -35,6 +35,7 @@ fn sample(value: f64) -> Sample {
         user_s: 0.0,
         sys_s: 0.0,
         cpu_pct: 0.0,
+        ranks: Vec::new(),
     }
 }
 

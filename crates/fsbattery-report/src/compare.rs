@@ -217,6 +217,7 @@ pub(crate) mod tests {
                 user_s: 0.0,
                 sys_s: 0.0,
                 cpu_pct: 0.0,
+                ranks: Vec::new(),
             })
             .collect();
         RunRecord {

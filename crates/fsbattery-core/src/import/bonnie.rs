@@ -184,6 +184,7 @@ fn reading(field: &str, cpu: f64, scale: impl Fn(f64) -> f64) -> Result<Reading,
         user_s: 0.0,
         sys_s: 0.0,
         cpu_pct: cpu,
+        ranks: Vec::new(),
     }))
 }
 

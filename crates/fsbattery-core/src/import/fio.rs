@@ -208,6 +208,7 @@ fn metrics(job: &Value, opts: &BTreeMap<String, String>) -> Vec<(MetricSpec, Rea
             user_s: pct("usr_cpu") / 100.0 * runtime_s,
             sys_s: pct("sys_cpu") / 100.0 * runtime_s,
             cpu_pct: pct("usr_cpu") + pct("sys_cpu"),
+            ranks: Vec::new(),
         })
     };
     let dirs: Vec<&str> = ["read", "write"]

@@ -138,6 +138,7 @@ pub(crate) fn value(v: f64) -> Reading {
         user_s: 0.0,
         sys_s: 0.0,
         cpu_pct: 0.0,
+        ranks: Vec::new(),
     })
 }
 
@@ -292,7 +293,7 @@ fn cell<'a>(
         match r {
             Reading::Value(s) => samples.push(Sample {
                 repeat: i as u32,
-                ..*s
+                ..s.clone()
             }),
             Reading::Missing(reason) => {
                 if status == CellStatus::Ok {
