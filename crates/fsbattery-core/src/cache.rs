@@ -40,6 +40,15 @@ pub fn quiesce(paths: &[&Path]) -> CacheDrop {
 
 /// Evict every regular file under `root` from the page cache; errors are ignored because an
 /// eviction that fails only makes the next test warmer, never wrong.
+/// sync(2), then fadvise every file under `paths`: what a rank that is not its node's
+/// leader does while the leader drops the node's cache (see `WorkloadCtx::phase`).
+pub fn evict(paths: &[&Path]) {
+    nix::unistd::sync();
+    for p in paths {
+        fadvise_tree(p);
+    }
+}
+
 fn fadvise_tree(root: &Path) {
     let Ok(meta) = std::fs::symlink_metadata(root) else {
         return;

@@ -4,10 +4,11 @@
 //! same quiesce → stopwatch → sample path.
 
 use crate::cache;
+use crate::collective::{Fault, Team};
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
-use crate::model::Sample;
+use crate::model::{RankSample, Sample};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -40,6 +41,10 @@ pub struct WorkloadCtx<'a> {
     pause: Duration,
     on_sample: &'a mut dyn FnMut(&str, Sample),
     datasets: Option<&'a DatasetStore>,
+    team: Option<&'a Team<'a>>,
+    /// Set when an exchange with the other ranks failed: from then on this rank neither
+    /// exchanges nor measures, it only hurries to the cell's end where the others wait.
+    fault: Option<Fault>,
 }
 
 impl<'a> WorkloadCtx<'a> {
@@ -58,7 +63,20 @@ impl<'a> WorkloadCtx<'a> {
             pause,
             on_sample,
             datasets: None,
+            team: None,
+            fault: None,
         }
+    }
+
+    /// Run as one rank of many: phases start and end together, samples are gathered.
+    pub fn with_team(mut self, team: &'a Team<'a>) -> Self {
+        self.team = Some(team).filter(|t| t.is_parallel());
+        self
+    }
+
+    /// The exchange that failed, if any (the cell fails with it).
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
     }
 
     /// Give workloads the run's source datasets (tree, tree4).
@@ -90,16 +108,49 @@ impl<'a> WorkloadCtx<'a> {
 
     /// Quiesce (sync, drop caches or fadvise `evict`, pause), then time `f`.
     /// Fails with `Interrupted` if a signal arrives before the phase starts.
+    ///
+    /// As one rank of many: every rank has finished what came before before the cache is
+    /// dropped (once per node, by its leader), and every rank starts timing after the drop.
     pub fn phase<T>(
         &mut self,
         evict: &[&Path],
         f: impl FnOnce() -> Result<T, WorkloadError>,
     ) -> Result<(T, Timing), WorkloadError> {
-        cache::quiesce(evict);
-        self.pause_interruptibly()?;
+        let Some(team) = self.team else {
+            cache::quiesce(evict);
+            self.pause_interruptibly()?;
+            let sw = Stopwatch::start();
+            let out = f()?;
+            return Ok((out, sw.stop()));
+        };
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone().into());
+        }
+        let started = team.phase_start().and_then(|()| {
+            if team.comm().node_leader() {
+                cache::quiesce(evict);
+            } else {
+                cache::evict(evict);
+            }
+            team.phase_start()
+        });
+        self.check(started)?;
+        let paused = self.pause_interruptibly();
         let sw = Stopwatch::start();
-        let out = f()?;
-        Ok((out, sw.stop()))
+        let out = paused.and_then(|()| f());
+        let timing = sw.stop();
+        let ended = team.phase_end(out.is_ok());
+        let out = out?;
+        self.check(ended)?;
+        Ok((out, timing))
+    }
+
+    /// Keep the first failed exchange, so the workload stops exchanging from there on.
+    fn check(&mut self, res: Result<(), Fault>) -> Result<(), WorkloadError> {
+        res.map_err(|fault| {
+            self.fault.get_or_insert(fault.clone());
+            fault.into()
+        })
     }
 
     /// Time `f` as one phase and record its elapsed seconds as `metric`.
@@ -115,8 +166,30 @@ impl<'a> WorkloadCtx<'a> {
     }
 
     /// Record `value` for `metric`, with the CPU accounting of `timing`.
+    /// As one rank of many, every rank's value and time are gathered into the sample.
     pub fn record(&mut self, metric: &str, timing: &Timing, value: f64) {
-        (self.on_sample)(metric, timing.sample(self.repeat, value));
+        let mut sample = timing.sample(self.repeat, value);
+        if let Some(team) = self.team {
+            if self.fault.is_some() {
+                return;
+            }
+            match team.gather(metric, value, timing.elapsed_s) {
+                Ok(parts) => {
+                    sample.ranks = parts
+                        .iter()
+                        .map(|p| RankSample {
+                            value: p.value,
+                            elapsed_s: p.elapsed_s,
+                        })
+                        .collect()
+                }
+                Err(fault) => {
+                    self.fault = Some(fault);
+                    return;
+                }
+            }
+        }
+        (self.on_sample)(metric, sample);
     }
 
     fn pause_interruptibly(&self) -> Result<(), WorkloadError> {
