@@ -116,7 +116,10 @@ pub fn check_plan(plan: &Plan) -> Result<(), String> {
 /// rank must find it with rank 0's token, and every rank must see the same statfs type.
 pub fn check_shared(comm: &dyn Collective, root: &Path) -> anyhow::Result<()> {
     let name = format!(".fsbattery-probe-{}", std::process::id());
-    let token = format!("{name} {}", chrono::Local::now().timestamp_nanos_opt().unwrap_or(0));
+    let token = format!(
+        "{name} {}",
+        chrono::Local::now().timestamp_nanos_opt().unwrap_or(0)
+    );
     let written = if comm.rank() == 0 {
         std::fs::write(root.join(&name), &token).map_err(|e| e.to_string())
     } else {
