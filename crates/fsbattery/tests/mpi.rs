@@ -114,3 +114,50 @@ fn a_plan_that_cannot_run_on_many_ranks_stops_every_rank_with_one_line() {
     assert_eq!(ours.len(), 1, "{err}");
     assert!(ours[0].contains("runs on one process only"), "{err}");
 }
+
+#[cfg(feature = "mpi")]
+#[test]
+fn a_rank_that_fails_fails_the_cell_on_every_rank_naming_it_and_the_run_goes_on() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    // Rank 1 cannot make its directory: a file is in the way.
+    std::fs::write(shared.join("rank-1"), b"").unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = mpirun(
+        2,
+        &[
+            "run",
+            "--target",
+            &target,
+            "--workload",
+            "metadata,dd",
+            "--scale",
+            "quick",
+            "--set",
+            "metadata.files=50",
+            "--repeat",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let rec = results(&out);
+    let cells = rec["cells"].as_array().unwrap();
+    let workloads: std::collections::BTreeSet<&str> = cells
+        .iter()
+        .map(|c| c["workload"].as_str().unwrap())
+        .collect();
+    assert_eq!(workloads.len(), 2, "the run went on to the next workload");
+    for c in cells {
+        let reason = c["status"]["reason"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("rank 1 on "), "{c}");
+        assert!(reason.contains("rank-1"), "{c}");
+    }
+    // Rank 0's directory is gone; the obstacle is the test's own.
+    assert_eq!(entries(&shared), vec![shared.join("rank-1")]);
+}

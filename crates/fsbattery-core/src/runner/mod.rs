@@ -375,7 +375,13 @@ fn run_step(
             write_err.get_or_insert(e);
         }
     };
-    let root = rank_root(run.team, target.root())?;
+    // Under MPI a rank that cannot make its directory fails the cell like any workload error
+    // (through `cell_end`), never the run: the other ranks are waiting for it.
+    let (root, root_err) = match rank_root(run.team, target.root()) {
+        Ok(root) => (root, None),
+        Err(e) => (target.root().to_path_buf(), Some(e)),
+    };
+    let own_dir = run.team.is_parallel() && root_err.is_none();
     let ctx = WorkloadCtx::new(
         &root,
         repeat,
@@ -388,7 +394,10 @@ fn run_step(
         None => ctx,
     }
     .with_team(run.team);
-    let mut res = pw.workload.run(&mut ctx, &pw.params);
+    let mut res = match root_err {
+        Some(e) => Err(e),
+        None => pw.workload.run(&mut ctx, &pw.params),
+    };
     if let (Ok(()), Some(fault)) = (&res, ctx.fault()) {
         res = Err(fault.clone().into());
     }
@@ -408,6 +417,8 @@ fn run_step(
             crate::interrupt::request();
             error = None;
         }
+    }
+    if own_dir {
         // Each rank's own directory, emptied by its workload (best effort: a failed
         // workload's leftovers are reported by the workload's own cleanup).
         let _ = std::fs::remove_dir(&root);
@@ -438,12 +449,13 @@ fn stop(team: &Team<'_>) -> bool {
 
 /// Where this rank works: the target's root for one process, `rank-N` under it for many
 /// (file per process, as IOR `-F` and mdtest `-u`).
-fn rank_root(team: &Team<'_>, root: &Path) -> std::io::Result<std::path::PathBuf> {
+fn rank_root(team: &Team<'_>, root: &Path) -> Result<std::path::PathBuf, WorkloadError> {
     if !team.is_parallel() {
         return Ok(root.to_path_buf());
     }
     let dir = root.join(format!("rank-{}", team.comm().rank()));
-    std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| WorkloadError::io(format!("create {}", dir.display()), e))?;
     Ok(dir)
 }
 
