@@ -23,6 +23,7 @@ struct CellKey<'a> {
 fn flatten(
     cell: &Cell,
     sample: &Sample,
+    mpi: bool,
 ) -> Result<serde_json::Map<String, serde_json::Value>, RenderError> {
     let status = match &cell.status {
         fsbattery_record::CellStatus::Ok => "ok".to_string(),
@@ -49,16 +50,50 @@ fn flatten(
     {
         map.extend(s);
     }
+    // Per-rank parts (MPI) as fixed columns, in every row of a run that has them, so each row
+    // has the same columns: number of ranks, their smallest and largest value, and the
+    // seconds between the first and the last rank to finish.
+    map.remove("ranks");
+    if mpi {
+        let (n, min, max, skew) = rank_columns(sample);
+        map.insert("ranks".into(), n.into());
+        map.insert("rank_min".into(), min.into());
+        map.insert("rank_max".into(), max.into());
+        map.insert("rank_skew_s".into(), skew.into());
+    }
     Ok(map)
+}
+
+fn rank_columns(sample: &Sample) -> (usize, Option<f64>, Option<f64>, Option<f64>) {
+    let r = &sample.ranks;
+    if r.is_empty() {
+        return (0, None, None, None);
+    }
+    let fold = |f: fn(f64, f64) -> f64, init: f64, g: fn(&fsbattery_record::RankSample) -> f64| {
+        r.iter().map(g).fold(init, f)
+    };
+    let skew =
+        fold(f64::max, 0.0, |x| x.elapsed_s) - fold(f64::min, f64::INFINITY, |x| x.elapsed_s);
+    (
+        r.len(),
+        Some(fold(f64::min, f64::INFINITY, |x| x.value)),
+        Some(fold(f64::max, f64::NEG_INFINITY, |x| x.value)),
+        Some(skew),
+    )
 }
 
 impl Renderer for Csv {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header_written = false;
-        for cell in &report.record.cells {
+        let cells = &report.record.cells;
+        let mpi = cells
+            .iter()
+            .flat_map(|c| &c.samples)
+            .any(|s| !s.ranks.is_empty());
+        for cell in cells {
             for sample in &cell.samples {
-                let row = flatten(cell, sample)?;
+                let row = flatten(cell, sample, mpi)?;
                 if !header_written {
                     w.write_record(row.keys())
                         .map_err(|e| RenderError(e.to_string()))?;

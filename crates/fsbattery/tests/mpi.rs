@@ -161,3 +161,108 @@ fn a_rank_that_fails_fails_the_cell_on_every_rank_naming_it_and_the_run_goes_on(
     // Rank 0's directory is gone; the obstacle is the test's own.
     assert_eq!(entries(&shared), vec![shared.join("rank-1")]);
 }
+
+#[cfg(feature = "mpi")]
+#[test]
+fn io500_on_two_ranks_scores_as_io500_and_leaves_nothing_behind() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = mpirun(
+        2,
+        &[
+            "run",
+            "--target",
+            &target,
+            "--suite",
+            "io500",
+            "--scale",
+            "quick",
+            "--set",
+            "io500.easy_size=4MiB",
+            "--set",
+            "io500.hard_transfers=100",
+            "--set",
+            "io500.md_easy_files=100",
+            "--set",
+            "io500.md_hard_files=50",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&out);
+    let value = |m: &str| {
+        let cells = rec["cells"].as_array().unwrap();
+        let c = cells
+            .iter()
+            .find(|c| c["metric"] == m)
+            .unwrap_or_else(|| panic!("{m}"));
+        c["samples"][0]["value"].as_f64().unwrap()
+    };
+    let geo = |ms: &[&str]| (ms.iter().map(|m| value(m).ln()).sum::<f64>() / ms.len() as f64).exp();
+    let bw = geo(&[
+        "ior_easy_write",
+        "ior_hard_write",
+        "ior_easy_read",
+        "ior_hard_read",
+    ]);
+    let md = geo(&[
+        "mdtest_easy_write",
+        "mdtest_hard_write",
+        "find",
+        "mdtest_easy_stat",
+        "mdtest_hard_stat",
+        "mdtest_easy_delete",
+        "mdtest_hard_read",
+        "mdtest_hard_delete",
+    ]);
+    assert!((value("score_bw") - bw).abs() < 1e-9 * bw, "{bw}");
+    assert!((value("score_md") - md).abs() < 1e-9 * md, "{md}");
+    assert!((value("score") - (bw * md).sqrt()).abs() < 1e-9 * value("score"));
+    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+}
+
+#[test]
+fn io500_runs_as_one_process_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--target",
+            &target,
+            "--suite",
+            "io500",
+            "--scale",
+            "quick",
+            "--set",
+            "io500.easy_size=2MiB",
+            "--set",
+            "io500.hard_transfers=20",
+            "--set",
+            "io500.md_easy_files=20",
+            "--set",
+            "io500.md_hard_files=10",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&out);
+    let cells = rec["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 15);
+    assert!(cells
+        .iter()
+        .all(|c| c["samples"][0]["value"].as_f64().unwrap() > 0.0));
+    assert!(cells.iter().all(|c| c["samples"][0].get("ranks").is_none()));
+    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+}

@@ -393,7 +393,7 @@ fn run_step(
         Some(store) => ctx.with_datasets(store),
         None => ctx,
     }
-    .with_team(run.team);
+    .with_team(run.team, target.root());
     let mut res = match root_err {
         Some(e) => Err(e),
         None => pw.workload.run(&mut ctx, &pw.params),

@@ -42,6 +42,10 @@ pub struct WorkloadCtx<'a> {
     on_sample: &'a mut dyn FnMut(&str, Sample),
     datasets: Option<&'a DatasetStore>,
     team: Option<&'a Team<'a>>,
+    /// The directory every rank shares (the target's root); `root` is this rank's own.
+    shared_root: PathBuf,
+    /// The last sample's value over all ranks, combined as a rate (see [`Self::last_rate`]).
+    last_rate: f64,
     /// Set when an exchange with the other ranks failed: from then on this rank neither
     /// exchanges nor measures, it only hurries to the cell's end where the others wait.
     fault: Option<Fault>,
@@ -64,14 +68,35 @@ impl<'a> WorkloadCtx<'a> {
             on_sample,
             datasets: None,
             team: None,
+            shared_root: root.to_path_buf(),
+            last_rate: 0.0,
             fault: None,
         }
     }
 
-    /// Run as one rank of many: phases start and end together, samples are gathered.
-    pub fn with_team(mut self, team: &'a Team<'a>) -> Self {
+    /// Run as one rank of many: phases start and end together, samples are gathered;
+    /// `shared_root` is the directory all ranks share (this rank's own is `root`).
+    pub fn with_team(mut self, team: &'a Team<'a>, shared_root: &Path) -> Self {
         self.team = Some(team).filter(|t| t.is_parallel());
+        self.shared_root = shared_root.to_path_buf();
         self
+    }
+
+    /// (this rank, number of ranks): (0, 1) for a single process.
+    pub fn ranks(&self) -> (usize, usize) {
+        self.team
+            .map_or((0, 1), |t| (t.comm().rank(), t.comm().size()))
+    }
+
+    /// The directory every rank shares (for one process, the same as [`Self::root`]).
+    pub fn shared_root(&self) -> &Path {
+        &self.shared_root
+    }
+
+    /// The last recorded sample as a rate over all ranks (IOR's stonewall: every rank's
+    /// amount over the first start to the last end); for one process, its value.
+    pub fn last_rate(&self) -> f64 {
+        self.last_rate
     }
 
     /// The exchange that failed, if any (the cell fails with it).
@@ -165,16 +190,27 @@ impl<'a> WorkloadCtx<'a> {
         Ok(t)
     }
 
+    /// Record a value every rank derived alike from values already combined over the ranks
+    /// (IO500's scores): kept as it is, neither gathered nor combined again.
+    pub fn record_derived(&mut self, metric: &str, timing: &Timing, value: f64) {
+        if self.fault.is_none() {
+            (self.on_sample)(metric, timing.sample(self.repeat, value));
+        }
+    }
+
     /// Record `value` for `metric`, with the CPU accounting of `timing`.
     /// As one rank of many, every rank's value and time are gathered into the sample.
     pub fn record(&mut self, metric: &str, timing: &Timing, value: f64) {
         let mut sample = timing.sample(self.repeat, value);
+        self.last_rate = value;
         if let Some(team) = self.team {
             if self.fault.is_some() {
                 return;
             }
             match team.gather(metric, value, timing.elapsed_s) {
                 Ok(parts) => {
+                    let all = fsbattery_stats::stonewall(&parts, fsbattery_stats::Combine::Rate);
+                    self.last_rate = all.map_or(0.0, |a| a.value);
                     sample.ranks = parts
                         .iter()
                         .map(|p| RankSample {

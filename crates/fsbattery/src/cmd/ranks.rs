@@ -15,7 +15,7 @@ use fsbattery_core::runner::Plan;
 use std::path::Path;
 
 /// Workloads that run as many ranks (the others are single-process for now).
-pub const MPI_WORKLOADS: [&str; 4] = ["metadata", "stream", "dd", "randomio"];
+pub const MPI_WORKLOADS: [&str; 5] = ["metadata", "stream", "dd", "randomio", "io500"];
 
 /// The ranks of this run: `None` for a single process. Launched by mpirun without MPI in this
 /// build is refused (each rank would run the whole study alone, on the same files).
