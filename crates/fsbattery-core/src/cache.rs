@@ -66,6 +66,19 @@ impl CacheMode {
         }
     }
 
+    /// [`Self::prepare`] for one of several processes on a node (MPI ranks): only the node's
+    /// leader drops the page cache; the others sync and evict their own files.
+    pub fn prepare_as(&self, paths: &[&Path], node_leader: bool) -> CachePrep {
+        if node_leader || self.effective() != CachePolicy::Cold {
+            return self.prepare(paths);
+        }
+        nix::unistd::sync();
+        for p in paths {
+            fadvise_tree(p);
+        }
+        CachePrep::Fadvised
+    }
+
     /// Undo what measuring residency warmed (dentries, inodes, directory blocks) when the
     /// phase is meant to start with everything dropped; data pages were not touched.
     pub fn after_measuring(&self, prep: CachePrep) {

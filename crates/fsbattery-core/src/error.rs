@@ -82,6 +82,9 @@ pub enum WorkloadError {
     /// A child process (command mode) failed.
     #[error("{0}")]
     Failed(String),
+    /// Another MPI rank failed or left the phase, so this one gave it up too.
+    #[error(transparent)]
+    Team(#[from] crate::collective::Fault),
 }
 
 impl WorkloadError {

@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod ceiling;
+pub mod collective;
 pub mod dataset;
 pub mod engine;
 pub mod error;

@@ -109,6 +109,7 @@ impl Timing {
             cpu_pct: self.cpu_pct(),
             device_io: self.io,
             cache: None,
+            ranks: Vec::new(),
         }
     }
 }

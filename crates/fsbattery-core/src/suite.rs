@@ -52,6 +52,11 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/postmark.toml"),
         },
+        Preset {
+            name: "io500",
+            aliases: &[],
+            text: include_str!("../../../suites/io500.toml"),
+        },
     ]
 }
 

@@ -191,7 +191,7 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
             let cell = cell_mut(rec, target, workload, metric, unit, *better);
             cell.method = method.clone();
             cell.comparable = *comparable;
-            cell.samples.push(*sample);
+            cell.samples.push(sample.clone());
         }
         Event::Failed {
             target,

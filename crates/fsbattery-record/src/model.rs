@@ -428,7 +428,7 @@ pub struct Cell {
 }
 
 /// One repeat's measurement of one metric.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Sample {
     /// Repeat index (0-based).
     pub repeat: u32,
@@ -450,6 +450,20 @@ pub struct Sample {
     /// whose own files held no data to measure).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<crate::cache::PhaseCache>,
+    /// Under MPI, each rank's own value and elapsed time, in rank order; `value` and
+    /// `elapsed_s` above are then the aggregate over all ranks (stonewall: first start to last
+    /// end). Empty for a single process.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<RankSample>,
+}
+
+/// One rank's part of an MPI sample.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct RankSample {
+    /// The rank's value of the metric.
+    pub value: f64,
+    /// The rank's elapsed seconds from the common start to its end.
+    pub elapsed_s: f64,
 }
 
 /// Block-device counters of one timed phase, summed over every device of the target (fields

@@ -40,6 +40,7 @@ fn sample(value: f64) -> Sample {
         cpu_pct: 0.0,
         device_io: None,
         cache: None,
+        ranks: Vec::new(),
     }
 }
 

@@ -219,6 +219,7 @@ pub(crate) mod tests {
                 cpu_pct: 0.0,
                 device_io: None,
                 cache: None,
+                ranks: Vec::new(),
             })
             .collect();
         RunRecord {

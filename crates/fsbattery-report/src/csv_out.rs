@@ -60,7 +60,35 @@ fn flatten(
             }
         }
     }
+    // Per-rank parts (MPI) as columns rather than a list: number of ranks, their smallest
+    // and largest value, and the seconds between the first and the last rank to finish.
+    map.remove("ranks");
+    if !sample.ranks.is_empty() {
+        let (n, min, max, skew) = rank_columns(sample);
+        map.insert("ranks".into(), n.into());
+        map.insert("rank_min".into(), min.into());
+        map.insert("rank_max".into(), max.into());
+        map.insert("rank_skew_s".into(), skew.into());
+    }
     Ok(map)
+}
+
+fn rank_columns(sample: &Sample) -> (usize, Option<f64>, Option<f64>, Option<f64>) {
+    let r = &sample.ranks;
+    if r.is_empty() {
+        return (0, None, None, None);
+    }
+    let fold = |f: fn(f64, f64) -> f64, init: f64, g: fn(&fsbattery_record::RankSample) -> f64| {
+        r.iter().map(g).fold(init, f)
+    };
+    let skew =
+        fold(f64::max, 0.0, |x| x.elapsed_s) - fold(f64::min, f64::INFINITY, |x| x.elapsed_s);
+    (
+        r.len(),
+        Some(fold(f64::min, f64::INFINITY, |x| x.value)),
+        Some(fold(f64::max, f64::NEG_INFINITY, |x| x.value)),
+        Some(skew),
+    )
 }
 
 impl Renderer for Csv {

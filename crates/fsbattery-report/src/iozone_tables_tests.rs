@@ -19,6 +19,7 @@ fn sample(value: f64, cpu_pct: f64) -> Sample {
         value,
         elapsed_s: 1.0,
         user_s: cpu_pct / 200.0,
+        ranks: Vec::new(),
         sys_s: cpu_pct / 200.0,
         cpu_pct,
         device_io: None,

@@ -26,6 +26,7 @@ mod moments;
 mod precision;
 mod rank;
 mod special;
+mod stonewall;
 mod student_t;
 mod summary;
 
@@ -35,5 +36,6 @@ pub use compare::{compare, Comparison, Verdict, MIN_SAMPLES};
 pub use hypothesis::{mann_whitney_u, welch_t_test, MannWhitney, TTest};
 pub use precision::{ci95_relative_pct, widest_ci95, Widest};
 pub use rank::{rank_row, Contestant, Mark, Outcome, RowVerdict, DEFAULT_ALPHA};
+pub use stonewall::{stonewall, Combine, RankPart, Stonewall};
 pub use student_t::{student_t_cdf, student_t_quantile, student_t_sf};
 pub use summary::Summary;

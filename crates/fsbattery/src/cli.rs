@@ -148,9 +148,12 @@ pub struct SetupArgs {
     #[arg(long, value_enum, default_value = "native")]
     pub method: MethodArg,
     /// Also everything `cargo test --workspace` needs (every FUSE filesystem, command mode,
-    /// fio, bonnie++, chromium, python3-openpyxl, ...).
+    /// fio, bonnie++, chromium, python3-openpyxl, Open MPI, ...).
     #[arg(long)]
     pub tests: bool,
+    /// Also what building and running with `--features mpi` needs (Open MPI, libclang).
+    #[arg(long)]
+    pub mpi: bool,
     /// Print what would be installed and install nothing.
     #[arg(long)]
     pub dry_run: bool,

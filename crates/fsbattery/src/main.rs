@@ -31,6 +31,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         // The reader of stdout went away (`| head`): nothing to say, nothing went wrong.
         Err(e) if e.is::<stdout::Closed>() => ExitCode::SUCCESS,
+        // Under mpirun, rank 0 has said it for every rank.
+        Err(e) if e.is::<cmd::Quiet>() => match e.downcast_ref::<cmd::Quiet>() {
+            Some(cmd::Quiet(true)) => ExitCode::from(EXIT_USAGE),
+            _ => ExitCode::from(EXIT_RUNTIME),
+        },
         Err(e) => {
             eprintln!("fsbattery: error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {

@@ -185,6 +185,7 @@ fn reading(field: &str, cpu: f64, scale: impl Fn(f64) -> f64) -> Result<Reading,
         cpu_pct: cpu,
         device_io: None,
         cache: None,
+        ranks: Vec::new(),
     }))
 }
 

@@ -210,6 +210,7 @@ fn metrics(job: &Value, opts: &BTreeMap<String, String>) -> Vec<(MetricSpec, Rea
             cpu_pct: pct("usr_cpu") + pct("sys_cpu"),
             device_io: None,
             cache: None,
+            ranks: Vec::new(),
         })
     };
     let dirs: Vec<&str> = ["read", "write"]

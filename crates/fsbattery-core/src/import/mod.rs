@@ -129,6 +129,7 @@ pub(crate) fn value(v: f64) -> Reading {
         cpu_pct: 0.0,
         device_io: None,
         cache: None,
+        ranks: Vec::new(),
     })
 }
 
@@ -286,7 +287,7 @@ fn cell<'a>(
         match r {
             Reading::Value(s) => samples.push(Sample {
                 repeat: i as u32,
-                ..*s
+                ..s.clone()
             }),
             Reading::Missing(reason) => {
                 if status == CellStatus::Ok {

@@ -23,6 +23,9 @@ pub enum Need {
     Program(String),
     /// A module importable by python3, e.g. "openpyxl".
     PythonModule(String),
+    /// A shared library the dynamic linker knows (`ldconfig -p`), e.g. "libclang.so" that
+    /// building with MPI needs (bindgen).
+    Library(String),
 }
 
 impl Need {
@@ -37,6 +40,7 @@ impl fmt::Display for Need {
         match self {
             Need::Program(p) => write!(f, "{p}"),
             Need::PythonModule(m) => write!(f, "python3 module {m}"),
+            Need::Library(l) => write!(f, "library {l}"),
         }
     }
 }
@@ -137,6 +141,21 @@ pub const PROVIDERS: &[Provider] = &[
     same("zsh", "zsh"),
     same("fish", "fish"),
     p("groff", "groff-base", Some("groff-base"), Some("groff")),
+    // Many clients (`--features mpi`): Open MPI's launcher, its compiler wrapper and headers,
+    // and libclang for the bindings' generator.
+    p("mpirun", "openmpi-bin", Some("openmpi"), Some("openmpi4")),
+    p(
+        "mpicc",
+        "libopenmpi-dev",
+        Some("openmpi-devel"),
+        Some("openmpi4-devel"),
+    ),
+    p(
+        "lib:libclang.so",
+        "libclang-dev",
+        Some("clang-devel"),
+        Some("clang-devel"),
+    ),
     p(
         "python:openpyxl",
         "python3-openpyxl",
@@ -149,6 +168,7 @@ fn key(need: &Need) -> String {
     match need {
         Need::Program(p) => p.clone(),
         Need::PythonModule(m) => format!("python:{m}"),
+        Need::Library(l) => format!("lib:{l}"),
     }
 }
 
@@ -202,7 +222,29 @@ pub fn present(need: &Need) -> bool {
     match need {
         Need::Program(p) => crate::target::which(p).is_some(),
         Need::PythonModule(m) => python_with(m).is_some(),
+        Need::Library(l) => library_known(l),
     }
+}
+
+/// Whether the dynamic linker's cache lists `name` ("libclang.so"), or a versioned
+/// development link of it ("libclang-14.so", as Debian's libclang-dev installs it).
+fn library_known(name: &str) -> bool {
+    let out = std::process::Command::new("ldconfig").arg("-p").output();
+    out.is_ok_and(|o| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .any(|entry| library_matches(name, entry))
+    })
+}
+
+fn library_matches(name: &str, entry: &str) -> bool {
+    let stem = name.strip_suffix(".so").unwrap_or(name);
+    entry == name
+        || entry
+            .strip_prefix(stem)
+            .and_then(|r| r.strip_prefix('-'))
+            .is_some_and(|v| v.ends_with(".so") && v.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// The first interpreter of [`PYTHONS`] that imports `module`.
@@ -220,6 +262,15 @@ pub fn python_with(module: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_versioned_development_link_provides_the_library() {
+        assert!(library_matches("libclang.so", "libclang.so"));
+        assert!(library_matches("libclang.so", "libclang-14.so"));
+        assert!(!library_matches("libclang.so", "libclang-14.so.13"));
+        assert!(!library_matches("libclang.so", "libclang-cpp.so"));
+        assert!(!library_matches("libclang.so", "libclangx.so"));
+    }
 
     #[test]
     fn every_need_is_listed_once() {

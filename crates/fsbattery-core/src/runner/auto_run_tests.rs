@@ -167,7 +167,7 @@ fn an_auto_cell_without_a_decision_is_incomplete() {
                 better: c.better,
                 comparable: c.comparable,
                 method: c.method.clone(),
-                sample: *s,
+                sample: s.clone(),
             });
         }
     }

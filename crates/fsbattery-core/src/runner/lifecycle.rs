@@ -39,6 +39,7 @@ pub fn after_setup(lc: &Lifecycle, repeat: u32) -> Vec<(&'static str, Sample)> {
         cpu_pct: 0.0,
         device_io: None,
         cache: None,
+        ranks: Vec::new(),
     };
     let mut out = Vec::new();
     // tmpfs has no mkfs: no row rather than a zero that would "win".
@@ -75,7 +76,7 @@ mod tests {
     #[test]
     fn each_sample_carries_its_own_phase_cpu() {
         let s = after_setup(&lifecycle(), 2);
-        let get = |m: &str| s.iter().find(|x| x.0 == m).unwrap().1;
+        let get = |m: &str| s.iter().find(|x| x.0 == m).unwrap().1.clone();
         let (mkfs, mount, avail) = (get("mkfs"), get("mount"), get("avail_mib"));
         assert_eq!((mkfs.user_s, mkfs.sys_s, mkfs.elapsed_s), (0.1, 0.2, 0.5));
         assert_eq!(

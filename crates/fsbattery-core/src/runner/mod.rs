@@ -16,6 +16,7 @@ mod observer;
 
 pub use observer::{RunObserver, Silent, Step};
 
+use crate::collective::{Collective, RankEnd, Solo, Team};
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::journal::{assemble, Event, Journal};
@@ -156,6 +157,20 @@ pub fn execute(
     host: HostInfo,
     obs: &mut dyn RunObserver,
 ) -> std::io::Result<Outcome> {
+    execute_with(plan, out_dir, host, obs, &Solo)
+}
+
+/// [`execute`] as one of `comm`'s ranks: every rank runs the same plan in step (see
+/// [`crate::collective`]); each works in its own directory `rank-N` under the target's root,
+/// and every sample is combined over the ranks. Rank 0's journal is the run's.
+pub fn execute_with(
+    plan: &mut Plan,
+    out_dir: &Path,
+    host: HostInfo,
+    obs: &mut dyn RunObserver,
+    comm: &dyn Collective,
+) -> std::io::Result<Outcome> {
+    let team = Team::new(comm);
     let mut journal = Journal::create(out_dir)?;
     // Warnings raised under targets and workloads reach `obs`, not stderr (see `notice`).
     let notices = crate::notice::Capture::begin();
@@ -179,10 +194,11 @@ pub fn execute(
     let mut targets = std::mem::take(&mut plan.targets);
     let labels = unique_labels(&targets);
     for (target, label) in targets.iter_mut().zip(&labels) {
-        if crate::interrupt::requested() {
+        if stop(&team) {
             break;
         }
         let mut run = TargetRun {
+            team: &team,
             plan,
             label,
             journal: &mut journal,
@@ -246,6 +262,7 @@ fn cycles(plan: &Plan) -> Vec<Cycle> {
 
 /// Everything the runner threads through one target's steps.
 struct TargetRun<'a> {
+    team: &'a Team<'a>,
     plan: &'a Plan,
     label: &'a str,
     journal: &'a mut Journal,
@@ -278,7 +295,7 @@ fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Resu
     let mut announced = false;
     let all = cycles(run.plan);
     for (i, cycle) in all.iter().enumerate() {
-        if crate::interrupt::requested() || cycle.is_empty() {
+        if stop(run.team) || cycle.is_empty() {
             return Ok(());
         }
         if cycle.iter().all(|&(_, w)| run.done(w)) {
@@ -441,7 +458,7 @@ fn run_step(
     repeat: u32,
     w: usize,
 ) -> std::io::Result<()> {
-    if crate::interrupt::requested() {
+    if stop(run.team) {
         return Ok(());
     }
     let pw = &run.plan.workloads[w];
@@ -461,7 +478,7 @@ fn run_step(
     let memcg = run.memcg;
     let mut write_err: Option<std::io::Error> = None;
     let mut comparable_samples: Vec<(String, Sample)> = Vec::new();
-    let mut on_sample = |metric: &str, sample: Sample| {
+    let mut on_sample = |metric: &str, mut sample: Sample| {
         // Right after a phase, while its files still exist: the cgroup's cache at its fullest.
         if let Some(cg) = memcg {
             cg.sample_cache();
@@ -470,9 +487,10 @@ fn run_step(
         let (unit, better, comparable) = spec
             .map(|m| (m.unit.clone(), m.better, m.comparable))
             .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
+        combine_ranks(&mut sample, &unit);
         obs.sample(&step, metric, &unit, &sample);
         if comparable {
-            comparable_samples.push((metric.to_string(), sample));
+            comparable_samples.push((metric.to_string(), sample.clone()));
         }
         let ev = Event::Sample {
             target: label.to_string(),
@@ -492,8 +510,15 @@ fn run_step(
         policy: run.plan.cache,
         tool: pw.workload.tool_cache(),
     };
+    // Under MPI a rank that cannot make its directory fails the cell like any workload error
+    // (through `cell_end`), never the run: the other ranks are waiting for it.
+    let (root, root_err) = match rank_root(run.team, target.root()) {
+        Ok(root) => (root, None),
+        Err(e) => (target.root().to_path_buf(), Some(e)),
+    };
+    let own_dir = run.team.is_parallel() && root_err.is_none();
     let ctx = WorkloadCtx::new(
-        target.root(),
+        &root,
         repeat,
         run.plan.method,
         run.plan.pause,
@@ -504,16 +529,37 @@ fn run_step(
     let mut ctx = match &run.plan.datasets {
         Some(store) => ctx.with_datasets(store),
         None => ctx,
+    }
+    .with_team(run.team, target.root());
+    let mut res = match root_err {
+        Some(e) => Err(e),
+        None => pw.workload.run(&mut ctx, &pw.params),
     };
-    let res = pw.workload.run(&mut ctx, &pw.params);
+    if let (Ok(()), Some(fault)) = (&res, ctx.fault()) {
+        res = Err(fault.clone().into());
+    }
     drop(ctx);
     if let Some(e) = write_err {
         return Err(e);
     }
-    let error = match &res {
+    let mut error = match &res {
         Ok(()) | Err(WorkloadError::Interrupted) => None,
         Err(e) => Some(e.to_string()),
     };
+    if run.team.is_parallel() {
+        let interrupted = matches!(res, Err(WorkloadError::Interrupted));
+        let ends = run.team.cell_end(error.as_deref(), interrupted);
+        error = ranks_error(&ends);
+        if ends.iter().any(|e| e.interrupted) {
+            crate::interrupt::request();
+            error = None;
+        }
+    }
+    if own_dir {
+        // Each rank's own directory, emptied by its workload (best effort: a failed
+        // workload's leftovers are reported by the workload's own cleanup).
+        let _ = std::fs::remove_dir(&root);
+    }
     if let Some(reason) = &error {
         run.journal.append(&Event::Failed {
             target: label.to_string(),
@@ -578,6 +624,80 @@ fn enter_memory_cgroup(
         });
     }
     Ok(Some(cg))
+}
+
+/// Whether to stop now; under MPI every rank gets the same answer (a signal may have reached
+/// only some ranks), so all stop at the same point of the plan.
+fn stop(team: &Team<'_>) -> bool {
+    let stop = team.agree_stop(crate::interrupt::requested());
+    if stop {
+        crate::interrupt::request();
+    }
+    stop
+}
+
+/// Where this rank works: the target's root for one process, `rank-N` under it for many
+/// (file per process, as IOR `-F` and mdtest `-u`).
+fn rank_root(team: &Team<'_>, root: &Path) -> Result<std::path::PathBuf, WorkloadError> {
+    if !team.is_parallel() {
+        return Ok(root.to_path_buf());
+    }
+    let dir = root.join(format!("rank-{}", team.comm().rank()));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| WorkloadError::io(format!("create {}", dir.display()), e))?;
+    Ok(dir)
+}
+
+/// The cell's failure over all ranks: the ranks that failed themselves, named with their
+/// hosts (ranks that only gave up because another failed are not repeated).
+fn ranks_error(ends: &[RankEnd]) -> Option<String> {
+    let failed: Vec<&RankEnd> = ends.iter().filter(|e| e.error.is_some()).collect();
+    let own: Vec<&&RankEnd> = failed
+        .iter()
+        .filter(|e| !e.error.as_deref().unwrap_or("").starts_with("rank "))
+        .collect();
+    let shown: Vec<String> = if own.is_empty() {
+        failed.iter().map(|e| describe_end(e)).collect()
+    } else {
+        own.iter().map(|e| describe_end(e)).collect()
+    };
+    (!shown.is_empty()).then(|| shown.join("; "))
+}
+
+fn describe_end(e: &RankEnd) -> String {
+    format!(
+        "rank {} on {}: {}",
+        e.rank,
+        e.host,
+        e.error.as_deref().unwrap_or("")
+    )
+}
+
+/// Turn a gathered sample into the aggregate over the ranks (IOR's stonewall): a time lasts
+/// until the last rank is done, a rate is everyone's work over that span, anything else is
+/// the ranks' mean.
+fn combine_ranks(sample: &mut Sample, unit: &str) {
+    use fsbattery_stats::{stonewall, Combine, RankPart};
+    if sample.ranks.len() < 2 {
+        return;
+    }
+    let combine = match unit {
+        "s" => Combine::Duration,
+        u if u.ends_with("/s") => Combine::Rate,
+        _ => Combine::Mean,
+    };
+    let parts: Vec<RankPart> = sample
+        .ranks
+        .iter()
+        .map(|r| RankPart {
+            value: r.value,
+            elapsed_s: r.elapsed_s,
+        })
+        .collect();
+    if let Some(all) = stonewall(&parts, combine) {
+        sample.value = all.value;
+        sample.elapsed_s = all.span_s;
+    }
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.

@@ -69,6 +69,13 @@ pub fn describe(path: &Path) -> MountEntry {
     m
 }
 
+/// The filesystem's magic number from statfs (`f_type`), to tell whether two processes see
+/// the same kind of filesystem at a path.
+pub fn fs_magic(path: &Path) -> Option<i64> {
+    let t = nix::sys::statfs::statfs(path).ok()?.filesystem_type();
+    Some(t.0 as i64)
+}
+
 /// Name of the filesystem magic from statfs, for when /proc/mounts is unavailable.
 fn statfs_name(path: &Path) -> Option<&'static str> {
     use nix::sys::statfs::*;

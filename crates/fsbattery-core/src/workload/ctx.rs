@@ -7,10 +7,11 @@
 //! phase records.
 
 use crate::cache::CacheMode;
+use crate::collective::{Fault, Team};
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
-use crate::model::{PhaseCache, Sample};
+use crate::model::{PhaseCache, RankSample, Sample};
 use crate::target::blockstat::{DeviceSet, Probe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -46,6 +47,14 @@ pub struct WorkloadCtx<'a> {
     datasets: Option<&'a DatasetStore>,
     devices: Option<&'a DeviceSet>,
     cache: CacheState,
+    team: Option<&'a Team<'a>>,
+    /// The directory every rank shares (the target's root); `root` is this rank's own.
+    shared_root: PathBuf,
+    /// The last sample's value over all ranks, combined as a rate (see [`Self::last_rate`]).
+    last_rate: f64,
+    /// Set when an exchange with the other ranks failed: from then on this rank neither
+    /// exchanges nor measures, it only hurries to the cell's end where the others wait.
+    fault: Option<Fault>,
 }
 
 /// The context's cache handling: the mode, whether the target's medium is memory, and what
@@ -78,7 +87,41 @@ impl<'a> WorkloadCtx<'a> {
                 memory_medium: crate::residency::in_memory(root),
                 ..Default::default()
             },
+            team: None,
+            shared_root: root.to_path_buf(),
+            last_rate: 0.0,
+            fault: None,
         }
+    }
+
+    /// Run as one rank of many: phases start and end together, samples are gathered;
+    /// `shared_root` is the directory all ranks share (this rank's own is `root`).
+    pub fn with_team(mut self, team: &'a Team<'a>, shared_root: &Path) -> Self {
+        self.team = Some(team).filter(|t| t.is_parallel());
+        self.shared_root = shared_root.to_path_buf();
+        self
+    }
+
+    /// (this rank, number of ranks): (0, 1) for a single process.
+    pub fn ranks(&self) -> (usize, usize) {
+        self.team
+            .map_or((0, 1), |t| (t.comm().rank(), t.comm().size()))
+    }
+
+    /// The directory every rank shares (for one process, the same as [`Self::root`]).
+    pub fn shared_root(&self) -> &Path {
+        &self.shared_root
+    }
+
+    /// The last recorded sample as a rate over all ranks (IOR's stonewall: every rank's
+    /// amount over the first start to the last end); for one process, its value.
+    pub fn last_rate(&self) -> f64 {
+        self.last_rate
+    }
+
+    /// The exchange that failed, if any (the cell fails with it).
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
     }
 
     /// Read these block devices' counters around every phase (block-backed targets).
@@ -130,8 +173,16 @@ impl<'a> WorkloadCtx<'a> {
         evict: &[&Path],
         f: impl FnOnce() -> Result<T, WorkloadError>,
     ) -> Result<(T, Timing), WorkloadError> {
-        let prep = self.cache.mode.prepare(evict);
-        self.pause_interruptibly()?;
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone().into());
+        }
+        let team = self.team;
+        // As one rank of many: every rank is done with what came before before its node's
+        // leader drops the cache, and every rank starts timing after the drop.
+        self.barrier(Team::phase_start)?;
+        let leader = team.is_none_or(|t| t.comm().node_leader());
+        let prep = self.cache.mode.prepare_as(evict, leader);
+        let paused = self.pause_interruptibly();
         self.cache.last = crate::residency::measure(evict).map(|(r, probe)| PhaseCache {
             policy: self.cache.mode.effective(),
             prep,
@@ -141,15 +192,39 @@ impl<'a> WorkloadCtx<'a> {
             memory_medium: self.cache.memory_medium,
         });
         // The walk loaded dentries and inodes even where it found no data (empty files).
-        if evict.iter().any(|p| p.exists()) {
+        if leader && evict.iter().any(|p| p.exists()) {
             self.cache.mode.after_measuring(prep);
         }
+        self.barrier(Team::phase_start)?;
         let probe = self.devices.map(Probe::start);
         let sw = Stopwatch::start();
-        let out = f()?;
+        let out = paused.and_then(|()| f());
         let mut t = sw.stop();
+        if let Some(team) = team {
+            let ended = team.phase_end(out.is_ok());
+            if out.is_ok() {
+                self.check(ended)?;
+            }
+        }
+        let out = out?;
         t.io = probe.and_then(Probe::finish);
         Ok((out, t))
+    }
+
+    /// One exchange with the other ranks (none for a single process).
+    fn barrier(&mut self, step: fn(&Team<'a>) -> Result<(), Fault>) -> Result<(), WorkloadError> {
+        match self.team {
+            Some(team) => self.check(step(team)),
+            None => Ok(()),
+        }
+    }
+
+    /// Keep the first failed exchange, so the workload stops exchanging from there on.
+    fn check(&mut self, res: Result<(), Fault>) -> Result<(), WorkloadError> {
+        res.map_err(|fault| {
+            self.fault.get_or_insert(fault.clone());
+            fault.into()
+        })
     }
 
     /// Time `f` as one phase and record its elapsed seconds as `metric`.
@@ -164,11 +239,43 @@ impl<'a> WorkloadCtx<'a> {
         Ok(t)
     }
 
+    /// Record a value every rank derived alike from values already combined over the ranks
+    /// (IO500's scores): kept as it is, neither gathered nor combined again.
+    pub fn record_derived(&mut self, metric: &str, timing: &Timing, value: f64) {
+        if self.fault.is_none() {
+            (self.on_sample)(metric, timing.sample(self.repeat, value));
+        }
+    }
+
     /// Record `value` for `metric`, with the CPU accounting of `timing` and the cache state
-    /// the last phase found.
+    /// the last phase found. As one rank of many, every rank's value and time are gathered
+    /// into the sample.
     pub fn record(&mut self, metric: &str, timing: &Timing, value: f64) {
         let mut sample = timing.sample(self.repeat, value);
         sample.cache = self.cache.last;
+        self.last_rate = value;
+        if let Some(team) = self.team {
+            if self.fault.is_some() {
+                return;
+            }
+            match team.gather(metric, value, timing.elapsed_s) {
+                Ok(parts) => {
+                    let all = fsbattery_stats::stonewall(&parts, fsbattery_stats::Combine::Rate);
+                    self.last_rate = all.map_or(0.0, |a| a.value);
+                    sample.ranks = parts
+                        .iter()
+                        .map(|p| RankSample {
+                            value: p.value,
+                            elapsed_s: p.elapsed_s,
+                        })
+                        .collect();
+                }
+                Err(fault) => {
+                    self.fault = Some(fault);
+                    return;
+                }
+            }
+        }
         (self.on_sample)(metric, sample);
     }
 

@@ -15,6 +15,7 @@ mod dd;
 mod ffsb;
 mod fileset;
 mod fsops;
+mod io500;
 mod iozone;
 mod iozone_stdio;
 mod metadata;
@@ -96,6 +97,7 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &personality::FILESERVER,
         &personality::VARMAIL,
         &personality::WEBSERVER,
+        &io500::Io500,
     ]
 }
 

@@ -8,6 +8,8 @@ mod import;
 mod list;
 mod outputs;
 mod plan;
+mod ranks;
+pub use ranks::Quiet;
 mod record;
 mod report;
 mod run;

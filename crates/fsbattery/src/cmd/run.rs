@@ -6,7 +6,7 @@ use crate::progress;
 use anyhow::Context;
 use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
-use fsbattery_core::runner::{self, RunObserver};
+use fsbattery_core::runner::{self, RunObserver, Silent};
 use fsbattery_core::target::{DirTarget, Target};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -18,8 +18,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         return super::dry_run::dry_run(&args);
     }
     // The plan first: building it creates nothing, and a mistake in the arguments is the
-    // first thing to tell.
-    let (mut plan, no_default_why) = plan::build(&args)?;
+    // first thing to tell. Under mpirun every rank must have built the same, runnable plan.
+    let ranks = super::ranks::start()?;
+    let built = plan::build(&args);
+    if let Some(comm) = ranks.as_deref() {
+        super::ranks::check_all(comm, &built).map_err(|e| super::ranks::silence(comm, e))?;
+    }
+    let (mut plan, no_default_why) = built?;
+    let rank = ranks.as_ref().map_or(0, |c| c.rank());
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.
     fsbattery_core::target::check_workdir(&args.workdir)?;
@@ -32,7 +38,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     for s in &plan.skipped {
         eprintln!("fsbattery: {}", s.line());
     }
-    let out_dir = out_dir(&args)?;
+    let out_dir = match &ranks {
+        // Only rank 0's journal is the run's; the others keep theirs out of the way.
+        Some(c) if c.rank() != 0 => {
+            std::env::temp_dir().join(format!("fsbattery-rank-{rank}-{}", std::process::id()))
+        }
+        _ => out_dir(&args)?,
+    };
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
         if default_workdir_made {
@@ -59,19 +71,28 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
-    let mut observer: Box<dyn RunObserver> = if args.quiet {
+    let mut observer: Box<dyn RunObserver> = if rank != 0 {
+        Box::new(Silent)
+    } else if args.quiet {
         Box::new(progress::Quiet)
     } else if std::io::stdout().is_terminal() {
         Box::new(progress::Bar::new(total))
     } else {
         Box::new(progress::Log)
     };
-    let outcome = runner::execute(&mut plan, &out_dir, host, observer.as_mut());
+    let outcome = match ranks.as_deref() {
+        Some(comm) => runner::execute_with(&mut plan, &out_dir, host, observer.as_mut(), comm),
+        None => runner::execute(&mut plan, &out_dir, host, observer.as_mut()),
+    };
     drop(plan); // tears down targets (removes the default directory) before reporting
     if default_workdir_made {
         let _ = std::fs::remove_dir(&args.workdir);
     }
     let outcome = outcome.with_context(|| format!("writing results to {}", out_dir.display()))?;
+    if rank != 0 {
+        let _ = std::fs::remove_dir_all(&out_dir);
+        return Ok(super::ranks::exit_code(&outcome));
+    }
 
     let written = outputs::write_all(&outcome.record, &out_dir)?;
     if let Some(path) = &args.json {

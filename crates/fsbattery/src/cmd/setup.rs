@@ -25,6 +25,15 @@ const TEST_PROGRAMS: [&str; 11] = [
     "fish", "groff",
 ];
 
+/// What building with `--features mpi` and running under mpirun needs.
+fn mpi_needs() -> [Need; 3] {
+    [
+        Need::program("mpirun"),
+        Need::program("mpicc"),
+        Need::Library("libclang.so".into()),
+    ]
+}
+
 /// Python modules the tests import (the spreadsheet is read back by openpyxl).
 const TEST_MODULES: [&str; 1] = ["openpyxl"];
 
@@ -142,6 +151,9 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
                 needs.extend(w.commands().iter().map(|p| Need::program(p)));
             }
         }
+    }
+    if args.mpi || args.tests {
+        needs.extend(mpi_needs());
     }
     if args.tests {
         needs.extend(TEST_PROGRAMS.iter().map(|p| Need::program(p)));

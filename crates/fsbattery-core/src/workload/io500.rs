@@ -1,0 +1,463 @@
+//! `io500`: the IO500 benchmark's phases and scores, run by every rank (MPI) or one process.
+//!
+//! Phases in IO500's order, each timed between barriers and combined over the ranks as IOR
+//! does (all ranks' bytes or files over the first start to the last end):
+//! - ior-easy write/read: each rank writes its own file sequentially in `easy_transfer`
+//!   pieces, fsync at the end (IOR `-F -e`); read back rank-shifted (rank r reads rank r+1's
+//!   file, IOR `-C`), so a client's cache of what it wrote does not serve the read;
+//! - ior-hard write/read: one shared file, 47,008-byte transfers interleaved by rank
+//!   (transfer i of rank r at offset (i × ranks + r) × 47,008), read rank-shifted;
+//! - mdtest-easy write/stat/delete: empty files, each rank in its own directory (mdtest `-u`);
+//! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one shared directory,
+//!   read rank-shifted;
+//! - find: every rank walks its own easy directory and its part of the shared one.
+//!
+//! Scores as IO500 computes them: bandwidth = geometric mean of the four ior phases in GiB/s,
+//! metadata = geometric mean of the mdtest phases and find in kIOPS, total = √(bandwidth ×
+//! metadata). Sizes follow `--scale`; IO500's own 300 s stonewall is not applied (each rank
+//! does its fixed amount), which the record's parameters say.
+
+use super::{poll, Scratch, Workload, WorkloadCtx};
+use crate::error::{IoContext, WorkloadError};
+use crate::measure::Stopwatch;
+use crate::model::MetricSpec;
+use crate::params::{ParamKind, ParamSpec, Params};
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// The io500 workload.
+pub struct Io500;
+
+/// IO500's ior-hard transfer size.
+const HARD_TRANSFER: u64 = 47_008;
+/// IO500's mdtest-hard file size.
+const MD_HARD_BYTES: usize = 3_901;
+const GIB: f64 = (1u64 << 30) as f64;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "easy_size",
+        help: "bytes each rank writes to its own file in ior-easy",
+        kind: ParamKind::Bytes,
+        quick: 32 << 20,
+        standard: 1 << 30,
+        full_twice_ram: false,
+        min: 1 << 20,
+        max: crate::params::MAX_SIZE,
+    },
+    ParamSpec {
+        name: "easy_transfer",
+        help: "bytes per write/read call in ior-easy (IO500: 2 MiB)",
+        kind: ParamKind::Bytes,
+        quick: 2 << 20,
+        standard: 2 << 20,
+        full_twice_ram: false,
+        min: 4096,
+        max: 1 << 30,
+    },
+    ParamSpec {
+        name: "hard_transfers",
+        help: "47,008-byte transfers each rank makes to the shared file in ior-hard",
+        kind: ParamKind::Count,
+        quick: 1_000,
+        standard: 20_000,
+        full_twice_ram: false,
+        min: 1,
+        max: 100_000_000,
+    },
+    ParamSpec {
+        name: "md_easy_files",
+        help: "empty files each rank makes in its own directory (mdtest-easy)",
+        kind: ParamKind::Count,
+        quick: 1_000,
+        standard: 20_000,
+        full_twice_ram: false,
+        min: 1,
+        max: super::blockio::MAX_FILES,
+    },
+    ParamSpec {
+        name: "md_hard_files",
+        help: "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
+        kind: ParamKind::Count,
+        quick: 500,
+        standard: 10_000,
+        full_twice_ram: false,
+        min: 1,
+        max: super::blockio::MAX_FILES,
+    },
+];
+
+/// The phases: (metric, unit, what).
+const PHASES: &[(&str, &str, &str)] = &[
+    (
+        "ior_easy_write",
+        "GiB/s",
+        "sequential writes, one file per rank, fsync at the end",
+    ),
+    (
+        "mdtest_easy_write",
+        "kops/s",
+        "empty files made, one directory per rank",
+    ),
+    (
+        "ior_hard_write",
+        "GiB/s",
+        "47,008-byte writes interleaved by rank in one shared file",
+    ),
+    (
+        "mdtest_hard_write",
+        "kops/s",
+        "3,901-byte files made in one shared directory",
+    ),
+    (
+        "find",
+        "kops/s",
+        "entries found walking the easy and hard directories",
+    ),
+    (
+        "ior_easy_read",
+        "GiB/s",
+        "sequential reads of another rank's file",
+    ),
+    ("mdtest_easy_stat", "kops/s", "stat of every easy file"),
+    (
+        "ior_hard_read",
+        "GiB/s",
+        "47,008-byte reads of another rank's part of the shared file",
+    ),
+    ("mdtest_hard_stat", "kops/s", "stat of every hard file"),
+    ("mdtest_easy_delete", "kops/s", "unlink of every easy file"),
+    (
+        "mdtest_hard_read",
+        "kops/s",
+        "3,901-byte reads of another rank's hard files",
+    ),
+    ("mdtest_hard_delete", "kops/s", "unlink of every hard file"),
+];
+
+impl Workload for Io500 {
+    fn needs(&self, p: &Params) -> super::needs::Needs {
+        // One process's share (each rank adds its own): its ior-easy file, its part of the
+        // shared ior-hard file, its mdtest files (the easy ones empty).
+        let (easy, hard) = (p.get("md_easy_files"), p.get("md_hard_files"));
+        let bytes = p
+            .get("easy_size")
+            .saturating_add(p.get("hard_transfers").saturating_mul(HARD_TRANSFER))
+            .saturating_add(super::needs::files_bytes(hard, MD_HARD_BYTES as u64))
+            .saturating_add(super::needs::files_bytes(easy, 0));
+        super::needs::Needs::space(bytes, easy + hard + 8, "easy_size")
+    }
+    fn name(&self) -> &'static str {
+        "io500"
+    }
+    fn summary(&self) -> &'static str {
+        "IO500's ior-easy/hard, mdtest-easy/hard and find phases with its scores; under mpirun \
+         every rank takes part (shared file and directory, rank-shifted reads)"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+        let mut m: Vec<MetricSpec> = PHASES
+            .iter()
+            .map(|(name, unit, help)| MetricSpec::rate(name, unit, help))
+            .collect();
+        m.push(MetricSpec::rate(
+            "score_bw",
+            "GiB/s",
+            "geometric mean of the ior phases",
+        ));
+        m.push(MetricSpec::rate(
+            "score_md",
+            "kops/s",
+            "geometric mean of mdtest and find",
+        ));
+        m.push(MetricSpec::rate(
+            "score",
+            "score",
+            "√(bandwidth score × metadata score)",
+        ));
+        m
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        let (rank, ranks) = ctx.ranks();
+        let own = Scratch::create(ctx.root(), "io500")?;
+        // The shared directory (ior files, mdtest-hard): made by rank 0 before the first
+        // phase, whose barrier orders it before anyone uses it; removed by rank 0 on every
+        // exit path.
+        let shared = ctx.shared_root().join("fsbattery-io500-shared");
+        let _guard = if rank == 0 {
+            std::fs::create_dir(&shared)
+                .ctx(|| format!("create shared directory {}", shared.display()))?;
+            Some(Remove(shared.clone()))
+        } else {
+            None
+        };
+        let layout = Layout {
+            rank,
+            ranks,
+            easy_dir: own.join("mdt-easy"),
+            shared,
+        };
+        let dir = &layout.easy_dir;
+        std::fs::create_dir(dir).ctx(|| format!("mkdir {}", dir.display()))?;
+        run_phases(ctx, &layout, p)
+    }
+}
+
+/// Removes a directory made by rank 0 when dropped.
+struct Remove(PathBuf);
+
+impl Drop for Remove {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Where each rank's files are.
+struct Layout {
+    rank: usize,
+    ranks: usize,
+    /// This rank's own mdtest-easy directory (mdtest `-u`).
+    easy_dir: PathBuf,
+    /// The directory every rank shares.
+    shared: PathBuf,
+}
+
+impl Layout {
+    /// The rank whose data this rank reads back (IOR `-C`: the next one).
+    fn next_rank(&self) -> usize {
+        (self.rank + 1) % self.ranks
+    }
+    /// Rank r's ior-easy file: one file per process in the shared directory, as IOR `-F`.
+    fn easy_file(&self, rank: usize) -> PathBuf {
+        self.shared.join(format!("ior-easy.{rank:08}"))
+    }
+    fn hard_file(&self) -> PathBuf {
+        self.shared.join("ior-hard")
+    }
+    fn md_hard(&self, rank: usize, i: u64) -> PathBuf {
+        self.shared.join(format!("file.r{rank}.{i}"))
+    }
+}
+
+type Body<'a> = &'a dyn Fn() -> Result<(), WorkloadError>;
+
+/// One phase: timed between barriers, `amount` (GiB or thousands of files) over the elapsed
+/// time recorded, and the rate over all ranks returned for the scores.
+fn phase(
+    ctx: &mut WorkloadCtx<'_>,
+    metric: &str,
+    amount: f64,
+    f: Body<'_>,
+) -> Result<f64, WorkloadError> {
+    let ((), t) = ctx.phase(&[], f)?;
+    let value = amount / t.elapsed_s.max(1e-9);
+    ctx.record(metric, &t, value);
+    Ok(ctx.last_rate())
+}
+
+fn run_phases(ctx: &mut WorkloadCtx<'_>, l: &Layout, p: &Params) -> Result<(), WorkloadError> {
+    let (easy_size, transfer) = (p.get("easy_size"), p.get("easy_transfer"));
+    let hard_n = p.get("hard_transfers");
+    let (md_easy, md_hard) = (p.get("md_easy_files"), p.get("md_hard_files"));
+    let (easy_gib, hard_gib) = (
+        easy_size as f64 / GIB,
+        (hard_n * HARD_TRANSFER) as f64 / GIB,
+    );
+    let (k_easy, k_hard) = (md_easy as f64 / 1e3, md_hard as f64 / 1e3);
+    let (me, next) = (l.rank, l.next_rank());
+    let all = Stopwatch::start();
+    let mut bw = Vec::new();
+    let mut md = Vec::new();
+    let own_easy = l.easy_file(me);
+    let next_easy = l.easy_file(next);
+    bw.push(phase(ctx, "ior_easy_write", easy_gib, &|| {
+        write_seq(&own_easy, easy_size, transfer)
+    })?);
+    md.push(phase(ctx, "mdtest_easy_write", k_easy, &|| {
+        each(md_easy, |i| create(&l.easy_dir.join(format!("f{i}"))))
+    })?);
+    bw.push(phase(ctx, "ior_hard_write", hard_gib, &|| {
+        hard_io(l, hard_n, me, true)
+    })?);
+    md.push(phase(ctx, "mdtest_hard_write", k_hard, &|| {
+        each(md_hard, |i| write_small(&l.md_hard(me, i)))
+    })?);
+    md.push(phase(ctx, "find", k_easy + k_hard, &|| {
+        find(l, md_easy, md_hard)
+    })?);
+    bw.push(phase(ctx, "ior_easy_read", easy_gib, &|| {
+        read_seq(&next_easy, easy_size, transfer)
+    })?);
+    md.push(phase(ctx, "mdtest_easy_stat", k_easy, &|| {
+        each(md_easy, |i| stat(&l.easy_dir.join(format!("f{i}"))))
+    })?);
+    bw.push(phase(ctx, "ior_hard_read", hard_gib, &|| {
+        hard_io(l, hard_n, next, false)
+    })?);
+    md.push(phase(ctx, "mdtest_hard_stat", k_hard, &|| {
+        each(md_hard, |i| stat(&l.md_hard(me, i)))
+    })?);
+    md.push(phase(ctx, "mdtest_easy_delete", k_easy, &|| {
+        each(md_easy, |i| remove(&l.easy_dir.join(format!("f{i}"))))
+    })?);
+    md.push(phase(ctx, "mdtest_hard_read", k_hard, &|| {
+        each(md_hard, |i| read_small(&l.md_hard(next, i)))
+    })?);
+    md.push(phase(ctx, "mdtest_hard_delete", k_hard, &|| {
+        each(md_hard, |i| remove(&l.md_hard(me, i)))
+    })?);
+    let t = all.stop();
+    let (score_bw, score_md) = (geomean(&bw), geomean(&md));
+    // Every rank derived the same scores from the combined phase rates.
+    ctx.record_derived("score_bw", &t, score_bw);
+    ctx.record_derived("score_md", &t, score_md);
+    ctx.record_derived("score", &t, (score_bw * score_md).sqrt());
+    Ok(())
+}
+
+/// `f(i)` for i in 0..n, polling for Ctrl-C.
+fn each(n: u64, f: impl Fn(u64) -> Result<(), WorkloadError>) -> Result<(), WorkloadError> {
+    (0..n).try_for_each(|i| {
+        poll(i)?;
+        f(i)
+    })
+}
+
+fn create(path: &Path) -> Result<(), WorkloadError> {
+    File::create(path)
+        .map(drop)
+        .ctx(|| format!("create {}", path.display()))
+}
+
+/// Geometric mean of positive values (IO500's score); 0 when any phase measured nothing.
+pub fn geomean(xs: &[f64]) -> f64 {
+    if xs.is_empty() || xs.iter().any(|&x| x <= 0.0 || !x.is_finite()) {
+        return 0.0;
+    }
+    (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
+}
+
+fn write_seq(path: &Path, size: u64, transfer: u64) -> Result<(), WorkloadError> {
+    let f = File::create(path).ctx(|| format!("create {}", path.display()))?;
+    let buf = vec![0x5au8; transfer as usize];
+    let mut at = 0;
+    while at < size {
+        poll(at / transfer)?;
+        let n = transfer.min(size - at) as usize;
+        f.write_all_at(&buf[..n], at)
+            .ctx(|| format!("write {}", path.display()))?;
+        at += n as u64;
+    }
+    f.sync_all().ctx(|| format!("fsync {}", path.display()))
+}
+
+fn read_seq(path: &Path, size: u64, transfer: u64) -> Result<(), WorkloadError> {
+    let f = File::open(path).ctx(|| format!("open {}", path.display()))?;
+    let mut buf = vec![0u8; transfer as usize];
+    let mut at = 0;
+    while at < size {
+        poll(at / transfer)?;
+        let n = transfer.min(size - at) as usize;
+        f.read_exact_at(&mut buf[..n], at)
+            .ctx(|| format!("read {}", path.display()))?;
+        at += n as u64;
+    }
+    Ok(())
+}
+
+/// ior-hard: transfer i of `of_rank` at offset (i × ranks + of_rank) × 47,008.
+fn hard_io(l: &Layout, n: u64, of_rank: usize, write: bool) -> Result<(), WorkloadError> {
+    let path = l.hard_file();
+    let f = OpenOptions::new()
+        .read(true)
+        .write(write)
+        .create(write)
+        .truncate(false)
+        .open(&path)
+        .ctx(|| format!("open {}", path.display()))?;
+    let mut buf = vec![0xa5u8; HARD_TRANSFER as usize];
+    for i in 0..n {
+        poll(i)?;
+        let at = (i * l.ranks as u64 + of_rank as u64) * HARD_TRANSFER;
+        if write {
+            f.write_all_at(&buf, at)
+        } else {
+            f.read_exact_at(&mut buf, at)
+        }
+        .ctx(|| {
+            format!(
+                "{} {} at {at}",
+                if write { "write" } else { "read" },
+                path.display()
+            )
+        })?;
+    }
+    if write {
+        f.sync_all().ctx(|| format!("fsync {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn stat(path: &Path) -> Result<(), WorkloadError> {
+    std::fs::symlink_metadata(path)
+        .map(drop)
+        .ctx(|| format!("stat {}", path.display()))
+}
+
+fn remove(path: &Path) -> Result<(), WorkloadError> {
+    std::fs::remove_file(path).ctx(|| format!("unlink {}", path.display()))
+}
+
+fn write_small(path: &Path) -> Result<(), WorkloadError> {
+    std::fs::write(path, [0x3cu8; MD_HARD_BYTES]).ctx(|| format!("write {}", path.display()))
+}
+
+fn read_small(path: &Path) -> Result<(), WorkloadError> {
+    let data = std::fs::read(path).ctx(|| format!("read {}", path.display()))?;
+    if data.len() != MD_HARD_BYTES {
+        return Err(WorkloadError::Failed(format!(
+            "{} holds {} bytes, expected {MD_HARD_BYTES}",
+            path.display(),
+            data.len()
+        )));
+    }
+    Ok(())
+}
+
+/// find: this rank's easy files, and its own files among the shared directory's entries;
+/// fails when the count is not what was made (a lost file must not look fast).
+fn find(l: &Layout, easy: u64, hard: u64) -> Result<(), WorkloadError> {
+    let seen = super::fsops::walk(&l.easy_dir)? - 1;
+    let mine = format!("file.r{}.", l.rank);
+    let mut own = 0u64;
+    for e in std::fs::read_dir(&l.shared).ctx(|| format!("readdir {}", l.shared.display()))? {
+        let e = e.ctx(|| format!("readdir {}", l.shared.display()))?;
+        if e.file_name().to_string_lossy().starts_with(&mine) {
+            std::fs::symlink_metadata(e.path()).ctx(|| format!("stat {}", e.path().display()))?;
+            own += 1;
+        }
+    }
+    if (seen, own) != (easy, hard) {
+        return Err(WorkloadError::Failed(format!(
+            "find saw {seen} easy and {own} hard files of rank {}, expected {easy} and {hard}",
+            l.rank
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_geometric_means_as_io500_computes_them() {
+        assert!((geomean(&[1.0, 4.0]) - 2.0).abs() < 1e-12);
+        assert!((geomean(&[2.0, 8.0, 4.0]) - 4.0).abs() < 1e-12);
+        assert_eq!(geomean(&[1.0, 0.0]), 0.0);
+        assert_eq!(geomean(&[]), 0.0);
+    }
+}

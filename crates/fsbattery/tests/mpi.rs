@@ -1,0 +1,268 @@
+//! Many clients: `fsbattery run` under `mpirun`. Needs Open MPI's `mpirun` (skipped without
+//! it unless FSBATTERY_REQUIRE_PRIVILEGED=1); the runs themselves need the binary built with
+//! `--features mpi` (`cargo test -p fsbattery --features mpi --test mpi`), while the default
+//! build is checked to refuse mpirun with the fix.
+
+mod common;
+
+use common::*;
+use std::process::{Command, Output};
+
+fn mpirun_or_skip() -> bool {
+    let found = Command::new("mpirun").arg("--version").output().is_ok();
+    if !found {
+        let msg = "mpirun not found (apt-get install openmpi-bin libopenmpi-dev libclang-dev)";
+        if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+            panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+        }
+        eprintln!("skipped: {msg}");
+    }
+    found
+}
+
+/// One mpirun at a time: two jobs started together by one test process interfere.
+static MPIRUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn mpirun(np: usize, args: &[&str]) -> Output {
+    let _one = MPIRUN.lock().unwrap_or_else(|e| e.into_inner());
+    let np = np.to_string();
+    let mut c = Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-np", &np]);
+    c.arg(env!("CARGO_BIN_EXE_fsbattery"));
+    c.args(args);
+    c.output().expect("spawn mpirun")
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_refuses_mpirun_with_the_fix() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let target = format!("dir:{}", dir.path().display());
+    let o = mpirun(2, &["run", "--target", &target, "--workload", "metadata"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--features mpi"), "{}", stderr(&o));
+    assert_eq!(entries(dir.path()), Vec::<std::path::PathBuf>::new());
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn two_ranks_run_metadata_in_step_and_rank_0_records_every_ranks_part() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = mpirun(
+        2,
+        &[
+            "run",
+            "--target",
+            &target,
+            "--workload",
+            "metadata",
+            "--scale",
+            "quick",
+            "--set",
+            "metadata.files=200",
+            "--repeat",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&out);
+    let cells = rec["cells"].as_array().unwrap();
+    assert!(!cells.is_empty());
+    for c in cells {
+        let s = &c["samples"][0];
+        let ranks = s["ranks"].as_array().expect("per-rank parts kept");
+        assert_eq!(ranks.len(), 2, "{c}");
+        // A duration lasts until the last rank is done.
+        if c["unit"] == "s" {
+            let slowest = ranks
+                .iter()
+                .map(|r| r["value"].as_f64().unwrap())
+                .fold(0.0, f64::max);
+            assert_eq!(s["value"].as_f64().unwrap(), slowest, "{c}");
+        }
+    }
+    // Every rank's directory and the probe file are gone: the shared directory is as before.
+    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn a_plan_that_cannot_run_on_many_ranks_stops_every_rank_with_one_line() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let target = format!("dir:{}", dir.path().display());
+    let o = mpirun(2, &["run", "--target", &target, "--workload", "tree"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let err = stderr(&o);
+    let ours: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("fsbattery:"))
+        .collect();
+    assert_eq!(ours.len(), 1, "{err}");
+    assert!(ours[0].contains("runs on one process only"), "{err}");
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn a_rank_that_fails_fails_the_cell_on_every_rank_naming_it_and_the_run_goes_on() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    // Rank 1 cannot make its directory: a file is in the way.
+    std::fs::write(shared.join("rank-1"), b"").unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = mpirun(
+        2,
+        &[
+            "run",
+            "--target",
+            &target,
+            "--workload",
+            "metadata,dd",
+            "--scale",
+            "quick",
+            "--set",
+            "metadata.files=50",
+            "--repeat",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let rec = results(&out);
+    let cells = rec["cells"].as_array().unwrap();
+    let workloads: std::collections::BTreeSet<&str> = cells
+        .iter()
+        .map(|c| c["workload"].as_str().unwrap())
+        .collect();
+    assert_eq!(workloads.len(), 2, "the run went on to the next workload");
+    for c in cells {
+        let reason = c["status"]["reason"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("rank 1 on "), "{c}");
+        assert!(reason.contains("rank-1"), "{c}");
+    }
+    // Rank 0's directory is gone; the obstacle is the test's own.
+    assert_eq!(entries(&shared), vec![shared.join("rank-1")]);
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn io500_on_two_ranks_scores_as_io500_and_leaves_nothing_behind() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = mpirun(
+        2,
+        &[
+            "run",
+            "--target",
+            &target,
+            "--suite",
+            "io500",
+            "--scale",
+            "quick",
+            "--set",
+            "io500.easy_size=4MiB",
+            "--set",
+            "io500.hard_transfers=100",
+            "--set",
+            "io500.md_easy_files=100",
+            "--set",
+            "io500.md_hard_files=50",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&out);
+    let value = |m: &str| {
+        let cells = rec["cells"].as_array().unwrap();
+        let c = cells
+            .iter()
+            .find(|c| c["metric"] == m)
+            .unwrap_or_else(|| panic!("{m}"));
+        c["samples"][0]["value"].as_f64().unwrap()
+    };
+    let geo = |ms: &[&str]| (ms.iter().map(|m| value(m).ln()).sum::<f64>() / ms.len() as f64).exp();
+    let bw = geo(&[
+        "ior_easy_write",
+        "ior_hard_write",
+        "ior_easy_read",
+        "ior_hard_read",
+    ]);
+    let md = geo(&[
+        "mdtest_easy_write",
+        "mdtest_hard_write",
+        "find",
+        "mdtest_easy_stat",
+        "mdtest_hard_stat",
+        "mdtest_easy_delete",
+        "mdtest_hard_read",
+        "mdtest_hard_delete",
+    ]);
+    assert!((value("score_bw") - bw).abs() < 1e-9 * bw, "{bw}");
+    assert!((value("score_md") - md).abs() < 1e-9 * md, "{md}");
+    assert!((value("score") - (bw * md).sqrt()).abs() < 1e-9 * value("score"));
+    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+}
+
+#[test]
+fn io500_runs_as_one_process_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    let target = format!("dir:{}", shared.display());
+    let o = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--target",
+            &target,
+            "--suite",
+            "io500",
+            "--scale",
+            "quick",
+            "--set",
+            "io500.easy_size=2MiB",
+            "--set",
+            "io500.hard_transfers=20",
+            "--set",
+            "io500.md_easy_files=20",
+            "--set",
+            "io500.md_hard_files=10",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&out);
+    let cells = rec["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 15);
+    assert!(cells
+        .iter()
+        .all(|c| c["samples"][0]["value"].as_f64().unwrap() > 0.0));
+    assert!(cells.iter().all(|c| c["samples"][0].get("ranks").is_none()));
+    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+}
