@@ -13,13 +13,17 @@ mod auto_run_tests;
 mod freefrag;
 pub mod lifecycle;
 mod observer;
+mod ranks;
+mod step;
 
 pub use observer::{RunObserver, Silent, Step};
 
-use crate::collective::{Collective, RankEnd, Solo, Team};
+use crate::collective::{Collective, Solo, Team};
 use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::journal::{assemble, Event, Journal};
+use ranks::stop;
+use step::run_step;
 
 use crate::model::*;
 use crate::params::{Params, Scale};
@@ -450,159 +454,6 @@ fn fail_rest(
     Ok(())
 }
 
-/// Run one workload once on the set-up target, journaling each sample as it is measured.
-fn run_step(
-    run: &mut TargetRun<'_>,
-    target: &mut dyn Target,
-    devices: Option<&DeviceSet>,
-    repeat: u32,
-    w: usize,
-) -> std::io::Result<()> {
-    if stop(run.team) {
-        return Ok(());
-    }
-    let pw = &run.plan.workloads[w];
-    let name = pw.workload.name();
-    let label = run.label;
-    let step = Step {
-        index: *run.index,
-        total: run.total,
-        target: label,
-        workload: name,
-        repeat,
-    };
-    run.obs.step_start(&step);
-    let metrics = pw.workload.metrics(&pw.params);
-    let method = run.plan.method.to_string();
-    let (journal, obs) = (&mut *run.journal, &mut *run.obs);
-    let memcg = run.memcg;
-    let mut write_err: Option<std::io::Error> = None;
-    let mut comparable_samples: Vec<(String, Sample)> = Vec::new();
-    let mut on_sample = |metric: &str, mut sample: Sample| {
-        // Right after a phase, while its files still exist: the cgroup's cache at its fullest.
-        if let Some(cg) = memcg {
-            cg.sample_cache();
-        }
-        let spec = metrics.iter().find(|m| m.name == metric);
-        let (unit, better, comparable) = spec
-            .map(|m| (m.unit.clone(), m.better, m.comparable))
-            .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
-        combine_ranks(&mut sample, &unit);
-        obs.sample(&step, metric, &unit, &sample);
-        if comparable {
-            comparable_samples.push((metric.to_string(), sample.clone()));
-        }
-        let ev = Event::Sample {
-            target: label.to_string(),
-            workload: name.into(),
-            metric: metric.into(),
-            unit,
-            better,
-            comparable,
-            method: method.clone(),
-            sample,
-        };
-        if let Err(e) = journal.append(&ev) {
-            write_err.get_or_insert(e);
-        }
-    };
-    let cache = crate::cache::CacheMode {
-        policy: run.plan.cache,
-        tool: pw.workload.tool_cache(),
-    };
-    // Under MPI a rank that cannot make its directory fails the cell like any workload error
-    // (through `cell_end`), never the run: the other ranks are waiting for it.
-    let (root, root_err) = match rank_root(run.team, target.root()) {
-        Ok(root) => (root, None),
-        Err(e) => (target.root().to_path_buf(), Some(e)),
-    };
-    let own_dir = run.team.is_parallel() && root_err.is_none();
-    let ctx = WorkloadCtx::new(
-        &root,
-        repeat,
-        run.plan.method,
-        run.plan.pause,
-        &mut on_sample,
-    )
-    .with_devices(devices)
-    .with_cache(cache);
-    let mut ctx = match &run.plan.datasets {
-        Some(store) => ctx.with_datasets(store),
-        None => ctx,
-    }
-    .with_team(run.team, target.root());
-    let mut res = match root_err {
-        Some(e) => Err(e),
-        None => pw.workload.run(&mut ctx, &pw.params),
-    };
-    if let (Ok(()), Some(fault)) = (&res, ctx.fault()) {
-        res = Err(fault.clone().into());
-    }
-    drop(ctx);
-    if let Some(e) = write_err {
-        return Err(e);
-    }
-    let mut error = match &res {
-        Ok(()) | Err(WorkloadError::Interrupted) => None,
-        Err(e) => Some(e.to_string()),
-    };
-    if run.team.is_parallel() {
-        let interrupted = matches!(res, Err(WorkloadError::Interrupted));
-        let ends = run.team.cell_end(error.as_deref(), interrupted);
-        error = ranks_error(&ends);
-        if ends.iter().any(|e| e.interrupted) {
-            crate::interrupt::request();
-            error = None;
-        }
-    }
-    if own_dir {
-        // Each rank's own directory, emptied by its workload (best effort: a failed
-        // workload's leftovers are reported by the workload's own cleanup).
-        let _ = std::fs::remove_dir(&root);
-    }
-    if let Some(reason) = &error {
-        run.journal.append(&Event::Failed {
-            target: label.to_string(),
-            workload: name.into(),
-            repeat,
-            reason: reason.clone(),
-        })?;
-    }
-    auto_step(run, w, repeat, res.is_ok(), &comparable_samples)?;
-    run.obs.step_end(&step, error.as_deref());
-    *run.index += 1;
-    Ok(())
-}
-
-/// `--repeat auto` after one step: keep its comparable samples, and journal the decision when
-/// the workload stops here; a failed step stops it (no precision can come of it).
-fn auto_step(
-    run: &mut TargetRun<'_>,
-    w: usize,
-    repeat: u32,
-    finished: bool,
-    samples: &[(String, Sample)],
-) -> std::io::Result<()> {
-    let Some(auto) = run.auto.as_mut() else {
-        return Ok(());
-    };
-    if !finished {
-        auto.stop(w);
-        return Ok(());
-    }
-    for (metric, sample) in samples {
-        auto.record(w, metric, sample);
-    }
-    let name = run.plan.workloads[w].workload.name();
-    match auto.decide(w, name, repeat) {
-        Some(convergence) => run.journal.append(&Event::Converged {
-            target: run.label.to_string(),
-            convergence,
-        }),
-        None => Ok(()),
-    }
-}
-
 /// Move this process into the `--memory` cgroup, if asked, and say so in the plan record.
 fn enter_memory_cgroup(
     plan: &Plan,
@@ -624,80 +475,6 @@ fn enter_memory_cgroup(
         });
     }
     Ok(Some(cg))
-}
-
-/// Whether to stop now; under MPI every rank gets the same answer (a signal may have reached
-/// only some ranks), so all stop at the same point of the plan.
-fn stop(team: &Team<'_>) -> bool {
-    let stop = team.agree_stop(crate::interrupt::requested());
-    if stop {
-        crate::interrupt::request();
-    }
-    stop
-}
-
-/// Where this rank works: the target's root for one process, `rank-N` under it for many
-/// (file per process, as IOR `-F` and mdtest `-u`).
-fn rank_root(team: &Team<'_>, root: &Path) -> Result<std::path::PathBuf, WorkloadError> {
-    if !team.is_parallel() {
-        return Ok(root.to_path_buf());
-    }
-    let dir = root.join(format!("rank-{}", team.comm().rank()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| WorkloadError::io(format!("create {}", dir.display()), e))?;
-    Ok(dir)
-}
-
-/// The cell's failure over all ranks: the ranks that failed themselves, named with their
-/// hosts (ranks that only gave up because another failed are not repeated).
-fn ranks_error(ends: &[RankEnd]) -> Option<String> {
-    let failed: Vec<&RankEnd> = ends.iter().filter(|e| e.error.is_some()).collect();
-    let own: Vec<&&RankEnd> = failed
-        .iter()
-        .filter(|e| !e.error.as_deref().unwrap_or("").starts_with("rank "))
-        .collect();
-    let shown: Vec<String> = if own.is_empty() {
-        failed.iter().map(|e| describe_end(e)).collect()
-    } else {
-        own.iter().map(|e| describe_end(e)).collect()
-    };
-    (!shown.is_empty()).then(|| shown.join("; "))
-}
-
-fn describe_end(e: &RankEnd) -> String {
-    format!(
-        "rank {} on {}: {}",
-        e.rank,
-        e.host,
-        e.error.as_deref().unwrap_or("")
-    )
-}
-
-/// Turn a gathered sample into the aggregate over the ranks (IOR's stonewall): a time lasts
-/// until the last rank is done, a rate is everyone's work over that span, anything else is
-/// the ranks' mean.
-fn combine_ranks(sample: &mut Sample, unit: &str) {
-    use fsbattery_stats::{stonewall, Combine, RankPart};
-    if sample.ranks.len() < 2 {
-        return;
-    }
-    let combine = match unit {
-        "s" => Combine::Duration,
-        u if u.ends_with("/s") => Combine::Rate,
-        _ => Combine::Mean,
-    };
-    let parts: Vec<RankPart> = sample
-        .ranks
-        .iter()
-        .map(|r| RankPart {
-            value: r.value,
-            elapsed_s: r.elapsed_s,
-        })
-        .collect();
-    if let Some(all) = stonewall(&parts, combine) {
-        sample.value = all.value;
-        sample.elapsed_s = all.span_s;
-    }
 }
 
 /// The target as measured now (after setup): filesystem, options, device, capabilities.
