@@ -40,33 +40,12 @@ impl Renderer for Markdown {
         }
         out.push_str(&device_io(rec));
         let failed = crate::table::failures(&main);
-        if !failed.is_empty() {
-            out.push_str("\n## Failed and pending\n\n");
-            for l in failed.lines() {
-                out.push_str(&format!("- {}\n", escape(l)));
-            }
-        }
-        let notes = conditions::notes(rec);
-        if !notes.is_empty() {
-            out.push_str("\n## Repeats and aging\n\n");
-            for l in notes {
-                out.push_str(&format!("- {}\n", escape(&l)));
-            }
-        }
         let skipped = crate::table::skipped(rec);
-        if !skipped.is_empty() {
-            out.push_str("\n## Skipped targets\n\n");
-            for l in skipped.lines() {
-                out.push_str(&format!("- {}\n", escape(l)));
-            }
-        }
-        let cache = crate::cache_notes::lines(rec);
-        if !cache.is_empty() {
-            out.push_str("\n## Cache state\n\n");
-            for l in cache {
-                out.push_str(&format!("- {}\n", escape(&l)));
-            }
-        }
+        let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        bullets(&mut out, "Failed and pending", &lines(&failed));
+        bullets(&mut out, "Repeats and aging", &conditions::notes(rec));
+        bullets(&mut out, "Skipped targets", &lines(&skipped));
+        bullets(&mut out, "Cache state", &crate::cache_notes::lines(rec));
         if let Some(t) = iozone {
             if !out.ends_with("\n\n") {
                 out.push('\n');
@@ -92,6 +71,17 @@ impl Renderer for Markdown {
             ));
         }
         Ok(out.into_bytes())
+    }
+}
+
+/// A `## title` section of escaped bullet lines; nothing when there are none.
+fn bullets(out: &mut String, title: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n## {title}\n\n"));
+    for l in lines {
+        out.push_str(&format!("- {}\n", escape(l)));
     }
 }
 

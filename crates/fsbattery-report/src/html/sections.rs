@@ -180,12 +180,7 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
             name(w)
         ),
     };
-    let margin = if rv != 0.0 {
-        let dir = if wv < rv { "lower" } else { "higher" };
-        format!("{:.1}% {dir}", ((wv - rv) / rv * 100.0).abs())
-    } else {
-        "-".into()
-    };
+    let margin = margin(wv, rv);
     let c = compare(&d.samples(line, r), &d.samples(line, w), line.better, ALPHA);
     let p = c.p_value.map(p_text).unwrap_or_default();
     let sig = match v.outcome {
@@ -201,6 +196,15 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         name(r),
         format::num(rv)
     )
+}
+
+/// How far the winner is from the runner-up, in % of the runner-up ("-" when that is 0).
+fn margin(wv: f64, rv: f64) -> String {
+    if rv == 0.0 {
+        return "-".into();
+    }
+    let dir = if wv < rv { "lower" } else { "higher" };
+    format!("{:.1}% {dir}", ((wv - rv) / rv * 100.0).abs())
 }
 
 /// Where a filesystem without a journal wins, S2 also names the significant winner among the

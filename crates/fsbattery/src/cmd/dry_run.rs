@@ -76,18 +76,7 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     for s in &p.skipped {
         writeln!(out, "  {}", s.line())?;
     }
-    out.push_str("workloads:\n");
-    for w in &p.workloads {
-        let params = w.params.to_text(w.workload.params());
-        let shown: Vec<String> = w
-            .workload
-            .params()
-            .iter()
-            .filter_map(|s| params.get(s.name).map(|_| (s, w.params.get(s.name))))
-            .map(|(s, v)| format!("{}={}", s.name, s.show(v)))
-            .collect();
-        writeln!(out, "  {:<12} {}", w.workload.name(), shown.join(" "))?;
-    }
+    workloads(&mut out, p)?;
     let targets = p.targets.len().max(1);
     let runs = targets * p.workloads.len() * p.repeat as usize;
     let metrics: usize = p
@@ -108,6 +97,23 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     out.push_str("nothing was made, mounted or written (--dry-run)\n");
     crate::stdout::write(out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The workloads with the parameters they will run with.
+fn workloads(out: &mut String, p: &fsbattery_core::runner::Plan) -> std::fmt::Result {
+    out.push_str("workloads:\n");
+    for w in &p.workloads {
+        let params = w.params.to_text(w.workload.params());
+        let shown: Vec<String> = w
+            .workload
+            .params()
+            .iter()
+            .filter_map(|s| params.get(s.name).map(|_| (s, w.params.get(s.name))))
+            .map(|(s, v)| format!("{}={}", s.name, s.show(v)))
+            .collect();
+        writeln!(out, "  {:<12} {}", w.workload.name(), shown.join(" "))?;
+    }
+    Ok(())
 }
 
 /// What a target needs on disk: loop images (sparse: the data written, at most the image

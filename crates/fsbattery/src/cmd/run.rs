@@ -38,12 +38,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     for s in &plan.skipped {
         eprintln!("fsbattery: {}", s.line());
     }
-    let out_dir = match &ranks {
+    let out_dir = match rank {
         // Only rank 0's journal is the run's; the others keep theirs out of the way.
-        Some(c) if c.rank() != 0 => {
-            std::env::temp_dir().join(format!("fsbattery-rank-{rank}-{}", std::process::id()))
-        }
-        _ => out_dir(&args)?,
+        0 => out_dir(&args)?,
+        _ => std::env::temp_dir().join(format!("fsbattery-rank-{rank}-{}", std::process::id())),
     };
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
@@ -63,23 +61,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
 
-    let mut host = fsbattery_core::host::probe();
-    if !args.no_ceiling {
-        match fsbattery_core::ceiling::measure() {
-            Ok(c) => host.tool_ceiling = Some(c),
-            Err(e) => eprintln!("fsbattery: the tool's own ceiling was not measured: {e}"),
-        }
-    }
+    let host = host(&args, ranks.is_some());
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
-    let mut observer: Box<dyn RunObserver> = if rank != 0 {
-        Box::new(Silent)
-    } else if args.quiet {
-        Box::new(progress::Quiet)
-    } else if std::io::stdout().is_terminal() {
-        Box::new(progress::Bar::new(total))
-    } else {
-        Box::new(progress::Log)
-    };
+    let mut observer = observer(&args, rank, total);
     let outcome = match ranks.as_deref() {
         Some(comm) => runner::execute_with(&mut plan, &out_dir, host, observer.as_mut(), comm),
         None => runner::execute(&mut plan, &out_dir, host, observer.as_mut()),
@@ -93,12 +77,44 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         let _ = std::fs::remove_dir_all(&out_dir);
         return Ok(super::ranks::exit_code(&outcome));
     }
+    finish(&args, &outcome, &out_dir)
+}
 
-    let written = outputs::write_all(&outcome.record, &out_dir)?;
+/// The machine as the record describes it, with fsbattery's own ceiling measured on it
+/// (skipped with `--no-ceiling`, and under MPI, where a cell is every rank's work combined
+/// and one process's ceiling says nothing of it).
+fn host(args: &RunArgs, parallel: bool) -> fsbattery_core::model::HostInfo {
+    let mut host = fsbattery_core::host::probe();
+    if !args.no_ceiling && !parallel {
+        match fsbattery_core::ceiling::measure() {
+            Ok(c) => host.tool_ceiling = Some(c),
+            Err(e) => eprintln!("fsbattery: the tool's own ceiling was not measured: {e}"),
+        }
+    }
+    host
+}
+
+/// What the user sees while the run goes on: nothing from MPI ranks other than 0, warnings
+/// only with `--quiet`, a bar on a terminal, a log line per step otherwise.
+fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
+    if rank != 0 {
+        Box::new(Silent)
+    } else if args.quiet {
+        Box::new(progress::Quiet)
+    } else if std::io::stdout().is_terminal() {
+        Box::new(progress::Bar::new(total))
+    } else {
+        Box::new(progress::Log)
+    }
+}
+
+/// Write the outputs, print the results, and turn the outcome into the exit status.
+fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::Result<ExitCode> {
+    let written = outputs::write_all(&outcome.record, out_dir)?;
     if let Some(path) = &args.json {
         write_json(&outcome.record, path)?;
     }
-    print_results(&args, &outcome.record, &out_dir, &written)?;
+    print_results(args, &outcome.record, out_dir, &written)?;
     if outcome.interrupted {
         eprintln!(
             "fsbattery: interrupted: finished cells are kept in {}",
