@@ -4,7 +4,7 @@
 //! ([`crate::MetricSpec::meta`]); renderers group and place cells by it alone, so a new
 //! workload's percentiles or swept metrics render without a renderer knowing its name.
 //!
-//! Records written before metadata existed carry none: [`derive`] reads it from the naming
+//! Records written before metadata existed carry none: [`derive()`] reads it from the naming
 //! conventions those records followed (iozone's `<test>@<record bytes>`, latency suffixes
 //! `_p50` … `_max`, time units) — the one place those conventions are still read.
 

@@ -150,7 +150,7 @@ pub trait Engine {
 const NAMES: &[&str] = &["sync", "io_uring", "null"];
 
 /// A boxed engine is an engine: workloads that pick the engine at run time drive a
-/// `Box<dyn Engine>` through the same [`Driver`] (one virtual call per submit and reap).
+/// `Box<dyn Engine>` through the same `Driver` (one virtual call per submit and reap).
 impl<T: Engine + ?Sized> Engine for Box<T> {
     fn name(&self) -> &'static str {
         (**self).name()

@@ -47,7 +47,7 @@ pub const PROGRAMS: &[&str] = &[
 ];
 
 /// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any, looked up as every
-/// other program is ([`crate::target::which`]).
+/// other program is (`target::which`).
 pub fn missing_program(extra: &[&str]) -> Option<String> {
     PROGRAMS
         .iter()

@@ -306,7 +306,7 @@ pub(super) fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageErro
 }
 
 /// The most any one workload holds on a target at once, as each declares it from its
-/// parameters (workloads run one after another and clean up). A need past [`MAX_SIZE`] is
+/// parameters (workloads run one after another and clean up). A need past [`params::MAX_SIZE`] is
 /// refused as too large for any target rather than wrapped into a small figure.
 pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let mut most = 0;
