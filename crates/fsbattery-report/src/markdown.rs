@@ -31,9 +31,11 @@ impl Renderer for Markdown {
         if !main.rows.is_empty() || iozone.is_none() {
             out.push_str("## Results\n\n");
             out.push_str(&table(&main, report, true));
-            out.push_str("\n## CPU utilisation (%)\n\n");
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
-            out.push_str(&table(&cpu, report, false));
+            if !cpu.rows.is_empty() {
+                out.push_str("\n## CPU utilisation (%)\n\n");
+                out.push_str(&table(&cpu, report, false));
+            }
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("\n{}\n", escape(&note)));

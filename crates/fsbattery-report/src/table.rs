@@ -34,9 +34,12 @@ impl Renderer for TerminalTable {
         // An iozone-only run has no other rows: its tables are the whole report.
         if !main.rows.is_empty() || iozone.is_none() {
             out.push_str(&self.table(&main, report, true));
-            out.push_str("\nCPU % ((user+sys)/elapsed)\n");
+            // CPU % belongs to timed rows; a run of rates alone (io500) has none to show.
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
-            out.push_str(&self.table(&cpu, report, false));
+            if !cpu.rows.is_empty() {
+                out.push_str("\nCPU % ((user+sys)/elapsed)\n");
+                out.push_str(&self.table(&cpu, report, false));
+            }
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("{note}\n"));
