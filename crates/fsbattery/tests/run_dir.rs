@@ -31,6 +31,21 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
     );
 
     let rec = results(&out);
+    assert_every_metric_twice(&rec);
+    let t = &rec["targets"][0];
+    assert!(!t["fs_type"].as_str().unwrap().is_empty());
+    assert!(!t["mount_options"].as_str().unwrap().is_empty());
+    assert!(
+        entries(target.path()).is_empty(),
+        "left behind: {:?}",
+        entries(target.path())
+    );
+    assert_outputs(&out, &rec);
+    assert_reports(work.path(), &out);
+}
+
+/// 24 metrics, each with two positive samples and a CPU % within the cores' reach.
+fn assert_every_metric_twice(rec: &serde_json::Value) {
     assert_eq!(rec["schema_version"], 1);
     assert!(rec["host"]["cores"].as_u64().unwrap() >= 1);
     let cores = rec["host"]["cores"].as_f64().unwrap();
@@ -54,14 +69,10 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
             );
         }
     }
-    let t = &rec["targets"][0];
-    assert!(!t["fs_type"].as_str().unwrap().is_empty());
-    assert!(!t["mount_options"].as_str().unwrap().is_empty());
-    assert!(
-        entries(target.path()).is_empty(),
-        "left behind: {:?}",
-        entries(target.path())
-    );
+}
+
+/// The files of a run directory, and what the record says of its rows and dataset.
+fn assert_outputs(out: &std::path::Path, rec: &serde_json::Value) {
     for f in [
         "journal.jsonl",
         "results.json",
@@ -97,17 +108,17 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
         "{tests:?}"
     );
     assert!(csv.lines().next().unwrap().contains("cpu_pct"));
+}
 
+/// `report` renders the run in every format.
+fn assert_reports(work: &std::path::Path, out: &std::path::Path) {
     for (fmt, needle) in [
         ("table", "Touch 2,000 Files"),
         ("markdown", "| test |"),
         ("csv", "elapsed_s"),
         ("json", "schema_version"),
     ] {
-        let r = run_in(
-            work.path(),
-            &["report", out.to_str().unwrap(), "--format", fmt],
-        );
+        let r = run_in(work, &["report", out.to_str().unwrap(), "--format", fmt]);
         assert_eq!(code(&r), 0, "{}", stderr(&r));
         assert!(
             stdout(&r).contains(needle),
