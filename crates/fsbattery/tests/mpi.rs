@@ -33,6 +33,37 @@ fn mpirun(np: usize, args: &[&str]) -> Output {
     c.output().expect("spawn mpirun")
 }
 
+/// A run on a fresh "shared" directory with a quick scale and its own output directory:
+/// under `mpirun -np N` when `np` is given, else as one process. `prepare` runs on the shared
+/// directory first.
+struct SharedRun {
+    _dir: tempfile::TempDir,
+    shared: std::path::PathBuf,
+    out: std::path::PathBuf,
+    output: Output,
+}
+
+fn shared_run(np: Option<usize>, args: &[&str], prepare: fn(&std::path::Path)) -> SharedRun {
+    let dir = tempfile::tempdir().unwrap();
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    prepare(&shared);
+    let target = format!("dir:{}", shared.display());
+    let mut all = vec!["run", "--target", &target, "--scale", "quick"];
+    all.extend(["--out", out.to_str().unwrap(), "--quiet"]);
+    all.extend_from_slice(args);
+    let output = match np {
+        Some(n) => mpirun(n, &all),
+        None => run_in(dir.path(), &all),
+    };
+    SharedRun {
+        _dir: dir,
+        shared,
+        out,
+        output,
+    }
+}
+
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn a_build_without_mpi_refuses_mpirun_with_the_fix() {
@@ -53,30 +84,21 @@ fn two_ranks_run_metadata_in_step_and_rank_0_records_every_ranks_part() {
     if !mpirun_or_skip() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
-    std::fs::create_dir(&shared).unwrap();
-    let target = format!("dir:{}", shared.display());
-    let o = mpirun(
-        2,
+    let r = shared_run(
+        Some(2),
         &[
-            "run",
-            "--target",
-            &target,
             "--workload",
             "metadata",
-            "--scale",
-            "quick",
             "--set",
             "metadata.files=200",
             "--repeat",
             "1",
-            "--out",
-            out.to_str().unwrap(),
         ],
+        |_| {},
     );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let rec = results(&out);
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    let rec = results(out);
     let cells = rec["cells"].as_array().unwrap();
     assert!(!cells.is_empty());
     for c in cells {
@@ -93,7 +115,7 @@ fn two_ranks_run_metadata_in_step_and_rank_0_records_every_ranks_part() {
         }
     }
     // Every rank's directory and the probe file are gone: the shared directory is as before.
-    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }
 
 #[cfg(feature = "mpi")]
@@ -121,32 +143,21 @@ fn a_rank_that_fails_fails_the_cell_on_every_rank_naming_it_and_the_run_goes_on(
     if !mpirun_or_skip() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
-    std::fs::create_dir(&shared).unwrap();
-    // Rank 1 cannot make its directory: a file is in the way.
-    std::fs::write(shared.join("rank-1"), b"").unwrap();
-    let target = format!("dir:{}", shared.display());
-    let o = mpirun(
-        2,
+    let r = shared_run(
+        Some(2),
         &[
-            "run",
-            "--target",
-            &target,
             "--workload",
             "metadata,dd",
-            "--scale",
-            "quick",
             "--set",
             "metadata.files=50",
             "--repeat",
             "1",
-            "--out",
-            out.to_str().unwrap(),
         ],
+        |shared| std::fs::write(shared.join("rank-1"), b"").unwrap(),
     );
-    assert_eq!(code(&o), 3, "{}", stderr(&o));
-    let rec = results(&out);
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    assert_eq!(code(o), 3, "{}", stderr(o));
+    let rec = results(out);
     let cells = rec["cells"].as_array().unwrap();
     let workloads: std::collections::BTreeSet<&str> = cells
         .iter()
@@ -159,7 +170,7 @@ fn a_rank_that_fails_fails_the_cell_on_every_rank_naming_it_and_the_run_goes_on(
         assert!(reason.contains("rank-1"), "{c}");
     }
     // Rank 0's directory is gone; the obstacle is the test's own.
-    assert_eq!(entries(&shared), vec![shared.join("rank-1")]);
+    assert_eq!(entries(shared), vec![shared.join("rank-1")]);
 }
 
 #[cfg(feature = "mpi")]
@@ -168,20 +179,11 @@ fn io500_on_two_ranks_scores_as_io500_and_leaves_nothing_behind() {
     if !mpirun_or_skip() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
-    std::fs::create_dir(&shared).unwrap();
-    let target = format!("dir:{}", shared.display());
-    let o = mpirun(
-        2,
+    let r = shared_run(
+        Some(2),
         &[
-            "run",
-            "--target",
-            &target,
             "--suite",
             "io500",
-            "--scale",
-            "quick",
             "--set",
             "io500.easy_size=4MiB",
             "--set",
@@ -190,12 +192,12 @@ fn io500_on_two_ranks_scores_as_io500_and_leaves_nothing_behind() {
             "io500.md_easy_files=100",
             "--set",
             "io500.md_hard_files=50",
-            "--out",
-            out.to_str().unwrap(),
         ],
+        |_| {},
     );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let rec = results(&out);
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    let rec = results(out);
     let value = |m: &str| {
         let cells = rec["cells"].as_array().unwrap();
         let c = cells
@@ -224,25 +226,16 @@ fn io500_on_two_ranks_scores_as_io500_and_leaves_nothing_behind() {
     assert!((value("score_bw") - bw).abs() < 1e-9 * bw, "{bw}");
     assert!((value("score_md") - md).abs() < 1e-9 * md, "{md}");
     assert!((value("score") - (bw * md).sqrt()).abs() < 1e-9 * value("score"));
-    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }
 
 #[test]
 fn io500_runs_as_one_process_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
-    std::fs::create_dir(&shared).unwrap();
-    let target = format!("dir:{}", shared.display());
-    let o = run_in(
-        dir.path(),
+    let r = shared_run(
+        None,
         &[
-            "run",
-            "--target",
-            &target,
             "--suite",
             "io500",
-            "--scale",
-            "quick",
             "--set",
             "io500.easy_size=2MiB",
             "--set",
@@ -251,18 +244,17 @@ fn io500_runs_as_one_process_too() {
             "io500.md_easy_files=20",
             "--set",
             "io500.md_hard_files=10",
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
         ],
+        |_| {},
     );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let rec = results(&out);
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    let rec = results(out);
     let cells = rec["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 15);
     assert!(cells
         .iter()
         .all(|c| c["samples"][0]["value"].as_f64().unwrap() > 0.0));
     assert!(cells.iter().all(|c| c["samples"][0].get("ranks").is_none()));
-    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }

@@ -15,14 +15,26 @@ use std::process::{Command, Stdio};
 /// Directories searched after PATH: mkfs tools live in sbin.
 const EXTRA_DIRS: [&str; 4] = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"];
 
-/// Full path of `tool`, or `None` when it is not installed.
+/// Full path of `tool`, or `None` when it is not installed: PATH, then the sbin and bin
+/// directories (mkfs and mount helpers live in sbin, which a user's PATH may lack; fsbattery
+/// runs them by this full path).
 pub(crate) fn which(tool: &str) -> Option<PathBuf> {
+    lookup(tool, &EXTRA_DIRS)
+}
+
+/// Full path of `tool` on PATH alone: what a child process started by name (command mode,
+/// `sh -c` pipelines) will find, since it inherits PATH.
+pub(crate) fn on_path(tool: &str) -> Option<PathBuf> {
+    lookup(tool, &[])
+}
+
+fn lookup(tool: &str, extra: &[&str]) -> Option<PathBuf> {
     if tool.contains('/') {
         return is_executable(Path::new(tool)).then(|| PathBuf::from(tool));
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .chain(EXTRA_DIRS.iter().map(PathBuf::from))
+        .chain(extra.iter().map(PathBuf::from))
         .map(|d| d.join(tool))
         .find(|p| is_executable(p))
 }

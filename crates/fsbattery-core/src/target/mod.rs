@@ -35,7 +35,7 @@ mod zfs;
 pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
-pub(crate) use exec::{run as run_command, show as show_command, which};
+pub(crate) use exec::{on_path, run as run_command, show as show_command, which};
 pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
 

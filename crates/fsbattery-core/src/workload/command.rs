@@ -46,12 +46,12 @@ pub const PROGRAMS: &[&str] = &[
     "touch", "mkdir", "find", "rm", "dd", "cp", "cat", "split", "sync",
 ];
 
-/// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any, looked up as every
-/// other program is (`target::which`).
+/// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any: looked up on
+/// PATH alone (`target::on_path`), as the child processes started by name will look.
 pub fn missing_program(extra: &[&str]) -> Option<String> {
     PROGRAMS
         .iter()
         .chain(extra)
-        .find(|p| crate::target::which(p).is_none())
+        .find(|p| crate::target::on_path(p).is_none())
         .map(|p| p.to_string())
 }

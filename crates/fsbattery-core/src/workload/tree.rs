@@ -258,12 +258,13 @@ pub(super) fn source(
 }
 
 /// What the filesystem under `scratch` stores, probed once per run, untimed; what it lacks is
-/// said once, since the trees are then verified without it.
+/// said once, as a warning (the trees are then verified without it, which `--quiet` must
+/// still say).
 pub(super) fn probe(scratch: &Scratch) -> Result<Stores, WorkloadError> {
     let stores = Stores::probe(scratch.path())?;
     let lacking = stores.lacking();
     if !lacking.is_empty() {
-        crate::notice::note(format!(
+        crate::notice::warn(format!(
             "the filesystem under {} stores no {lacking}; trees on it are verified within \
              what it stores",
             scratch.path().display()
