@@ -512,6 +512,22 @@ mod tests {
         assert_eq!(parse(&text, Path::new("s.toml")).unwrap().rows.len(), 1);
     }
 
+    /// The lifecycle's rows need no [[workload]] entry and are checked against its declared
+    /// metrics, with the message naming the built-in rows and every metric they have.
+    #[test]
+    fn lifecycle_rows_are_checked_against_their_declaration() {
+        let row = |m: &str| {
+            format!("name = \"x\"\n[[workload]]\nname = \"metadata\"\n[[row]]\nlabel = \"a\"\nworkload = \"filesystem\"\nmetric = \"{m}\"\n")
+        };
+        for m in ["mkfs", "mount", "avail_mib", "umount"] {
+            assert_eq!(parse(&row(m), Path::new("s.toml")).unwrap().rows.len(), 1);
+        }
+        let e = parse(&row("fsck"), Path::new("s.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 7, key 'metric': the built-in 'filesystem' rows have no metric 'fsck' (known: mkfs, mount, avail_mib, umount)"), "{e}");
+    }
+
     #[test]
     fn a_row_may_carry_its_own_aggregate() {
         let base = "name = \"x\"\n[[workload]]\nname = \"metadata\"\n[[row]]\nlabel = \"a\"\nworkload = \"metadata\"\nmetric = \"touch_files\"\n";

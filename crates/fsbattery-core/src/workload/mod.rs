@@ -195,6 +195,32 @@ mod tests {
     use super::*;
     use crate::params::{ParamKind, Scale, MAX_SIZE};
 
+    /// One lookup for workloads and the built-in lifecycle: a workload runs when planned, the
+    /// lifecycle always, with its declared metrics; no workload may take a built-in's name
+    /// (the built-in would shadow it).
+    #[test]
+    fn participants_are_workloads_and_the_lifecycle() {
+        let fs = participant("filesystem").expect("the lifecycle is a participant");
+        assert!(matches!(fs, Participant::BuiltIn(_)) && fs.params().is_empty());
+        let names = |p: Participant| -> Vec<String> {
+            let m = p.metrics(&Params::default_for(p.params()));
+            m.into_iter().map(|m| m.name).collect()
+        };
+        assert_eq!(names(fs), ["mkfs", "mount", "avail_mib", "umount"]);
+        assert!(fs.runs_with(std::iter::empty()));
+        let dd = participant("dd").expect("dd is a workload");
+        assert!(!dd.runs_with(["metadata"].into_iter()));
+        assert!(dd.runs_with(["metadata", "dd"].into_iter()));
+        assert!(participant("nosuch").is_none());
+        for w in registry() {
+            assert!(
+                fsbattery_record::lifecycle::builtin(w.name()).is_none(),
+                "{}",
+                w.name()
+            );
+        }
+    }
+
     /// Defaults are not checked at run time (overrides are): a default outside its own range
     /// would reach a workload unchecked.
     #[test]
