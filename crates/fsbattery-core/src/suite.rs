@@ -7,7 +7,6 @@
 
 use crate::error::UsageError;
 use crate::params::{format_bytes, ParamSpec, Params, Scale};
-use crate::runner::lifecycle;
 use crate::workload;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -330,17 +329,11 @@ fn check_row_metric(
     err: &dyn Fn(usize, &str, String) -> UsageError,
 ) -> Result<(), UsageError> {
     let (wname, metric) = (r.workload.get_ref(), r.metric.get_ref());
-    if wname == lifecycle::WORKLOAD {
-        if !lifecycle::metrics().iter().any(|m| &m.name == metric) {
-            return Err(err(r.metric.span().start, "metric", format!("the built-in '{wname}' rows have no metric '{metric}' (known: mkfs, mount, avail_mib, umount)")));
-        }
-        return Ok(());
-    }
-    if !workloads.iter().any(|(n, _)| n == wname) {
+    let planned = workloads.iter().map(|(n, _)| n.as_str());
+    let Some(p) = workload::participant(wname).filter(|p| p.runs_with(planned)) else {
         return Err(err(r.workload.span().start, "workload", format!("row '{}' names workload '{wname}', which is not in this suite's [[workload]] list (or mark the row pending = \"...\")", r.label)));
-    }
-    let wl = workload::find(wname).expect("validated above");
-    let known = wl.metrics(&Params::default_for(wl.params()));
+    };
+    let known = p.metrics(&Params::default_for(p.params()));
     // A row may name a swept quantity: iozone's `write` stands for its points `write@8192`,
     // `write@16384`, ... (one table per test, as iozone's Excel report).
     let sweeps = |m: &crate::model::MetricSpec| {
@@ -354,7 +347,8 @@ fn check_row_metric(
             r.metric.span().start,
             "metric",
             format!(
-                "workload '{wname}' has no metric '{metric}' (known: {})",
+                "{} no metric '{metric}' (known: {})",
+                p.rows_subject(),
                 names.join(", ")
             ),
         ));
@@ -516,6 +510,22 @@ mod tests {
         assert!(parse(text, Path::new("s.toml")).is_err());
         let text = format!("{text}pending = \"later\"\n");
         assert_eq!(parse(&text, Path::new("s.toml")).unwrap().rows.len(), 1);
+    }
+
+    /// The lifecycle's rows need no [[workload]] entry and are checked against its declared
+    /// metrics, with the message naming the built-in rows and every metric they have.
+    #[test]
+    fn lifecycle_rows_are_checked_against_their_declaration() {
+        let row = |m: &str| {
+            format!("name = \"x\"\n[[workload]]\nname = \"metadata\"\n[[row]]\nlabel = \"a\"\nworkload = \"filesystem\"\nmetric = \"{m}\"\n")
+        };
+        for m in ["mkfs", "mount", "avail_mib", "umount"] {
+            assert_eq!(parse(&row(m), Path::new("s.toml")).unwrap().rows.len(), 1);
+        }
+        let e = parse(&row("fsck"), Path::new("s.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 7, key 'metric': the built-in 'filesystem' rows have no metric 'fsck' (known: mkfs, mount, avail_mib, umount)"), "{e}");
     }
 
     #[test]

@@ -149,7 +149,7 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
     for i in 0..rec.cells.len() {
         let cell = &rec.cells[i];
         // Lifecycle rows have one sample per made filesystem, not per repeat (--fresh once).
-        let per_repeat = cell.workload != crate::lifecycle::WORKLOAD;
+        let per_repeat = crate::lifecycle::builtin(&cell.workload).is_none_or(|b| b.per_repeat);
         let expected = rec.expected_samples(&cell.target, &cell.workload);
         let short = expected.is_none_or(|n| cell.samples.len() < n as usize);
         if per_repeat && cell.status == CellStatus::Ok && short {

@@ -12,6 +12,33 @@ use crate::model::{MetricSpec, RunRecord};
 /// Name of the built-in workload whose cells hold the lifecycle rows.
 pub const WORKLOAD: &str = "filesystem";
 
+/// A participant of the plan that the runner measures itself, around each filesystem it makes,
+/// rather than a workload's run: its declaration is looked up by name like a workload's
+/// ([`builtin`]), so suite rows, the plan and the journal ask it instead of comparing names.
+/// It is not listed in the plan's workloads (older records do not list it either): its cells
+/// appear when a target makes a filesystem and produces its samples.
+pub struct BuiltIn {
+    /// Name its cells and suite rows carry.
+    pub name: &'static str,
+    /// Its metrics, in report order.
+    pub metrics: fn() -> Vec<MetricSpec>,
+    /// One sample per repeat (as a workload), or one per filesystem made (once with --fresh
+    /// once): the journal counts a cell short of its repeats as incomplete only in the first case.
+    pub per_repeat: bool,
+}
+
+/// The filesystem lifecycle: mkfs, mount, unmount and space after formatting.
+pub const FILESYSTEM: BuiltIn = BuiltIn {
+    name: WORKLOAD,
+    metrics,
+    per_repeat: false,
+};
+
+/// The built-in participant called `name`, if it is one.
+pub fn builtin(name: &str) -> Option<&'static BuiltIn> {
+    [&FILESYSTEM].into_iter().find(|b| b.name == name)
+}
+
 /// The lifecycle metrics, in S1's order.
 pub fn metrics() -> Vec<MetricSpec> {
     vec![
@@ -35,9 +62,11 @@ pub fn metrics() -> Vec<MetricSpec> {
 /// Written before [`MetricSpec::meta`] existed: each planned metric gets the metadata its name
 /// implies ([`crate::meta::derive`]), so it renders as it always did.
 pub fn upgrade(rec: &mut RunRecord) {
-    let specs = metrics();
-    for c in rec.cells.iter_mut().filter(|c| c.workload == WORKLOAD) {
-        if let Some(m) = specs.iter().find(|m| m.name == c.metric) {
+    for c in rec.cells.iter_mut() {
+        let Some(b) = builtin(&c.workload) else {
+            continue;
+        };
+        if let Some(m) = (b.metrics)().iter().find(|m| m.name == c.metric) {
             c.comparable = m.comparable;
         }
     }

@@ -167,3 +167,36 @@ fn each_refusal_is_a_typed_one_line_error() {
         assert!(!e.to_string().contains('\n'), "{e}");
     }
 }
+
+/// A built-in participant declared one sample per filesystem made (the lifecycle) stays `ok`
+/// with fewer samples than repeats; a workload's cell short of its repeats is incomplete.
+#[test]
+fn only_per_repeat_participants_are_incomplete_short_of_their_repeats() {
+    let mut events = journal();
+    if let Event::Start { plan, .. } = &mut events[0] {
+        plan.repeat = 3;
+    }
+    let Event::Sample { sample, .. } = events[2].clone() else {
+        panic!("the fixture's third event is a sample")
+    };
+    events.insert(
+        3,
+        Event::Sample {
+            target: "t".into(),
+            workload: "dd".into(),
+            metric: "write".into(),
+            unit: "MB/s".into(),
+            better: fsbattery_stats::Better::Higher,
+            comparable: true,
+            method: "native".into(),
+            sample,
+        },
+    );
+    let rec = journal::assemble(&events).unwrap();
+    let state = |w: &str, m: &str| rec.cell("t", w, m).map(|c| c.status.clone());
+    assert_eq!(
+        state(lifecycle::WORKLOAD, "avail_mib"),
+        Some(CellStatus::Ok)
+    );
+    assert_eq!(state("dd", "write"), Some(CellStatus::Incomplete));
+}

@@ -12,7 +12,7 @@
 use crate::measure::Timing;
 use crate::model::{CpuSecs, Lifecycle, Sample};
 
-pub use fsbattery_record::lifecycle::{metrics, upgrade, WORKLOAD};
+pub use fsbattery_record::lifecycle::{builtin, metrics, upgrade, BuiltIn, FILESYSTEM, WORKLOAD};
 
 /// Samples recorded right after a setup that made a filesystem.
 ///

@@ -403,19 +403,15 @@ fn teardown(
     Ok(())
 }
 
+/// Journal one lifecycle sample as the built-in participant's declaration describes it.
 fn lifecycle_sample(run: &mut TargetRun<'_>, metric: &str, sample: Sample) -> std::io::Result<()> {
-    let spec = lifecycle::metrics().into_iter().find(|m| m.name == metric);
-    let spec = spec.expect("lifecycle metric is declared");
-    run.journal.append(&Event::Sample {
-        target: run.label.to_string(),
-        workload: lifecycle::WORKLOAD.into(),
-        metric: metric.into(),
-        unit: spec.unit,
-        better: spec.better,
-        comparable: spec.comparable,
-        method: run.plan.method.to_string(),
-        sample,
-    })
+    let declared = &lifecycle::FILESYSTEM;
+    let specs = (declared.metrics)();
+    let spec = specs.iter().find(|m| m.name == metric);
+    assert!(spec.is_some(), "lifecycle metric {metric} is declared");
+    let method = run.plan.method.to_string();
+    let ev = step::sample_event(run.label, declared.name, metric, spec, &method, sample);
+    run.journal.append(&ev)
 }
 
 /// Setup failed: every remaining step of this target fails with the tool's message; the run

@@ -25,27 +25,43 @@ impl SampleSink<'_> {
             cg.sample_cache();
         }
         let spec = self.metrics.iter().find(|m| m.name == metric);
-        let (unit, better, comparable) = spec
-            .map(|m| (m.unit.clone(), m.better, m.comparable))
-            .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
-        combine_ranks(&mut sample, &unit);
-        self.obs.sample(self.step, metric, &unit, &sample);
-        if comparable {
+        let unit = spec.map_or("s", |m| m.unit.as_str());
+        combine_ranks(&mut sample, unit);
+        self.obs.sample(self.step, metric, unit, &sample);
+        if spec.is_none_or(|m| m.comparable) {
             self.comparable.push((metric.to_string(), sample.clone()));
         }
-        let ev = Event::Sample {
-            target: self.step.target.to_string(),
-            workload: self.step.workload.into(),
-            metric: metric.into(),
-            unit,
-            better,
-            comparable,
-            method: self.method.clone(),
-            sample,
-        };
+        let (target, workload) = (self.step.target, self.step.workload);
+        let ev = sample_event(target, workload, metric, spec, &self.method, sample);
         if let Err(e) = self.journal.append(&ev) {
             self.write_err.get_or_insert(e);
         }
+    }
+}
+
+/// The journal event for one sample of `workload`'s `metric`, carrying the unit, direction and
+/// comparability of `spec`, the participant's declaration of it (undeclared: seconds, lower
+/// is better): one path for workload samples and the runner's lifecycle samples.
+pub(super) fn sample_event(
+    target: &str,
+    workload: &str,
+    metric: &str,
+    spec: Option<&MetricSpec>,
+    method: &str,
+    sample: Sample,
+) -> Event {
+    let (unit, better, comparable) = spec
+        .map(|m| (m.unit.clone(), m.better, m.comparable))
+        .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
+    Event::Sample {
+        target: target.into(),
+        workload: workload.into(),
+        metric: metric.into(),
+        unit,
+        better,
+        comparable,
+        method: method.into(),
+        sample,
     }
 }
 

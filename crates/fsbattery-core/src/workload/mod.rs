@@ -106,6 +106,60 @@ pub fn find(name: &str) -> Option<&'static dyn Workload> {
     registry().iter().copied().find(|w| w.name() == name)
 }
 
+/// What a name in a suite row, the plan or the journal stands for: a registered workload, or a
+/// participant the runner measures itself around each filesystem it makes (the lifecycle,
+/// [`fsbattery_record::lifecycle::BuiltIn`]). One lookup, [`participant`], for both.
+#[derive(Clone, Copy)]
+pub enum Participant {
+    /// A workload of the registry: it runs when the plan lists it.
+    Workload(&'static dyn Workload),
+    /// Measured at setup and teardown: it runs whenever a target makes a filesystem.
+    BuiltIn(&'static fsbattery_record::lifecycle::BuiltIn),
+}
+
+impl Participant {
+    /// The metrics it produces with `params` (a built-in has no parameters).
+    pub fn metrics(&self, params: &Params) -> Vec<MetricSpec> {
+        match self {
+            Participant::Workload(w) => w.metrics(params),
+            Participant::BuiltIn(b) => (b.metrics)(),
+        }
+    }
+
+    /// Its parameters (none for a built-in).
+    pub fn params(&self) -> &'static [ParamSpec] {
+        match self {
+            Participant::Workload(w) => w.params(),
+            Participant::BuiltIn(_) => &[],
+        }
+    }
+
+    /// Whether it runs with these planned workloads: a workload when listed, a built-in always
+    /// (its rows exist whenever a target makes a filesystem; renderers hide them otherwise).
+    pub fn runs_with<'a>(&self, mut planned: impl Iterator<Item = &'a str>) -> bool {
+        match self {
+            Participant::Workload(w) => planned.any(|n| n == w.name()),
+            Participant::BuiltIn(_) => true,
+        }
+    }
+
+    /// How an error message names its rows.
+    pub fn rows_subject(&self) -> String {
+        match self {
+            Participant::Workload(w) => format!("workload '{}' has", w.name()),
+            Participant::BuiltIn(b) => format!("the built-in '{}' rows have", b.name),
+        }
+    }
+}
+
+/// The workload or built-in participant called `name`.
+pub fn participant(name: &str) -> Option<Participant> {
+    match fsbattery_record::lifecycle::builtin(name) {
+        Some(b) => Some(Participant::BuiltIn(b)),
+        None => find(name).map(Participant::Workload),
+    }
+}
+
 /// Look a workload up by name, or the one-line error that lists the known names (exit 2).
 pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
@@ -140,6 +194,32 @@ pub(crate) fn poll(i: u64) -> Result<(), WorkloadError> {
 mod tests {
     use super::*;
     use crate::params::{ParamKind, Scale, MAX_SIZE};
+
+    /// One lookup for workloads and the built-in lifecycle: a workload runs when planned, the
+    /// lifecycle always, with its declared metrics; no workload may take a built-in's name
+    /// (the built-in would shadow it).
+    #[test]
+    fn participants_are_workloads_and_the_lifecycle() {
+        let fs = participant("filesystem").expect("the lifecycle is a participant");
+        assert!(matches!(fs, Participant::BuiltIn(_)) && fs.params().is_empty());
+        let names = |p: Participant| -> Vec<String> {
+            let m = p.metrics(&Params::default_for(p.params()));
+            m.into_iter().map(|m| m.name).collect()
+        };
+        assert_eq!(names(fs), ["mkfs", "mount", "avail_mib", "umount"]);
+        assert!(fs.runs_with(std::iter::empty()));
+        let dd = participant("dd").expect("dd is a workload");
+        assert!(!dd.runs_with(["metadata"].into_iter()));
+        assert!(dd.runs_with(["metadata", "dd"].into_iter()));
+        assert!(participant("nosuch").is_none());
+        for w in registry() {
+            assert!(
+                fsbattery_record::lifecycle::builtin(w.name()).is_none(),
+                "{}",
+                w.name()
+            );
+        }
+    }
 
     /// Defaults are not checked at run time (overrides are): a default outside its own range
     /// would reach a workload unchecked.

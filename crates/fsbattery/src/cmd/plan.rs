@@ -272,10 +272,10 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
             spec.kind == fsbattery_core::params::ParamKind::Bytes,
         ))
     };
-    // Lifecycle rows exist whenever a target makes a filesystem; renderers hide them otherwise.
+    // A built-in participant (the lifecycle) runs whenever a target makes a filesystem.
     let running = |w: &str| {
-        w == fsbattery_core::runner::lifecycle::WORKLOAD
-            || workloads.iter().any(|x| x.workload.name() == w)
+        workload::participant(w)
+            .is_some_and(|p| p.runs_with(workloads.iter().map(|x| x.workload.name())))
     };
     suite
         .rows
