@@ -17,13 +17,14 @@
 //! metadata). Sizes follow `--scale`; IO500's own 300 s stonewall is not applied (each rank
 //! does its fixed amount), which the record's parameters say.
 
+use super::blockio::{BlockFile, IoSettings, Open};
 use super::{poll, Scratch, Workload, WorkloadCtx};
+use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::FileExt;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// The io500 workload.
@@ -190,7 +191,10 @@ impl Workload for Io500 {
         let _guard = if rank == 0 {
             std::fs::create_dir(&shared)
                 .ctx(|| format!("create shared directory {}", shared.display()))?;
-            Some(Remove(shared.clone()))
+            let guard = Remove(shared.clone());
+            let hard = shared.join("ior-hard");
+            File::create(&hard).ctx(|| format!("create {}", hard.display()))?;
+            Some(guard)
         } else {
             None
         };
@@ -340,63 +344,53 @@ pub fn geomean(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
 }
 
+/// The bytes of the ior phases move through the engine (sync, buffered: IOR's POSIX API),
+/// as every workload's do: chunks of `transfer` bytes, incompressible data.
+fn io_file(path: &Path, how: Open, transfer: u64, seed: u64) -> Result<BlockFile, WorkloadError> {
+    let io = IoSettings {
+        engine: EngineSpec::Sync,
+        fill: Fill::Random,
+        direct: false,
+        fell_back: false,
+    };
+    let chunk = u32::try_from(transfer).unwrap_or(u32::MAX);
+    BlockFile::open(path, how, &io, chunk, seed)
+}
+
+/// ior-easy write: the rank's own file from offset 0, fsync at the end (IOR `-e`).
 fn write_seq(path: &Path, size: u64, transfer: u64) -> Result<(), WorkloadError> {
-    let f = File::create(path).ctx(|| format!("create {}", path.display()))?;
-    let buf = vec![0x5au8; transfer as usize];
-    let mut at = 0;
-    while at < size {
-        poll(at / transfer)?;
-        let n = transfer.min(size - at) as usize;
-        f.write_all_at(&buf[..n], at)
-            .ctx(|| format!("write {}", path.display()))?;
-        at += n as u64;
-    }
-    f.sync_all().ctx(|| format!("fsync {}", path.display()))
+    let mut f = io_file(path, Open::Truncate, transfer, size)?;
+    f.stream(OpKind::Write, size)?;
+    f.fsync()
 }
 
+/// ior-easy read: another rank's file from offset 0.
 fn read_seq(path: &Path, size: u64, transfer: u64) -> Result<(), WorkloadError> {
-    let f = File::open(path).ctx(|| format!("open {}", path.display()))?;
-    let mut buf = vec![0u8; transfer as usize];
-    let mut at = 0;
-    while at < size {
-        poll(at / transfer)?;
-        let n = transfer.min(size - at) as usize;
-        f.read_exact_at(&mut buf[..n], at)
-            .ctx(|| format!("read {}", path.display()))?;
-        at += n as u64;
-    }
-    Ok(())
+    io_file(path, Open::Existing, transfer, size)?
+        .stream(OpKind::Read, size)
+        .map(drop)
 }
 
-/// ior-hard: transfer i of `of_rank` at offset (i × ranks + of_rank) × 47,008.
+/// ior-hard: transfer i of `of_rank` at offset (i × ranks + of_rank) × 47,008 of the shared
+/// file rank 0 made before the first phase.
 fn hard_io(l: &Layout, n: u64, of_rank: usize, write: bool) -> Result<(), WorkloadError> {
-    let path = l.hard_file();
-    let f = OpenOptions::new()
-        .read(true)
-        .write(write)
-        .create(write)
-        .truncate(false)
-        .open(&path)
-        .ctx(|| format!("open {}", path.display()))?;
-    let mut buf = vec![0xa5u8; HARD_TRANSFER as usize];
+    let mut f = io_file(
+        &l.hard_file(),
+        Open::Existing,
+        HARD_TRANSFER,
+        of_rank as u64,
+    )?;
+    // Ctrl-C is polled by the engine's driver, as for every transfer.
     for i in 0..n {
-        poll(i)?;
         let at = (i * l.ranks as u64 + of_rank as u64) * HARD_TRANSFER;
         if write {
-            f.write_all_at(&buf, at)
+            f.write_at(at, i * HARD_TRANSFER)?;
         } else {
-            f.read_exact_at(&mut buf, at)
+            f.read_at(at)?;
         }
-        .ctx(|| {
-            format!(
-                "{} {} at {at}",
-                if write { "write" } else { "read" },
-                path.display()
-            )
-        })?;
     }
     if write {
-        f.sync_all().ctx(|| format!("fsync {}", path.display()))?;
+        f.fsync()?;
     }
     Ok(())
 }
