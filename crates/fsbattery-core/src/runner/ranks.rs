@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::collective::RankEnd;
+use fsbattery_record::meta::{MetricKind, MetricMeta, Stat};
 
 /// Whether to stop now; under MPI every rank gets the same answer (a signal may have reached
 /// only some ranks), so all stop at the same point of the plan.
@@ -52,17 +53,17 @@ fn describe_end(e: &RankEnd) -> String {
     )
 }
 
-/// Turn a gathered sample into the aggregate over the ranks (IOR's stonewall): a time lasts
-/// until the last rank is done, a rate is everyone's work over that span, anything else is
-/// the ranks' mean.
-pub(super) fn combine_ranks(sample: &mut Sample, unit: &str) {
+/// Turn a gathered sample into the aggregate over the ranks (IOR's stonewall), by what the
+/// metric measures: a time lasts until the last rank is done, and so does a latency maximum;
+/// a rate is everyone's work over that span; anything else is the ranks' mean.
+pub(super) fn combine_ranks(sample: &mut Sample, meta: &MetricMeta) {
     use fsbattery_stats::{stonewall, Combine, RankPart};
     if sample.ranks.len() < 2 {
         return;
     }
-    let combine = match unit {
-        "s" => Combine::Duration,
-        u if u.ends_with("/s") => Combine::Rate,
+    let combine = match (meta.kind, meta.stat) {
+        (MetricKind::Time, _) | (MetricKind::Latency, Some(Stat::Max)) => Combine::Duration,
+        (MetricKind::Rate, _) => Combine::Rate,
         _ => Combine::Mean,
     };
     let parts: Vec<RankPart> = sample

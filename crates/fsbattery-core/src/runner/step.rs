@@ -4,6 +4,7 @@
 
 use super::ranks::{combine_ranks, rank_root, ranks_error, stop};
 use super::*;
+use fsbattery_record::meta::MetricMeta;
 
 /// Where a step's samples go while its workload runs: combined over the ranks, shown to the
 /// observer, kept for `--repeat auto`, journaled at once.
@@ -26,7 +27,11 @@ impl SampleSink<'_> {
         }
         let spec = self.metrics.iter().find(|m| m.name == metric);
         let unit = spec.map_or("s", |m| m.unit.as_str());
-        combine_ranks(&mut sample, unit);
+        let meta = spec.and_then(|m| m.meta.clone());
+        combine_ranks(
+            &mut sample,
+            &meta.unwrap_or_else(|| MetricMeta::from_unit(unit)),
+        );
         self.obs.sample(self.step, metric, unit, &sample);
         if spec.is_none_or(|m| m.comparable) {
             self.comparable.push((metric.to_string(), sample.clone()));
