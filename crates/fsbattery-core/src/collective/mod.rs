@@ -96,6 +96,9 @@ pub struct RankEnd {
     pub error: Option<String>,
     /// Whether it was interrupted.
     pub interrupted: bool,
+    /// Whether its error only says that it followed another rank out of the cell (a
+    /// [`Fault`]), rather than a failure of its own.
+    pub followed: bool,
 }
 
 const PHASE_START: u64 = 1;
@@ -178,8 +181,9 @@ impl<'a> Team<'a> {
         }
     }
 
-    /// The end of a cell: repeats until every rank is here, then gathers each rank's outcome.
-    pub fn cell_end(&self, error: Option<&str>, interrupted: bool) -> Vec<RankEnd> {
+    /// The end of a cell: repeats until every rank is here, then gathers each rank's outcome
+    /// (`followed`: the error is a [`Fault`], this rank gave up because another did).
+    pub fn cell_end(&self, error: Option<&str>, interrupted: bool, followed: bool) -> Vec<RankEnd> {
         if self.is_parallel() {
             while !self
                 .comm
@@ -188,7 +192,7 @@ impl<'a> Team<'a> {
                 .all(|w| w[0] == CELL_END)
             {}
         }
-        let mine = encode_end(self.comm.host(), error, interrupted);
+        let mine = encode_end(self.comm.host(), error, interrupted, followed);
         let all = self.comm.all_gather_bytes(&mine);
         all.iter()
             .enumerate()
@@ -204,9 +208,10 @@ fn tag(metric: &str) -> u64 {
     })
 }
 
-/// `flags \0 host \0 error`: flags bit 0 = failed, bit 1 = interrupted.
-fn encode_end(host: &str, error: Option<&str>, interrupted: bool) -> Vec<u8> {
-    let flags = u8::from(error.is_some()) | (u8::from(interrupted) << 1);
+/// `flags \0 host \0 error`: flags bit 0 = failed, bit 1 = interrupted, bit 2 = followed.
+fn encode_end(host: &str, error: Option<&str>, interrupted: bool, followed: bool) -> Vec<u8> {
+    let flags =
+        u8::from(error.is_some()) | (u8::from(interrupted) << 1) | (u8::from(followed) << 2);
     let mut out = vec![flags, 0];
     out.extend_from_slice(host.as_bytes());
     out.push(0);
@@ -225,6 +230,7 @@ fn decode_end(rank: usize, bytes: &[u8]) -> RankEnd {
         host,
         error: (flags & 1 != 0).then_some(error),
         interrupted: flags & 2 != 0,
+        followed: flags & 4 != 0,
     }
 }
 

@@ -121,7 +121,7 @@ fn one_cell(team: &Team<'_>, fail: bool) -> (Result<Vec<RankPart>, Fault>, Vec<R
         Err(_) if fail => Some("No space left on device".to_string()),
         Err(e) => Some(e.to_string()),
     };
-    let ends = team.cell_end(error.as_deref(), false);
+    let ends = team.cell_end(error.as_deref(), false, error.is_some() && !fail);
     (res, ends)
 }
 
@@ -147,6 +147,8 @@ fn a_rank_that_fails_before_the_phase_fails_the_cell_on_every_rank() {
         let failed = &ends[1];
         assert_eq!(failed.error.as_deref(), Some("No space left on device"));
         assert_eq!(failed.host, "node1");
+        // The others only followed it out; the report names the rank that failed itself.
+        assert!(!failed.followed && ends[0].followed && ends[2].followed);
     }
 }
 
@@ -155,7 +157,7 @@ fn a_failed_phase_is_reported_by_rank() {
     let out = ranks(3, |t| {
         t.phase_start().unwrap();
         let r = t.phase_end(t.comm().rank() != 2);
-        t.cell_end(None, false);
+        t.cell_end(None, false, false);
         r
     });
     for r in out {
@@ -174,7 +176,7 @@ fn ranks_at_different_samples_never_pair_up() {
         } else {
             t.gather("stat", 2.0, 1.0).map(|_| ())
         };
-        t.cell_end(second.as_ref().err().map(|_| "stopped"), false);
+        t.cell_end(second.as_ref().err().map(|_| "stopped"), false, false);
         (first, second)
     });
     assert!(out.iter().all(|(first, _)| first.is_ok()));
@@ -201,7 +203,7 @@ fn solo_is_one_rank_without_waiting() {
         }]
     );
     assert_eq!(
-        team.cell_end(Some("x"), true)[0].error.as_deref(),
+        team.cell_end(Some("x"), true, false)[0].error.as_deref(),
         Some("x")
     );
 }

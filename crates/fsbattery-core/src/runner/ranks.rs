@@ -32,10 +32,7 @@ pub(super) fn rank_root(team: &Team<'_>, root: &Path) -> Result<std::path::PathB
 /// hosts (ranks that only gave up because another failed are not repeated).
 pub(super) fn ranks_error(ends: &[RankEnd]) -> Option<String> {
     let failed: Vec<&RankEnd> = ends.iter().filter(|e| e.error.is_some()).collect();
-    let own: Vec<&&RankEnd> = failed
-        .iter()
-        .filter(|e| !e.error.as_deref().unwrap_or("").starts_with("rank "))
-        .collect();
+    let own: Vec<&&RankEnd> = failed.iter().filter(|e| !e.followed).collect();
     let shown: Vec<String> = if own.is_empty() {
         failed.iter().map(|e| describe_end(e)).collect()
     } else {

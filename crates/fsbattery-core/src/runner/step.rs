@@ -182,7 +182,8 @@ fn outcome(team: &Team<'_>, res: &Result<(), WorkloadError>) -> Option<String> {
         return error;
     }
     let interrupted = matches!(res, Err(WorkloadError::Interrupted));
-    let ends = team.cell_end(error.as_deref(), interrupted);
+    let followed = matches!(res, Err(WorkloadError::Team(_)));
+    let ends = team.cell_end(error.as_deref(), interrupted, followed);
     if ends.iter().any(|e| e.interrupted) {
         crate::interrupt::request();
         return None;
