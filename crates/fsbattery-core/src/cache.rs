@@ -59,6 +59,10 @@ impl CacheMode {
                 CachePrep::Fadvised
             }
             (CachePolicy::Tool, _) => CachePrep::Nothing,
+            (CachePolicy::None, _) => {
+                nix::unistd::sync();
+                CachePrep::Synced
+            }
             (CachePolicy::Cold, _) => match quiesce(paths) {
                 CacheDrop::DropCaches => CachePrep::Dropped,
                 CacheDrop::Fadvise => CachePrep::Fadvised,

@@ -6,7 +6,10 @@
 //! reports as pending, never dropped.
 
 use crate::error::UsageError;
+use crate::model::CachePolicy;
 use crate::params::{format_bytes, ParamSpec, Params, Scale};
+use crate::suite_settings::{self, Pauses, WorkloadSetting};
+use crate::target::FsDefaults;
 use crate::workload;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -72,8 +75,13 @@ struct SuiteFile {
     description: String,
     repeat: Option<Spanned<i64>>,
     aggregate: Option<Spanned<String>>,
+    cache: Option<Spanned<String>>,
+    pause: Option<Spanned<f64>>,
+    /// The old name of `pause`, from when it applied at full scale only.
     pause_full: Option<Spanned<f64>>,
+    pause_quick: Option<Spanned<f64>>,
     seed_memory: Option<Spanned<String>>,
+    fs: Option<Spanned<BTreeMap<String, suite_settings::FsEntry>>>,
     #[serde(default, rename = "workload")]
     workloads: Vec<WorkloadEntry>,
     #[serde(default, rename = "row")]
@@ -85,6 +93,8 @@ struct SuiteFile {
 struct WorkloadEntry {
     name: Spanned<String>,
     params: Option<Spanned<BTreeMap<String, toml::Value>>>,
+    method: Option<Spanned<String>>,
+    note: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -110,8 +120,14 @@ pub struct Suite {
     pub repeat: u32,
     /// Default aggregate.
     pub aggregate: fsbattery_stats::Aggregate,
-    /// Pause before each test at full scale, seconds.
-    pub pause_full: f64,
+    /// The seed's cache policy (`cache = ...`), unless `--cache` overrides it.
+    pub cache: Option<CachePolicy>,
+    /// Pause before each timed phase, at every scale (quick may shorten it).
+    pub pauses: Pauses,
+    /// Default mkfs/mount options per filesystem (`[fs.NAME]`), unless a target gives its own.
+    pub fs_defaults: FsDefaults,
+    /// Each `[[workload]]`'s method and note, by workload name.
+    pub workload_settings: BTreeMap<String, WorkloadSetting>,
     /// The seed machine's RAM, where the seed states it (`run --memory seed` applies it).
     pub seed_memory: Option<u64>,
     /// Workloads with their parameter overrides (text values).
@@ -207,8 +223,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
             )
         })?,
     };
-    let (repeat, pause_full) = checked_numbers(&file, &err)?;
+    let repeat = checked_numbers(&file, &err)?;
     let seed_memory = seed_memory(&file, &err)?;
+    let cache = suite_settings::cache(&file.cache, &err)?;
+    let pauses = suite_settings::pauses(&file.pause, &file.pause_full, &file.pause_quick, &err)?;
+    let fs_defaults = suite_settings::fs_defaults(&file.fs, &err)?;
+    let mut workload_settings = BTreeMap::new();
+    for w in &file.workloads {
+        let s = suite_settings::workload(&w.method, &w.note, &err)?;
+        workload_settings.insert(w.name.get_ref().clone(), s);
+    }
     let workloads = file
         .workloads
         .iter()
@@ -225,7 +249,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         description: file.description,
         repeat,
         aggregate,
-        pause_full,
+        cache,
+        pauses,
+        fs_defaults,
+        workload_settings,
         seed_memory,
         workloads,
         rows,
@@ -356,13 +383,13 @@ fn check_row_metric(
     Ok(())
 }
 
-/// The suite's own numbers, range-checked: `repeat` 1 to [`crate::params::MAX_REPEAT`],
-/// `pause_full` finite seconds 0 to an hour (defaults 3 and 10 s); and at least one
-/// workload, since a suite without one would run and measure nothing.
+/// The suite's own numbers, range-checked: `repeat` 1 to [`crate::params::MAX_REPEAT`]
+/// (default 3); and at least one workload, since a suite without one would run and measure
+/// nothing. Pauses are checked in [`suite_settings::pauses`].
 fn checked_numbers(
     file: &SuiteFile,
     err: &dyn Fn(usize, &str, String) -> UsageError,
-) -> Result<(u32, f64), UsageError> {
+) -> Result<u32, UsageError> {
     let repeat = match &file.repeat {
         None => 3,
         Some(r) => crate::params::repeat(*r.get_ref()).map_err(|m| {
@@ -373,20 +400,6 @@ fn checked_numbers(
             )
         })?,
     };
-    let pause_full = match &file.pause_full {
-        None => 10.0,
-        Some(p) => {
-            let secs = *p.get_ref();
-            crate::params::pause(secs).map_err(|m| {
-                err(
-                    p.span().start,
-                    "pause_full",
-                    format!("pause_full = {secs}: {m}"),
-                )
-            })?;
-            secs
-        }
-    };
     if file.workloads.is_empty() {
         return Err(err(
             0,
@@ -395,7 +408,7 @@ fn checked_numbers(
                 .into(),
         ));
     }
-    Ok((repeat, pause_full))
+    Ok(repeat)
 }
 
 impl Params {
@@ -478,23 +491,104 @@ mod tests {
         );
         assert!(e("repeat = -1").contains("repeat"));
         assert!(e("repeat = 4294967296").contains("repeat"));
-        for bad in ["nan", "inf", "-inf", "-1.0", "1e300"] {
-            let m = e(&format!("pause_full = {bad}"));
-            assert!(m.contains("key 'pause_full'"), "{m}");
-            assert_eq!(m.lines().count(), 1, "{m}");
+        for key in ["pause", "pause_full", "pause_quick"] {
+            for bad in ["nan", "inf", "-inf", "-1.0", "1e300"] {
+                let m = e(&format!("{key} = {bad}"));
+                assert!(m.contains(&format!("key '{key}'")), "{m}");
+                assert_eq!(m.lines().count(), 1, "{m}");
+            }
         }
         let m = parse("name = \"x\"\n", Path::new("s.toml"))
             .unwrap_err()
             .to_string();
         assert!(m.contains("no [[workload]]"), "{m}");
         let s = parse(
-            &format!("repeat = 5\npause_full = 2.5\n{base}"),
+            &format!("repeat = 5\npause = 2.5\n{base}"),
             Path::new("s.toml"),
         )
         .unwrap();
-        assert_eq!((s.repeat, s.pause_full), (5, 2.5));
-        let s = parse(&format!("pause_full = 3\n{base}"), Path::new("s.toml")).unwrap();
-        assert_eq!(s.pause_full, 3.0, "an integer is a number of seconds too");
+        assert_eq!((s.repeat, s.pauses.pause), (5, 2.5));
+        let s = parse(&format!("pause = 3\n{base}"), Path::new("s.toml")).unwrap();
+        assert_eq!(s.pauses.pause, 3.0, "an integer is a number of seconds too");
+    }
+
+    /// The seed's conditions: cache policy, pause (its old name too), per-workload method and
+    /// note, per-filesystem options; every bad value names its line and key.
+    #[test]
+    fn cache_pause_method_and_fs_options_parse_and_are_checked() {
+        let base = "name = \"x\"\ncache = \"none\"\npause = 10\npause_quick = 2\n\
+            [fs.\"*\"]\nmount = \"noatime\"\n[fs.ntfs-3g]\nmount = \"\"\n\
+            [[workload]]\nname = \"metadata\"\nmethod = \"commands\"\nnote = \"why\"\n";
+        let s = parse(base, Path::new("s.toml")).unwrap();
+        assert_eq!(s.cache, Some(CachePolicy::None));
+        assert_eq!((s.pauses.pause, s.pauses.quick), (10.0, Some(2.0)));
+        let w = &s.workload_settings["metadata"];
+        assert_eq!(w.method, Some(crate::workload::Method::Commands));
+        assert_eq!(w.note.as_deref(), Some("why"));
+        assert_eq!(s.fs_defaults.get("xfs", "mount"), Some("noatime"));
+        assert_eq!(
+            s.fs_defaults.get("ntfs", "mount"),
+            Some(""),
+            "aliases are canonical"
+        );
+        let old = parse(
+            "name = \"x\"\npause_full = 7\n[[workload]]\nname = \"metadata\"\n",
+            Path::new("s.toml"),
+        )
+        .unwrap();
+        assert_eq!(old.pauses.pause, 7.0, "pause_full is read as pause");
+        let bad = |text: &str| parse(text, Path::new("s.toml")).unwrap_err().to_string();
+        let wl = "[[workload]]\nname = \"metadata\"\n";
+        let m = bad(&format!("name = \"x\"\ncache = \"lukewarm\"\n{wl}"));
+        assert!(
+            m.contains("line 2, key 'cache'") && m.contains("\"none\""),
+            "{m}"
+        );
+        let m = bad(&format!("name = \"x\"\npause = 1\npause_full = 2\n{wl}"));
+        assert!(
+            m.contains("line 3, key 'pause_full'") && m.contains("only pause"),
+            "{m}"
+        );
+        let m = bad(&format!("name = \"x\"\n{wl}method = \"shell\"\n"));
+        assert!(m.contains("line 4, key 'method'"), "{m}");
+        let m = bad(&format!(
+            "name = \"x\"\n[fs.\"My FS\"]\nmount = \"a\"\n{wl}"
+        ));
+        assert!(m.contains("key 'fs'") && m.contains("My FS"), "{m}");
+        let m = bad(&format!("name = \"x\"\n[fs.tmpfs]\nmkfs = \"-x\"\n{wl}"));
+        assert!(m.contains("tmpfs has no mkfs"), "{m}");
+        let m = bad(&format!("name = \"x\"\n[fs.xfs]\natime = \"off\"\n{wl}"));
+        assert!(m.contains("atime"), "{m}");
+    }
+
+    /// The presets carry their seeds' settings (issue 12 §4).
+    #[test]
+    fn presets_state_their_seeds_conditions() {
+        let s1 = load("piszcz2006").unwrap();
+        assert_eq!((s1.cache, s1.pauses.pause), (Some(CachePolicy::None), 10.0));
+        let commands = Some(crate::workload::Method::Commands);
+        assert_eq!(s1.workload_settings["metadata"].method, commands);
+        let s2 = load("prolinux2013").unwrap();
+        assert_eq!(s2.fs_defaults.get("xfs", "mount"), Some("logbufs=8"));
+        assert_eq!(s2.fs_defaults.get("ext4", "mount"), None);
+        let bonnie = &s2.workloads.iter().find(|w| w.0 == "bonnie").unwrap().1;
+        assert_eq!(
+            (&bonnie["seekers"][..], &bonnie["seeks"][..]),
+            ("5", "8192")
+        );
+        let s4 = load("zfs2007").unwrap();
+        assert_eq!(s4.fs_defaults.get("btrfs", "mount"), Some("noatime"));
+        assert_eq!(s4.fs_defaults.get("zfs", "mkfs"), Some("-O atime=off"));
+        let ffsb = &s4.workloads.iter().find(|w| w.0 == "ffsb").unwrap().1;
+        assert_eq!(ffsb["threads"], "4");
+        assert!(s4.workload_settings["ffsb"].note.is_some());
+        for p in presets() {
+            assert!(
+                load(p.name).unwrap().cache.is_some(),
+                "{} states its cache",
+                p.name
+            );
+        }
     }
 
     #[test]

@@ -62,6 +62,7 @@ fn opts(dir: &Path) -> TargetOptions {
         destroy_data: false,
         image_size: None,
         loop_dio: false,
+        ..TargetOptions::default()
     }
 }
 
@@ -521,6 +522,7 @@ fn dev_with_a_signature_is_refused_unless_data_may_be_destroyed() {
         destroy_data: true,
         image_size: None,
         loop_dio: false,
+        ..TargetOptions::default()
     };
     let mut t = target::parse(&format!("{},fs=xfs", disk.spec()), &o).unwrap();
     let lc = t.setup(0).unwrap().unwrap();

@@ -19,6 +19,9 @@ pub enum CachePolicy {
     Warm,
     /// Do what the reference tool the workload follows did (none: as cold).
     Tool,
+    /// Sync only, drop nothing: each phase finds what the previous ones left (S1's `sync`
+    /// and sleep between tests).
+    None,
 }
 
 impl std::fmt::Display for CachePolicy {
@@ -27,6 +30,7 @@ impl std::fmt::Display for CachePolicy {
             CachePolicy::Cold => "cold",
             CachePolicy::Warm => "warm",
             CachePolicy::Tool => "tool",
+            CachePolicy::None => "none",
         })
     }
 }
@@ -45,6 +49,8 @@ pub enum CachePrep {
     ReadIn,
     /// Nothing: the phase found the cache as the previous one left it (bonnie++, PostMark).
     Nothing,
+    /// sync(2) only (`cache = "none"`): dirty pages written, nothing dropped.
+    Synced,
 }
 
 /// How residency was measured.
@@ -150,6 +156,7 @@ impl CachePrep {
             CachePrep::Fadvised => "fadvise only: cold attempted, not guaranteed",
             CachePrep::ReadIn => "read in first",
             CachePrep::Nothing => "cache left as the previous phase left it",
+            CachePrep::Synced => "synced, nothing dropped",
         }
     }
 }

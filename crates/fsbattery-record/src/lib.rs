@@ -22,6 +22,7 @@ pub mod load;
 pub mod meta;
 pub mod model;
 pub mod repeats;
+pub mod settings;
 
 pub use load::{load, LoadError, Loaded};
 pub use meta::{Dim, MetricKind, MetricMeta, Stat};

@@ -190,6 +190,10 @@ pub struct PlanInfo {
     /// The cache policy and memory limit the run used (absent in older records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<Box<crate::cache::RunCache>>,
+    /// Where the cache policy, pause, methods, mkfs/mount options and memory limit came from
+    /// (suite, command line, default); absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Box<crate::settings::RunSettings>>,
 }
 
 /// A default target left out of a run because this machine cannot make it.

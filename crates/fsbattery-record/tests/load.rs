@@ -27,6 +27,7 @@ fn plan() -> PlanInfo {
         repeat_auto: None,
         age: None,
         cache: None,
+        settings: None,
     }
 }
 

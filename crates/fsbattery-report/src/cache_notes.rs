@@ -36,7 +36,12 @@ pub fn lines(rec: &RunRecord) -> Vec<String> {
             peak(m.peak_cache_bytes)
         ));
     }
-    for policy in [CachePolicy::Cold, CachePolicy::Warm, CachePolicy::Tool] {
+    for policy in [
+        CachePolicy::Cold,
+        CachePolicy::Warm,
+        CachePolicy::Tool,
+        CachePolicy::None,
+    ] {
         let pcts: Vec<f64> = all
             .iter()
             .filter(|p| p.policy == policy && !p.memory_medium)

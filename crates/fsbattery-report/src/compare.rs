@@ -247,6 +247,7 @@ pub(crate) mod tests {
                 repeat_auto: None,
                 age: None,
                 cache: None,
+                settings: None,
             },
             targets: vec![],
             cells: vec![Cell {

@@ -104,6 +104,7 @@ fn run() -> RunRecord {
             repeat_auto: None,
             age: None,
             cache: None,
+            settings: None,
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

@@ -246,20 +246,23 @@ pub struct RunArgs {
     /// Aggregate shown in tables [default: the suite's; S1 used mean, S2 best].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
-    /// Seconds to pause after sync before each test, 0 to 3600 [default: 0, or the suite's
-    /// (10 s) at full scale].
+    /// Seconds to pause after sync before each timed phase, 0 to 3600 [default: the suite's
+    /// `pause` (S1: 10 s) at standard and full scale; quick shortens it to 0.1 s unless the
+    /// suite sets `pause_quick`, and says so].
     #[arg(long, value_name = "SECS", value_parser = pause, allow_hyphen_values = true)]
     pub pause: Option<f64>,
     /// Page cache before each timed phase: cold (sync, drop caches; fadvise without root),
     /// warm (the phase's files read in first), tool (what the workload's reference tool
-    /// does: bonnie++ and PostMark nothing, fio's invalidate for randomio; cold for the rest).
-    /// Residency is measured and recorded either way.
-    #[arg(long, value_enum, default_value = "tool")]
-    pub cache: CacheArg,
+    /// does: bonnie++ and PostMark nothing, fio's invalidate for randomio; cold for the rest),
+    /// none (sync only, as S1). Residency is measured and recorded either way [default: the
+    /// suite's `cache`, else tool].
+    #[arg(long, value_enum)]
+    pub cache: Option<CacheArg>,
     /// Run every workload inside a memory cgroup of SIZE (e.g. 768MiB), which bounds the page
-    /// cache as the seed's smaller machine did; `seed`: the suite's seed_memory. Root only;
-    /// loop targets then use dio=on so the image is not cached twice.
-    #[arg(long, value_name = "SIZE|seed")]
+    /// cache as the seed's smaller machine did; `seed`: the suite's seed_memory; `none`: no
+    /// limit. Root only; loop targets then use dio=on so the image is not cached twice
+    /// [default: at standard scale, the suite's seed_memory where this machine allows it].
+    #[arg(long, value_name = "SIZE|seed|none")]
     pub memory: Option<String>,
     /// Output directory [default: ./fsbattery-results/<timestamp>].
     #[arg(long, value_name = "DIR")]
@@ -276,8 +279,10 @@ pub struct RunArgs {
     pub workdir: PathBuf,
     /// native: system calls from fsbattery (measures the filesystem); commands: the seeds' own
     /// commands (touch, mkdir, find, rm, dd, cp, cat, split, tar, cpio) as child processes.
-    #[arg(long, value_enum, default_value = "native")]
-    pub method: MethodArg,
+    /// Given, it applies to every workload [default: each suite workload's `method`, else
+    /// native].
+    #[arg(long, value_enum)]
+    pub method: Option<MethodArg>,
     /// When a made filesystem is made afresh: for each repeat (the seeds' way), for each
     /// workload, or once per target.
     #[arg(long, value_enum, default_value = "per-repeat")]
@@ -388,6 +393,8 @@ pub enum CacheArg {
     Warm,
     /// What the workload's reference tool does (cold for workloads that follow none).
     Tool,
+    /// Sync only, drop nothing (S1: `sync` and a pause between tests).
+    None,
 }
 
 impl From<CacheArg> for fsbattery_core::model::CachePolicy {
@@ -396,6 +403,7 @@ impl From<CacheArg> for fsbattery_core::model::CachePolicy {
             CacheArg::Cold => Self::Cold,
             CacheArg::Warm => Self::Warm,
             CacheArg::Tool => Self::Tool,
+            CacheArg::None => Self::None,
         }
     }
 }

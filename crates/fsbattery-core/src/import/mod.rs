@@ -225,6 +225,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             repeat_auto: None,
             age: None,
             cache: None,
+            settings: None,
         },
         targets: vec![TargetRecord {
             label: target.clone(),

@@ -62,6 +62,7 @@ fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
     let planned = |w: &'static Fake| PlannedWorkload {
         workload: w,
         params: Params::default(),
+        method: Method::Native,
     };
     Plan {
         suite,
@@ -70,6 +71,8 @@ fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
         aggregate: Aggregate::Mean,
         pause: Duration::ZERO,
         method: Method::Native,
+        settings: Default::default(),
+        notes: Vec::new(),
         workloads: vec![planned(&QUIET), planned(&NOISY)],
         rows: Vec::new(),
         targets: vec![Box::new(DirTarget::owned_under(work).unwrap())],

@@ -45,6 +45,8 @@ pub struct PlannedWorkload {
     pub workload: &'static dyn Workload,
     /// Resolved parameters.
     pub params: Params,
+    /// How it runs: `--method`, else its suite entry's `method`, else native.
+    pub method: Method,
 }
 
 /// A validated plan: everything is known to exist and be usable before the first setup.
@@ -59,8 +61,14 @@ pub struct Plan {
     pub aggregate: Aggregate,
     /// Pause before each test.
     pub pause: Duration,
-    /// Native or commands.
+    /// The run's method (`--method`, else native); each workload's own is
+    /// [`PlannedWorkload::method`].
     pub method: Method,
+    /// Where the cache policy, pause, methods and fs options came from, for the record.
+    pub settings: fsbattery_record::settings::RunSettings,
+    /// Lines the run prints before it starts (a shortened pause, the seed's memory applied
+    /// or why not), so the user reads what the record keeps.
+    pub notes: Vec<String>,
     /// Workloads in run order.
     pub workloads: Vec<PlannedWorkload>,
     /// Table rows (labels rendered).
@@ -119,7 +127,7 @@ impl Plan {
             repeat: self.repeat,
             aggregate: self.aggregate,
             pause_secs: self.pause.as_secs_f64(),
-            method: self.method.to_string(),
+            method: self.method_text(),
             workloads: self
                 .workloads
                 .iter()
@@ -140,6 +148,18 @@ impl Plan {
                 policy: self.cache,
                 memory: None,
             })),
+            settings: Some(Box::new(self.settings.clone())),
+        }
+    }
+
+    /// The recorded method: the one every workload ran with, or "mixed" when a suite gave
+    /// some workloads their own (each workload's is in the settings and on its samples).
+    pub fn method_text(&self) -> String {
+        let mut methods = self.workloads.iter().map(|w| w.method);
+        match methods.next() {
+            Some(first) if methods.all(|m| m == first) => first.to_string(),
+            Some(_) => "mixed".into(),
+            None => self.method.to_string(),
         }
     }
 }

@@ -66,9 +66,12 @@ fn plan(root: PathBuf) -> Plan {
         aggregate: Aggregate::Mean,
         pause: Duration::ZERO,
         method: crate::workload::Method::Native,
+        settings: Default::default(),
+        notes: Vec::new(),
         workloads: vec![PlannedWorkload {
             workload: wl,
             params,
+            method: crate::workload::Method::Native,
         }],
         rows: Vec::new(),
         targets: vec![Box::new(Grumpy(root))],

@@ -96,7 +96,7 @@ pub(super) fn run_step(
     let mut sink = SampleSink {
         step: &step,
         metrics: &metrics,
-        method: run.plan.method.to_string(),
+        method: pw.method.to_string(),
         journal: &mut *run.journal,
         obs: &mut *run.obs,
         memcg: run.memcg,
@@ -147,7 +147,7 @@ fn run_workload(
         .map_or(target.root(), |r| r.as_path())
         .to_path_buf();
     let mut on_sample = |metric: &str, sample: Sample| sink.take(metric, sample);
-    let ctx = WorkloadCtx::new(&dir, repeat, plan.method, plan.pause, &mut on_sample)
+    let ctx = WorkloadCtx::new(&dir, repeat, pw.method, plan.pause, &mut on_sample)
         .with_devices(devices)
         .with_cache(cache);
     let mut ctx = match &plan.datasets {

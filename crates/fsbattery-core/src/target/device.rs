@@ -27,7 +27,10 @@ pub(super) fn parse(
         spec: spec.into(),
         message: m,
     };
-    let d = DevSpec::parse(rest).map_err(bad)?;
+    let mut d = DevSpec::parse(rest).map_err(bad)?;
+    let fs = d.fs.name().to_string();
+    super::fsdefaults::apply(&opts.fs_defaults, &fs, spec, &mut d.mkfs, &mut d.mount)
+        .map_err(bad)?;
     d.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     d.fs.check_available()

@@ -38,6 +38,9 @@ pub(super) fn parse(
     {
         l.dio = true;
     }
+    let fs = l.fs.name().to_string();
+    super::fsdefaults::apply(&opts.fs_defaults, &fs, spec, &mut l.mkfs, &mut l.mount)
+        .map_err(bad)?;
     l.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
     if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {

@@ -18,6 +18,7 @@ mod cleanup;
 mod device;
 mod dir;
 mod exec;
+mod fsdefaults;
 pub mod fsinfo;
 mod fstarget;
 pub(crate) mod guards;
@@ -36,6 +37,7 @@ pub use availability::{availability, default_specs, default_targets, spec_needs,
 pub use cleanup::{cleanup, CleanupReport};
 pub use dir::DirTarget;
 pub(crate) use exec::{on_path, run as run_command, show as show_command, which};
+pub use fsdefaults::{FsDefault, FsDefaults, ANY_FS};
 pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
 
@@ -100,6 +102,28 @@ pub struct TargetOptions {
     /// Loop devices use direct I/O unless the spec chooses `dio=` (`run --memory`: a memory
     /// cgroup's limit would otherwise count the image file's cache and the filesystem's).
     pub loop_dio: bool,
+    /// The suite's default `mkfs=`/`mount=` per filesystem, for specs that do not give them.
+    pub fs_defaults: FsDefaults,
+}
+
+/// A filesystem name as a suite's `[fs.NAME]` may give it, canonical (`ntfs-3g` is `ntfs`):
+/// any filesystem a `loop:`/`dev:` target can make, `tmpfs`, or [`ANY_FS`].
+pub fn fs_name(name: &str) -> Result<String, String> {
+    match name {
+        ANY_FS | "tmpfs" => Ok(name.to_string()),
+        n => mkfs::FsKind::from_name(n).map(|k| k.name().to_string()),
+    }
+}
+
+/// Whether `s` splits into mkfs words as a spec's `mkfs=` value would (quotes balanced).
+pub fn check_words(s: &str) -> Result<(), String> {
+    exec::split_words(s).map(|_| ())
+}
+
+/// The option keys `spec` gives itself (e.g. `mount` in `loop:xfs,mount=noatime`): where a
+/// suite's default was replaced by the user's own.
+pub fn given_option_keys(spec: &str) -> Vec<String> {
+    spec::given_keys(spec)
 }
 
 /// Parses the part of a spec after `prefix:` into a target, without side effects.

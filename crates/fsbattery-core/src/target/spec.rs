@@ -422,6 +422,25 @@ impl DevSpec {
     }
 }
 
+/// The option keys a spec gives itself (`loop:xfs,mount=...` gives `mount`), so a suite's
+/// default applies only where the user's spec is silent; empty when the options do not parse
+/// (the kind's own parser reports that).
+pub(crate) fn given_keys(spec: &str) -> Vec<String> {
+    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    let (opts, keys): (&str, &[&str]) = match kind {
+        "loop" => (rest.split_once(',').map_or("", |(_, o)| o), &LOOP_KEYS),
+        "dev" => (
+            rest.split_once(',').map_or("", |(_, o)| o),
+            &["fs", "mkfs", "mount", "label"],
+        ),
+        "tmpfs" => (rest, &["size", "mount", "label"]),
+        _ => return Vec::new(),
+    };
+    split_options(opts, keys)
+        .map(|p| p.into_iter().map(|(k, _)| k).collect())
+        .unwrap_or_default()
+}
+
 /// What a spec asked for that shapes the filesystem, resolved (defaults filled in), for the
 /// run record's `targets[].options`: `compare` refuses runs whose targets differ here. The
 /// label and device path are left out: they name the target, they do not shape it.

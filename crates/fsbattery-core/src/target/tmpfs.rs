@@ -19,7 +19,11 @@ pub(super) fn parse(
         spec: spec.into(),
         message: m,
     };
-    let t = TmpfsSpec::parse(rest).map_err(bad)?;
+    let mut t = TmpfsSpec::parse(rest).map_err(bad)?;
+    // tmpfs has no mkfs: only a suite's mount options apply.
+    let mut no_mkfs = Vec::new();
+    super::fsdefaults::apply(&opts.fs_defaults, "tmpfs", spec, &mut no_mkfs, &mut t.mount)
+        .map_err(bad)?;
     require_root().map_err(bad)?;
     super::mkfs::kernel_supports("tmpfs").map_err(|e| bad(e.to_string()))?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Tmpfs(t), opts)))

@@ -139,6 +139,7 @@ fn a_full_16_mib_ext4_fails_each_cell_with_target_full() {
         destroy_data: false,
         image_size: None,
         loop_dio: false,
+        ..TargetOptions::default()
     };
     let mut t = target::parse("loop:ext4,size=16M", &opts).unwrap();
     t.setup(0).unwrap();

@@ -34,17 +34,22 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let data = plan::data_bytes(&plan.workloads)?;
     let mut out = String::new();
     let p = &plan;
+    let set = &p.settings;
     writeln!(
         out,
-        "plan: suite {}, scale {}, method {}, {}{}, aggregate {}, pause {} s",
+        "plan: suite {}, scale {}, method {}, {}{}, aggregate {}",
         p.suite.name,
         p.scale,
-        p.method,
+        p.method_text(),
         fsbattery_record::repeats::describe(p.repeat, p.auto.as_ref()),
         p.age
             .map_or(String::new(), |a| format!(", {}", a.describe())),
         p.aggregate,
-        p.pause.as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "pause: {} before each timed phase",
+        set.pause.describe()
     )?;
     let memory = p.memory.as_ref().map_or("no memory limit".into(), |m| {
         format!(
@@ -53,7 +58,10 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             m.source
         )
     });
-    writeln!(out, "cache: {}, {memory}", p.cache)?;
+    writeln!(out, "cache: {}, {memory}", set.cache.describe())?;
+    for n in p.notes.iter().filter(|n| n.starts_with("memory:")) {
+        writeln!(out, "{n}")?;
+    }
     out.push_str("targets:\n");
     let labels = unique_labels(&p.targets);
     for (t, label) in p.targets.iter().zip(&labels) {
@@ -71,6 +79,18 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             args.workdir.display(),
             no_default_why.as_deref().unwrap_or("no default filesystem"),
             format_bytes(data)
+        )?;
+    }
+    for o in &set.fs_options {
+        let value = if o.value.is_empty() {
+            "(none)"
+        } else {
+            &o.value
+        };
+        writeln!(
+            out,
+            "    {} {}={value} ({}; the suite's: {:?})",
+            o.target, o.key, o.source, o.suite_value
         )?;
     }
     for s in &p.skipped {
@@ -112,6 +132,17 @@ fn workloads(out: &mut String, p: &fsbattery_core::runner::Plan) -> std::fmt::Re
             .map(|(s, v)| format!("{}={}", s.name, s.show(v)))
             .collect();
         writeln!(out, "  {:<12} {}", w.workload.name(), shown.join(" "))?;
+        if let Some(s) = p
+            .settings
+            .workloads
+            .iter()
+            .find(|s| s.workload == w.workload.name() && s.source != "default")
+        {
+            writeln!(out, "  {:<12} method {} ({})", "", s.method, s.source)?;
+            if let Some(n) = &s.note {
+                writeln!(out, "  {:<12} note: {n}", "")?;
+            }
+        }
     }
     Ok(())
 }

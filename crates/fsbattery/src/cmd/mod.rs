@@ -8,6 +8,7 @@ mod import;
 mod list;
 mod outputs;
 mod plan;
+mod plan_settings;
 mod ranks;
 pub use ranks::Quiet;
 mod record;

@@ -10,31 +10,56 @@ use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, render_label};
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
+use fsbattery_record::settings::{Chosen, WorkloadSetting};
+
+use super::plan_settings;
 
 /// Validate everything and build the plan; targets are parsed but not set up. With no
 /// `--target` and no default filesystem possible, the plan has no targets and the reason.
 pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let suite = suite::load(&args.suite)?;
     let scale: Scale = args.scale.into();
-    let workloads = planned_workloads(args, &suite, scale)?;
+    let (workloads, methods) = planned_workloads(args, &suite, scale)?;
     check_sources(args, &workloads)?;
     let rows = rows(&suite, &workloads);
-    let (mut targets, mut skipped, no_default_why) = targets(args, &workloads)?;
-    let memory = memory_within(args, &suite, &workloads, &mut targets, &mut skipped)?;
+    let (memory_text, mut memory_setting, memory_note) = plan_settings::memory(args, &suite, scale);
+    let (mut targets, mut skipped, no_default_why) =
+        targets(args, &suite, &workloads, memory_text.is_some())?;
+    let memory = memory_within(
+        args,
+        memory_text.as_deref(),
+        &suite,
+        &workloads,
+        &mut targets,
+        &mut skipped,
+    )?;
+    if let Some(m) = &memory {
+        memory_setting = Some(Chosen::new(
+            params::format_bytes(m.limit_bytes),
+            m.source.clone(),
+        ));
+    }
     let (repeat, auto) = repeats(args, &suite)?;
     check_age(args, &targets)?;
-    // --pause is checked by clap and pause_full by the suite parser; checked again here so
-    // no path reaches Duration's panicking conversions with an unchecked number.
-    let (pause, what) = match args.pause {
-        Some(p) => (p, "--pause"),
-        None if scale == Scale::Full => (suite.pause_full, "pause_full"),
-        None => (0.0, "--pause"),
-    };
-    let pause =
-        params::pause(pause).map_err(|m| UsageError::Invalid(format!("{what} {pause}: {m}")))?;
+    let (cache, cache_setting) = plan_settings::cache(args, &suite);
+    let (pause, pause_setting) = plan_settings::pause(args, &suite, scale)?;
     if let Some(l) = &args.label {
         run_label(l)?;
     }
+    check_programs(&workloads, &methods)?;
+    let mut notes: Vec<String> = pause_setting
+        .note
+        .iter()
+        .map(|n| {
+            format!(
+                "pause: {} before each timed phase ({n})",
+                pause_setting.value
+            )
+        })
+        .collect();
+    notes.extend(memory_note);
+    let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
+    settings.fs_options = plan_settings::fs_options(&suite, &targets);
     let mut plan = Plan {
         repeat,
         auto,
@@ -42,7 +67,9 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
         scale,
         pause,
-        method: method(args, &workloads)?,
+        method: args.method.map_or(Method::Native, Into::into),
+        settings,
+        notes,
         workloads,
         rows,
         targets,
@@ -51,7 +78,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         datasets: None,
         skipped,
         label: args.label.clone(),
-        cache: args.cache.into(),
+        cache,
         memory,
     };
     // Space is checked by `run` alone: a dry run shows a target too small for the data.
@@ -77,19 +104,23 @@ fn check_sources(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<(), Us
     Ok(())
 }
 
-/// `--memory`: the limit, and the tmpfs targets whose files would not fit under it refused
-/// (named) or skipped (defaults).
+/// `--memory` (or the seed's memory the plan chose to apply, `text`): the limit, and the
+/// tmpfs targets whose files would not fit under it refused (named) or skipped (defaults).
 fn memory_within(
     args: &RunArgs,
+    text: Option<&str>,
     suite: &suite::Suite,
     workloads: &[PlannedWorkload],
     targets: &mut Targets,
     skipped: &mut Skipped,
 ) -> Result<Option<MemoryRequest>, UsageError> {
-    let Some(m) = &args.memory else {
+    let Some(m) = text else {
         return Ok(None);
     };
-    let m = memory(m, suite, args)?;
+    let mut m = memory(m, suite, args)?;
+    if args.memory.is_none() {
+        m.source = format!("seed_memory of {} at standard scale", suite.name);
+    }
     let data = data_bytes(workloads)?;
     tmpfs_within_memory(&m, data, !args.targets.is_empty(), targets, skipped)?;
     Ok(Some(m))
@@ -101,7 +132,7 @@ fn planned_workloads(
     args: &RunArgs,
     suite: &suite::Suite,
     scale: Scale,
-) -> Result<Vec<PlannedWorkload>, UsageError> {
+) -> Result<(Vec<PlannedWorkload>, Vec<WorkloadSetting>), UsageError> {
     let overrides = params::parse_sets(&args.set)?;
     let names = workload_names(args, suite)?;
     if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
@@ -112,6 +143,7 @@ fn planned_workloads(
     }
     let ram = fsbattery_core::host::ram_bytes();
     let mut workloads = Vec::new();
+    let mut methods = Vec::new();
     for name in &names {
         let w = workload::find(name).expect("validated by workload_names");
         let mut given = suite
@@ -131,12 +163,15 @@ fn planned_workloads(
         // after mkfs for its parameters alone is a plan error.
         w.check(&params)
             .map_err(|e| UsageError::Invalid(e.to_string()))?;
+        let (method, setting) = plan_settings::method(args, suite, name);
+        methods.push(setting);
         workloads.push(PlannedWorkload {
             workload: w,
             params,
+            method,
         });
     }
-    Ok(workloads)
+    Ok((workloads, methods))
 }
 
 /// `--memory SIZE|seed`: the limit (at least 32 MiB, below which the run itself would be
@@ -218,25 +253,32 @@ fn run_label(l: &str) -> Result<(), UsageError> {
     })
 }
 
-/// The method, refused up front when command mode would miss a program one of the planned
-/// workloads runs (the package to install comes from the package table).
-fn method(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<Method, UsageError> {
-    let m: Method = args.method.into();
-    if m == Method::Commands {
-        let programs: Vec<&str> = workloads
-            .iter()
-            .flat_map(|w| w.workload.commands().iter().copied())
-            .collect();
-        if let Some(p) = workload::command::missing_program(&programs) {
-            let need = fsbattery_core::packages::Need::program(&p);
-            return Err(UsageError::Invalid(format!(
-                "--method commands needs `{p}`, which is not on PATH: {}, or run \
-                 `fsbattery setup --method commands`, or use --method native",
-                fsbattery_core::packages::hint_here(&need)
-            )));
+/// Refused up front when command mode would miss a program one of the workloads that run
+/// as commands (by `--method` or their suite entry's `method`) needs; the package comes from
+/// the package table, and the message names who asked for command mode.
+fn check_programs(
+    workloads: &[PlannedWorkload],
+    methods: &[WorkloadSetting],
+) -> Result<(), UsageError> {
+    for (w, m) in workloads.iter().zip(methods) {
+        if w.method != Method::Commands {
+            continue;
         }
+        let Some(p) = workload::command::missing_program(w.workload.commands()) else {
+            continue;
+        };
+        let who = match m.source.as_str() {
+            "--method" => "--method commands".to_string(),
+            suite => format!("{} runs as commands ({suite}) and", w.workload.name()),
+        };
+        let need = fsbattery_core::packages::Need::program(&p);
+        return Err(UsageError::Invalid(format!(
+            "{who} needs `{p}`, which is not on PATH: {}, or run \
+             `fsbattery setup --method commands`, or use --method native",
+            fsbattery_core::packages::hint_here(&need)
+        )));
     }
-    Ok(m)
+    Ok(())
 }
 
 /// `--workload` names (validated), or the suite's workloads.
@@ -381,13 +423,16 @@ type Skipped = Vec<fsbattery_core::model::SkippedTarget>;
 /// possible, an empty list and the reason, and the caller falls back to a fresh directory.
 fn targets(
     args: &RunArgs,
+    suite: &suite::Suite,
     workloads: &[PlannedWorkload],
+    memory: bool,
 ) -> Result<(Targets, Skipped, Option<String>), UsageError> {
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
         image_size: Some(aged_image_size(args, workloads)?),
-        loop_dio: args.memory.is_some(),
+        loop_dio: memory,
+        fs_defaults: suite.fs_defaults.clone(),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {

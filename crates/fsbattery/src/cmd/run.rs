@@ -38,6 +38,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     for s in &plan.skipped {
         eprintln!("fsbattery: {}", s.line());
     }
+    // A shortened pause, the seed's memory applied or why not: said before the run as the
+    // record keeps it.
+    if rank == 0 {
+        for n in &plan.notes {
+            eprintln!("fsbattery: {n}");
+        }
+    }
     let out_dir = match rank {
         // Only rank 0's journal is the run's; the others keep theirs out of the way.
         0 => out_dir(&args)?,

@@ -1,0 +1,168 @@
+//! The suite's measuring conditions against the command line: cache policy, pause,
+//! per-workload method, mkfs/mount defaults and the seed's memory. The user's flag wins over
+//! the suite, the suite over fsbattery's default, and each choice is kept with its source
+//! ([`RunSettings`]) so the plan, the run output and the record say who chose it.
+
+use crate::cli::RunArgs;
+use fsbattery_core::error::UsageError;
+use fsbattery_core::model::CachePolicy;
+use fsbattery_core::params::{self, format_bytes, Scale};
+use fsbattery_core::suite::Suite;
+use fsbattery_core::target::{self, Target};
+use fsbattery_core::workload::Method;
+use fsbattery_record::settings::{Chosen, FsOptionSetting, RunSettings, WorkloadSetting};
+use std::time::Duration;
+
+fn from_suite(suite: &Suite) -> String {
+    format!("suite {}", suite.name)
+}
+
+/// `--cache`, else the suite's `cache`, else tool.
+pub fn cache(args: &RunArgs, suite: &Suite) -> (CachePolicy, Chosen) {
+    let (policy, source) = match (args.cache, suite.cache) {
+        (Some(c), _) => (c.into(), "--cache".to_string()),
+        (None, Some(c)) => (c, from_suite(suite)),
+        (None, None) => (CachePolicy::Tool, "default".to_string()),
+    };
+    (policy, Chosen::new(policy.to_string(), source))
+}
+
+/// `--pause`, else the suite's pause at this scale (quick may shorten it, with a note).
+/// Checked again here so no path reaches Duration's panicking conversions unchecked.
+pub fn pause(
+    args: &RunArgs,
+    suite: &Suite,
+    scale: Scale,
+) -> Result<(Duration, Chosen), UsageError> {
+    let (secs, source, note) = match args.pause {
+        Some(p) => (p, "--pause".to_string(), None),
+        None => {
+            let (p, note) = suite.pauses.at(scale);
+            (p, from_suite(suite), note)
+        }
+    };
+    let d = params::pause(secs)
+        .map_err(|m| UsageError::Invalid(format!("pause {secs} ({source}): {m}")))?;
+    let mut chosen = Chosen::new(format!("{secs} s"), source);
+    chosen.note = note;
+    Ok((d, chosen))
+}
+
+/// A workload's method: `--method` for every workload, else its suite entry's, else native.
+pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSetting) {
+    let own = suite.workload_settings.get(name);
+    let (method, source) = match (args.method, own.and_then(|s| s.method)) {
+        (Some(m), _) => (m.into(), "--method".to_string()),
+        (None, Some(m)) => (m, from_suite(suite)),
+        (None, None) => (Method::Native, "default".to_string()),
+    };
+    let setting = WorkloadSetting {
+        workload: name.into(),
+        method: method.to_string(),
+        source,
+        note: own.and_then(|s| s.note.clone()),
+    };
+    (method, setting)
+}
+
+/// For every target and every option the suite has a default for on its filesystem: the
+/// value the target uses, and whether it is the suite's or the user's own spec's.
+pub fn fs_options(suite: &Suite, targets: &[Box<dyn Target>]) -> Vec<FsOptionSetting> {
+    let mut out = Vec::new();
+    for t in targets {
+        let opts = t.options();
+        let fs = match opts.get("fs") {
+            Some(fs) => fs.clone(),
+            None if t.spec().starts_with("tmpfs") => "tmpfs".into(),
+            None => continue,
+        };
+        let given = target::given_option_keys(t.spec());
+        for key in ["mkfs", "mount"] {
+            let Some(default) = suite.fs_defaults.get(&fs, key) else {
+                continue;
+            };
+            let mine = given.iter().any(|k| k == key);
+            out.push(FsOptionSetting {
+                target: t.spec().into(),
+                key: key.into(),
+                value: opts.get(key).cloned().unwrap_or_default(),
+                source: if mine {
+                    "--target".into()
+                } else {
+                    from_suite(suite)
+                },
+                suite_value: default.into(),
+            });
+        }
+    }
+    out
+}
+
+/// What `--memory` the run uses: the user's (`none` turns it off), else at standard scale
+/// the suite's `seed_memory` when this machine can bound memory (root, a memory cgroup) and
+/// no named tmpfs target would be refused under it. Returns the text to apply, the setting to
+/// record, and one line for the user when the seed's memory was applied or could not be.
+pub fn memory(
+    args: &RunArgs,
+    suite: &Suite,
+    scale: Scale,
+) -> (Option<String>, Option<Chosen>, Option<String>) {
+    let seed = suite.seed_memory.map(format_bytes);
+    match args.memory.as_deref().map(str::trim) {
+        Some("none" | "off") => {
+            let c = seed.map(|_| Chosen::new("none", "--memory"));
+            (None, c, None)
+        }
+        Some(m) => (Some(m.to_string()), None, None),
+        None if scale != Scale::Standard => (None, None, None),
+        None => {
+            let Some(size) = seed else {
+                return (None, None, None);
+            };
+            let source = format!("seed_memory of {} at standard scale", suite.name);
+            match seed_memory_possible(args) {
+                Ok(()) => {
+                    let line = format!(
+                        "memory: every workload runs in a {size} memory cgroup, the seed's RAM \
+                         ({source}; --memory none turns it off)"
+                    );
+                    (Some("seed".into()), None, Some(line))
+                }
+                Err(why) => {
+                    let mut c = Chosen::new("none", source);
+                    c.note = Some(format!("the seed's {size} not applied: {why}"));
+                    let line =
+                        format!("memory: the seed's {size} (seed_memory) not applied: {why}");
+                    (None, Some(c), Some(line))
+                }
+            }
+        }
+    }
+}
+
+/// Why the seed's memory cannot bound this run, if it cannot.
+fn seed_memory_possible(args: &RunArgs) -> Result<(), String> {
+    if !fsbattery_core::packages::is_root() {
+        return Err("not running as root (a memory cgroup needs root)".into());
+    }
+    if args.targets.iter().any(|t| t.starts_with("tmpfs")) {
+        return Err("a tmpfs target keeps its files in memory, which the limit would count".into());
+    }
+    target::MemoryCgroup::check()
+}
+
+/// The settings as recorded, from the parts the plan chose.
+pub fn record(
+    cache: Chosen,
+    pause: Chosen,
+    workloads: Vec<WorkloadSetting>,
+    memory: Option<Chosen>,
+) -> RunSettings {
+    RunSettings {
+        cache,
+        pause,
+        workloads,
+        fs_options: Vec::new(),
+        memory,
+    }
+}
