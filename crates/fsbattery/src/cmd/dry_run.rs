@@ -62,40 +62,7 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     for n in p.notes.iter().filter(|n| n.starts_with("memory:")) {
         writeln!(out, "{n}")?;
     }
-    out.push_str("targets:\n");
-    let labels = unique_labels(&p.targets);
-    for (t, label) in p.targets.iter().zip(&labels) {
-        writeln!(
-            out,
-            "  {label:<12} {:<28} {}",
-            t.spec(),
-            space(t.as_ref(), data)
-        )?;
-    }
-    if p.targets.is_empty() {
-        writeln!(
-            out,
-            "  dir          a fresh directory under {} ({}); up to {} written",
-            args.workdir.display(),
-            no_default_why.as_deref().unwrap_or("no default filesystem"),
-            format_bytes(data)
-        )?;
-    }
-    for o in &set.fs_options {
-        let value = if o.value.is_empty() {
-            "(none)"
-        } else {
-            &o.value
-        };
-        writeln!(
-            out,
-            "    {} {}={value} ({}; the suite's: {:?})",
-            o.target, o.key, o.source, o.suite_value
-        )?;
-    }
-    for s in &p.skipped {
-        writeln!(out, "  {}", s.line())?;
-    }
+    targets(&mut out, p, args, data, no_default_why.as_deref())?;
     workloads(&mut out, p)?;
     let targets = p.targets.len().max(1);
     let runs = targets * p.workloads.len() * p.repeat as usize;
@@ -119,6 +86,53 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The targets with the space they need and the suite's mkfs/mount options each takes (or
+/// the user's own instead), then the defaults left out and why.
+fn targets(
+    out: &mut String,
+    p: &Plan,
+    args: &RunArgs,
+    data: u64,
+    no_default_why: Option<&str>,
+) -> std::fmt::Result {
+    out.push_str("targets:\n");
+    let labels = unique_labels(&p.targets);
+    for (t, label) in p.targets.iter().zip(&labels) {
+        let space = space(t.as_ref(), data);
+        writeln!(out, "  {label:<12} {:<28} {space}", t.spec())?;
+        for o in p
+            .settings
+            .fs_options
+            .iter()
+            .filter(|o| o.target == t.spec())
+        {
+            let value = if o.value.is_empty() {
+                "(none)"
+            } else {
+                &o.value
+            };
+            writeln!(
+                out,
+                "  {:<12} {}={value} ({}; the suite's: {:?})",
+                "", o.key, o.source, o.suite_value
+            )?;
+        }
+    }
+    if p.targets.is_empty() {
+        writeln!(
+            out,
+            "  dir          a fresh directory under {} ({}); up to {} written",
+            args.workdir.display(),
+            no_default_why.unwrap_or("no default filesystem"),
+            format_bytes(data)
+        )?;
+    }
+    for s in &p.skipped {
+        writeln!(out, "  {}", s.line())?;
+    }
+    Ok(())
+}
+
 /// The workloads with the parameters they will run with.
 fn workloads(out: &mut String, p: &fsbattery_core::runner::Plan) -> std::fmt::Result {
     out.push_str("workloads:\n");
@@ -132,13 +146,12 @@ fn workloads(out: &mut String, p: &fsbattery_core::runner::Plan) -> std::fmt::Re
             .map(|(s, v)| format!("{}={}", s.name, s.show(v)))
             .collect();
         writeln!(out, "  {:<12} {}", w.workload.name(), shown.join(" "))?;
-        if let Some(s) = p
-            .settings
-            .workloads
-            .iter()
-            .find(|s| s.workload == w.workload.name() && s.source != "default")
-        {
-            writeln!(out, "  {:<12} method {} ({})", "", s.method, s.source)?;
+        let own = p.settings.workloads.iter();
+        if let Some(s) = own.clone().find(|s| s.workload == w.workload.name()) {
+            // The method is worth a line when someone chose it (suite or flag).
+            if s.source != "default" {
+                writeln!(out, "  {:<12} method {} ({})", "", s.method, s.source)?;
+            }
             if let Some(n) = &s.note {
                 writeln!(out, "  {:<12} note: {n}", "")?;
             }
