@@ -142,9 +142,29 @@ fn suites() -> anyhow::Result<String> {
             s.aggregate,
             s.repeat
         ));
+        out.push_str(&format!("    {}\n", conditions(&s)));
     }
     out.push_str(&format!("\n  default: {}\n\n", suite::DEFAULT_SUITE));
     Ok(out)
+}
+
+/// How the suite measures: "cache none, pause 10 s, seed memory 768MiB, mount options for *".
+fn conditions(s: &suite::Suite) -> String {
+    let cache = s
+        .cache
+        .map_or("tool (default)".to_string(), |c| c.to_string());
+    let mut out = format!("cache {cache}, pause {} s", s.pauses.pause);
+    if let Some(m) = s.seed_memory {
+        out.push_str(&format!(
+            ", seed memory {}",
+            fsbattery_core::params::format_bytes(m)
+        ));
+    }
+    if !s.fs_defaults.is_empty() {
+        let names: Vec<&str> = s.fs_defaults.0.keys().map(String::as_str).collect();
+        out.push_str(&format!(", mkfs/mount options for {}", names.join(" ")));
+    }
+    out
 }
 
 fn targets() -> String {
