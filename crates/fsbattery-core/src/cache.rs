@@ -160,3 +160,26 @@ pub(crate) fn for_each_file(root: &Path, f: &mut dyn FnMut(&Path, u64)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `none` (S1's sync and sleep) syncs and drops nothing, whatever the workload's tool,
+    /// and stays `none` in the record.
+    #[test]
+    fn none_syncs_only_and_is_recorded_as_none() {
+        // (Residency is not asserted: other tests on this machine may drop the whole cache.)
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, vec![1u8; 1 << 16]).unwrap();
+        for tool in [None, Some(ToolCache::Nothing), Some(ToolCache::Invalidate)] {
+            let mode = CacheMode {
+                policy: CachePolicy::None,
+                tool,
+            };
+            assert_eq!(mode.effective(), CachePolicy::None);
+            assert_eq!(mode.prepare(&[&file]), CachePrep::Synced);
+        }
+    }
+}

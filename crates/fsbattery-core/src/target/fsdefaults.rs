@@ -104,6 +104,24 @@ mod tests {
         FsDefaults(m)
     }
 
+    /// The keys a spec gives itself, commas inside mount= and quoted mkfs= values included.
+    #[test]
+    fn given_keys_follow_each_kinds_grammar() {
+        let keys = |s: &str| super::super::spec::given_keys(s);
+        assert_eq!(keys("loop:xfs"), Vec::<String>::new());
+        assert_eq!(
+            keys("loop:xfs,mount=noatime,logbufs=8,size=1G"),
+            ["mount", "size"]
+        );
+        assert_eq!(
+            keys("loop:ext4,mkfs='-b 4096,-E x',label=a"),
+            ["mkfs", "label"]
+        );
+        assert_eq!(keys("dev:/dev/vdb,fs=xfs,mount=noatime"), ["fs", "mount"]);
+        assert_eq!(keys("tmpfs:mount=nodev"), ["mount"]);
+        assert_eq!(keys("dir:/x"), Vec::<String>::new());
+    }
+
     #[test]
     fn own_entry_then_any_then_nothing_and_the_spec_wins() {
         let d = defaults();
