@@ -23,7 +23,8 @@ fn phases(c: &Cell) -> impl Iterator<Item = &PhaseCache> {
 /// The notes, one line each (empty when no sample carries a cache state).
 pub fn lines(rec: &RunRecord) -> Vec<String> {
     let all: Vec<&PhaseCache> = rec.cells.iter().flat_map(phases).collect();
-    let mut out = Vec::new();
+    // Who chose the policy, the pause, the methods and mkfs/mount options: said first.
+    let mut out = crate::settings_notes::lines(rec.plan.settings.as_deref());
     if let Some(m) = rec.plan.cache.as_ref().and_then(|c| c.memory.as_ref()) {
         let peak = |b: Option<u64>| b.map_or("not read".into(), format_bytes);
         out.push(format!(
