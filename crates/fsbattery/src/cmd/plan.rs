@@ -163,7 +163,13 @@ fn planned_workloads(
         // after mkfs for its parameters alone is a plan error.
         w.check(&params)
             .map_err(|e| UsageError::Invalid(e.to_string()))?;
-        let (method, setting) = plan_settings::method(args, suite, name);
+        let (method, mut setting) = plan_settings::method(args, suite, name);
+        if let (Some(n), Some(note)) = (args.jobs, setting.note.as_mut()) {
+            // The suite's note may explain a thread count --jobs has just replaced.
+            if w.params().iter().any(|p| p.name == "threads") {
+                note.push_str(&format!(" (this run: --jobs {n})"));
+            }
+        }
         methods.push(setting);
         workloads.push(PlannedWorkload {
             workload: w,
