@@ -50,18 +50,26 @@ pub struct Pauses {
     pub pause: f64,
     /// Quick scale's, if the suite sets one.
     pub quick: Option<f64>,
+    /// Given as `pause_full`, which applied at full scale only before it became `pause`.
+    pub old_name: bool,
 }
 
 impl Pauses {
     /// The pause at `scale`, and a note when it is not the suite's `pause` (quick scale).
     pub fn at(&self, scale: Scale) -> (f64, Option<String>) {
-        if scale != Scale::Quick {
-            return (self.pause, None);
+        let (secs, mut notes) = match scale {
+            Scale::Quick => {
+                let quick = self.quick.unwrap_or(self.pause.min(QUICK_PAUSE_CAP));
+                let shortened = (quick != self.pause)
+                    .then(|| format!("shortened from {} s at quick scale", self.pause));
+                (quick, shortened.into_iter().collect::<Vec<_>>())
+            }
+            _ => (self.pause, Vec::new()),
+        };
+        if self.old_name {
+            notes.push("the suite's pause_full, read as pause: it applies at every scale".into());
         }
-        let quick = self.quick.unwrap_or(self.pause.min(QUICK_PAUSE_CAP));
-        let note = (quick != self.pause)
-            .then(|| format!("shortened from {} s at quick scale", self.pause));
-        (quick, note)
+        (secs, (!notes.is_empty()).then(|| notes.join("; ")))
     }
 }
 
@@ -118,6 +126,7 @@ pub(crate) fn pauses(
     Ok(Pauses {
         pause: main.unwrap_or(0.0),
         quick: checked(pause_quick, "pause_quick")?,
+        old_name: pause.is_none() && pause_full.is_some(),
     })
 }
 
@@ -188,6 +197,7 @@ mod tests {
         let p = Pauses {
             pause: 10.0,
             quick: None,
+            old_name: false,
         };
         assert_eq!(p.at(Scale::Standard), (10.0, None));
         assert_eq!(p.at(Scale::Full), (10.0, None));
@@ -197,8 +207,12 @@ mod tests {
         let p = Pauses {
             pause: 10.0,
             quick: Some(2.0),
+            old_name: true,
         };
         assert_eq!(p.at(Scale::Quick).0, 2.0);
+        let (secs, note) = p.at(Scale::Standard);
+        assert_eq!(secs, 10.0);
+        assert!(note.unwrap().contains("pause_full, read as pause"));
         let none = Pauses::default();
         assert_eq!(none.at(Scale::Quick), (0.0, None));
     }
