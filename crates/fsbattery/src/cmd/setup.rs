@@ -152,6 +152,17 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
             }
         }
     }
+    // A suite may run some workloads as commands itself (S1's touch and mkdir): their
+    // programs are needed even without --method commands.
+    if method == Method::Native {
+        let s = suite::load(&args.suite)?;
+        for n in workload_names(args)? {
+            let own = s.workload_settings.get(&n).and_then(|w| w.method);
+            if let (Some(Method::Commands), Some(w)) = (own, workload::find(&n)) {
+                needs.extend(w.commands().iter().map(|p| Need::program(p)));
+            }
+        }
+    }
     if args.mpi || args.tests {
         needs.extend(mpi_needs());
     }
