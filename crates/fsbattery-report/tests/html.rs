@@ -351,6 +351,7 @@ fn a_run_with_nothing_measured_still_renders() {
             metric: "tarball_in".into(),
             pending: Some("workload not implemented".into()),
             aggregate: None,
+            seed: None,
         }],
         ..rec.plan.clone()
     };
