@@ -3,7 +3,10 @@
 //! A suite is a TOML file (shipped presets live in `suites/` and are compiled in). Every key is
 //! checked: an unknown key, workload, metric or parameter fails with the file, line and key.
 //! Rows whose workload does not exist yet must say `pending = "..."`; they are listed in
-//! reports as pending, never dropped.
+//! reports as pending, never dropped. A row's label names what the run measured: every size or
+//! count in it is a `{workload.param}` placeholder (see [`crate::label`]), and the seed's own
+//! wording, with the seed's sizes, goes in `seed = "..."` (tests/presets.rs holds the shipped
+//! suites to this, and to no two rows showing one workload, metric and aggregate).
 
 use crate::error::UsageError;
 use crate::params::{ParamSpec, Params, Scale};

@@ -447,3 +447,34 @@ fn latency_tables_show_the_achieved_queue_depth_of_their_workload() {
     // Without the metric, the section says nothing of it (the golden file guards the rest).
     assert!(!single().contains("queue depth"));
 }
+
+/// A row whose label names this run's size shows the seed's wording beside it in a section of
+/// its own; a row whose label is the seed's is not repeated there; without seeds, no section.
+#[test]
+fn then_and_now_lists_the_seeds_wording_beside_the_label() {
+    let mut rec = common::run();
+    assert!(!render(&rec).contains("id=\"then-and-now\""));
+    for r in rec.plan.rows.iter_mut() {
+        match r.metric.as_str() {
+            "touch_files" => r.seed = Some("Touch 10,000 Files & <more>".into()),
+            "find_files" => r.seed = Some(r.label.clone()),
+            _ => {}
+        }
+    }
+    let html = render(&rec);
+    let at = html
+        .find("<section id=\"then-and-now\">")
+        .expect("the section");
+    let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    assert!(
+        section.contains(
+            "<tr><th scope=\"row\">Touch 2,000 Files</th><td>Touch 10,000 Files &amp; &lt;more&gt;</td></tr>"
+        ),
+        "{section}"
+    );
+    assert_eq!(
+        section.matches("<tr>").count(),
+        2,
+        "header and one row: {section}"
+    );
+}
