@@ -41,7 +41,7 @@ pub const TITLE: &str = "Then and now";
 /// One sentence under the heading: what the two columns are.
 pub fn legend(rec: &RunRecord) -> String {
     format!(
-        "labels name what this run measured ({} scale); the seed's own row, with its sizes, \
+        "Labels name what this run measured ({} scale); the seed's own row, with its sizes, \
          is beside each",
         rec.plan.scale
     )

@@ -166,7 +166,7 @@ pub fn then_and_now(rec: &fsbattery_record::RunRecord) -> String {
         .max()
         .unwrap_or(0);
     let mut out = format!(
-        "\n{}: {}:\n",
+        "\n{}. {}:\n",
         crate::seed_notes::TITLE,
         crate::seed_notes::legend(rec)
     );
