@@ -20,7 +20,6 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let workloads = planned_workloads(args, &suite, scale)?;
     check_sources(args, &workloads)?;
     let (mut targets, mut skipped, no_default_why) = targets(args, &workloads)?;
-    let rows = rows(&suite, &workloads, &targets, args.tree_tarball.as_deref());
     let memory = memory_within(args, &suite, &workloads, &mut targets, &mut skipped)?;
     let (repeat, auto) = repeats(args, &suite)?;
     check_age(args, &targets)?;
@@ -45,7 +44,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         pause,
         method: method(args, &workloads)?,
         workloads,
-        rows,
+        rows: Vec::new(),
         targets,
         suite,
         fresh: args.fresh.into(),
@@ -57,6 +56,13 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     };
     // Space is checked by `run` alone: a dry run shows a target too small for the data.
     fit(&mut plan, args, false)?;
+    // Labels name the filesystems of the targets that stayed in the plan.
+    plan.rows = rows(
+        &plan.suite,
+        &plan.workloads,
+        &plan.targets,
+        args.tree_tarball.as_deref(),
+    );
     Ok((plan, no_default_why))
 }
 
