@@ -15,6 +15,7 @@ pub mod host;
 pub mod import;
 pub mod interrupt;
 pub mod journal;
+pub mod label;
 pub mod measure;
 pub mod model;
 pub mod notice;

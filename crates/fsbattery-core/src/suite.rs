@@ -3,11 +3,14 @@
 //! A suite is a TOML file (shipped presets live in `suites/` and are compiled in). Every key is
 //! checked: an unknown key, workload, metric or parameter fails with the file, line and key.
 //! Rows whose workload does not exist yet must say `pending = "..."`; they are listed in
-//! reports as pending, never dropped.
+//! reports as pending, never dropped. A row's label names what the run measured: every size or
+//! count in it is a `{workload.param}` placeholder (see [`crate::label`]), and the seed's own
+//! wording, with the seed's sizes, goes in `seed = "..."` (tests/presets.rs holds the shipped
+//! suites to this, and to no two rows showing one workload, metric and aggregate).
 
 use crate::error::UsageError;
 use crate::model::CachePolicy;
-use crate::params::{format_bytes, ParamSpec, Params, Scale};
+use crate::params::{ParamSpec, Params, Scale};
 use crate::suite_settings::{self, Pauses, WorkloadSetting};
 use crate::target::FsDefaults;
 use crate::workload;
@@ -105,6 +108,7 @@ struct RowEntry {
     metric: Spanned<String>,
     pending: Option<String>,
     aggregate: Option<Spanned<String>>,
+    seed: Option<String>,
 }
 
 /// A parsed, validated suite.
@@ -132,7 +136,8 @@ pub struct Suite {
     pub seed_memory: Option<u64>,
     /// Workloads with their parameter overrides (text values).
     pub workloads: Vec<(String, BTreeMap<String, String>)>,
-    /// Table rows, in the study's order.
+    /// Table rows, in the study's order; labels may hold `{workload.param}` placeholders
+    /// ([`render_label`]).
     pub rows: Vec<SuiteRow>,
 }
 
@@ -149,6 +154,9 @@ pub struct SuiteRow {
     pub pending: Option<String>,
     /// This row's own aggregate (S2's "min"/"max" rows), else the table's.
     pub aggregate: Option<fsbattery_stats::Aggregate>,
+    /// The seed's own wording of the row, sizes as the seed measured them ("Datei 16 GB
+    /// schreiben [MB/s]"); shown beside the label, which names this run's sizes.
+    pub seed: Option<String>,
 }
 
 /// Load a suite by preset name or from a `.toml` file.
@@ -346,6 +354,7 @@ fn checked_row(
         metric,
         pending: r.pending,
         aggregate,
+        seed: r.seed,
     })
 }
 
@@ -418,43 +427,7 @@ impl Params {
     }
 }
 
-/// Resolves `(workload, param)` to `(value, is_bytes)` for [`render_label`].
-pub type ParamLookup<'a> = dyn Fn(&str, &str) -> Option<(u64, bool)> + 'a;
-
-/// Fill `{workload.param}` placeholders in a row label with resolved values: counts with
-/// thousands separators ("10,000"), sizes as the seeds wrote them ("1GB", "64MB").
-pub fn render_label(label: &str, lookup: &ParamLookup<'_>) -> String {
-    let mut out = String::new();
-    let mut rest = label;
-    while let Some(start) = rest.find('{') {
-        let Some(end) = rest[start..].find('}') else {
-            break;
-        };
-        out.push_str(&rest[..start]);
-        let key = &rest[start + 1..start + end];
-        let value = key.split_once('.').and_then(|(w, p)| lookup(w, p));
-        match value {
-            Some((v, true)) => out.push_str(&format_bytes(v).replace("iB", "B")),
-            Some((v, false)) => out.push_str(&thousands(v)),
-            None => out.push_str(&rest[start..=start + end]),
-        }
-        rest = &rest[start + end + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-fn thousands(v: u64) -> String {
-    let s = v.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::label::render_label;
 
 #[cfg(test)]
 mod tests {
@@ -633,18 +606,5 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("line 8, key 'aggregate'"), "{e}");
-    }
-
-    #[test]
-    fn labels_render_like_the_seed() {
-        let l = render_label(
-            "Touch {metadata.files} Files, a {stream.size} File",
-            &|w, p| match (w, p) {
-                ("metadata", "files") => Some((10_000, false)),
-                ("stream", "size") => Some((1 << 30, true)),
-                _ => None,
-            },
-        );
-        assert_eq!(l, "Touch 10,000 Files, a 1GB File");
     }
 }

@@ -240,7 +240,7 @@ pub struct WorkloadPlan {
 /// One row of the suite's table.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct RowInfo {
-    /// Row label as the study printed it, e.g. "Touch 10,000 Files".
+    /// Row label with this run's sizes and counts, e.g. "Touch 2,000 Files" at quick scale.
     pub label: String,
     /// Workload that produces the row.
     pub workload: String,
@@ -252,6 +252,11 @@ pub struct RowInfo {
     /// The row's own aggregate (e.g. S2's min and max rows), overriding the table's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aggregate: Option<fsbattery_stats::Aggregate>,
+    /// The seed's own wording of the row, with the sizes the seed measured ("Datei 16 GB
+    /// schreiben [MB/s]"), where the suite gives it: `label` names this run's sizes, this
+    /// what the seed's table said. Absent in records written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
 }
 
 /// What a target was, as measured (not as requested).

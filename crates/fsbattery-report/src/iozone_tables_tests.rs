@@ -53,6 +53,7 @@ fn row(label: &str, workload: &str, metric: &str, pending: Option<&str>) -> RowI
         metric: metric.into(),
         pending: pending.map(String::from),
         aggregate: None,
+        seed: None,
     }
 }
 

@@ -48,6 +48,7 @@ impl Renderer for Markdown {
         bullets(&mut out, "Repeats and aging", &conditions::notes(rec));
         bullets(&mut out, "Skipped targets", &lines(&skipped));
         bullets(&mut out, "Cache state", &crate::cache_notes::lines(rec));
+        out.push_str(&then_and_now(rec));
         if let Some(t) = iozone {
             if !out.ends_with("\n\n") {
                 out.push('\n');
@@ -74,6 +75,24 @@ impl Renderer for Markdown {
         }
         Ok(out.into_bytes())
     }
+}
+
+/// The seed's wording beside this run's labels, as a two-column table (nothing when no label
+/// differs from its seed's).
+fn then_and_now(rec: &fsbattery_record::RunRecord) -> String {
+    let pairs = crate::seed_notes::pairs(rec);
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n## {}\n\n{}.\n\n| this run | the seed |\n|---|---|\n",
+        crate::seed_notes::TITLE,
+        escape(&crate::seed_notes::legend(rec))
+    );
+    for p in pairs {
+        out.push_str(&format!("| {} | {} |\n", escape(&p.now), escape(&p.then)));
+    }
+    out
 }
 
 /// A `## title` section of escaped bullet lines; nothing when there are none.

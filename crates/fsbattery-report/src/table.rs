@@ -54,6 +54,7 @@ impl Renderer for TerminalTable {
             out.push_str(&l);
             out.push('\n');
         }
+        out.push_str(&then_and_now(rec));
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -150,6 +151,35 @@ impl TerminalTable {
         }
         format!("{t}\n")
     }
+}
+
+/// The rows whose label differs from the seed's wording, this run's label first (nothing when
+/// there are none).
+pub fn then_and_now(rec: &fsbattery_record::RunRecord) -> String {
+    let pairs = crate::seed_notes::pairs(rec);
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let width = pairs
+        .iter()
+        .map(|p| p.now.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = format!(
+        "\n{}. {}:\n",
+        crate::seed_notes::TITLE,
+        crate::seed_notes::legend(rec)
+    );
+    for p in pairs {
+        let pad = width - p.now.chars().count();
+        out.push_str(&format!(
+            "  {}{}  seed: {}\n",
+            p.now,
+            " ".repeat(pad),
+            p.then
+        ));
+    }
+    out
 }
 
 /// One line per default target the run left out ("skipped: loop:xfs: why; fix: ..."): a

@@ -250,7 +250,7 @@ fn matrix_sheet(
             (&l.value, &l.verdict)
         };
         for (c, e) in entries.iter().enumerate() {
-            entry(ws, st, row, 5 + c as u16, e, d.aggregate, verdict.mark(c))?;
+            entry(ws, st, row, 5 + c as u16, e, l.aggregate, verdict.mark(c))?;
         }
     }
     let legend = if cpu {
@@ -282,7 +282,7 @@ fn iozone_sheet(
         ws.write_number(row, 0, *record as f64 / 1024.0)?;
         ws.write_string(row, 1, iozone_record_label(*record))?;
         for (c, e) in l.value.iter().enumerate() {
-            entry(ws, st, row, 2 + c as u16, e, d.aggregate, l.verdict.mark(c))?;
+            entry(ws, st, row, 2 + c as u16, e, l.aggregate, l.verdict.mark(c))?;
         }
     }
     ws.autofit();

@@ -351,6 +351,7 @@ fn a_run_with_nothing_measured_still_renders() {
             metric: "tarball_in".into(),
             pending: Some("workload not implemented".into()),
             aggregate: None,
+            seed: None,
         }],
         ..rec.plan.clone()
     };
@@ -445,4 +446,88 @@ fn latency_tables_show_the_achieved_queue_depth_of_their_workload() {
     assert!(section.contains("mean operations in flight per thread"));
     // Without the metric, the section says nothing of it (the golden file guards the rest).
     assert!(!single().contains("queue depth"));
+}
+
+/// A row whose label names this run's size shows the seed's wording beside it in a section of
+/// its own; a row whose label is the seed's is not repeated there; without seeds, no section.
+#[test]
+fn then_and_now_lists_the_seeds_wording_beside_the_label() {
+    let mut rec = common::run();
+    assert!(!render(&rec).contains("id=\"then-and-now\""));
+    for r in rec.plan.rows.iter_mut() {
+        match r.metric.as_str() {
+            "touch_files" => r.seed = Some("Touch 10,000 Files & <more>".into()),
+            "find_files" => r.seed = Some(r.label.clone()),
+            _ => {}
+        }
+    }
+    let html = render(&rec);
+    let at = html
+        .find("<section id=\"then-and-now\">")
+        .expect("the section");
+    let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    assert!(
+        section.contains(
+            "<tr><th scope=\"row\">Touch 2,000 Files</th><td>Touch 10,000 Files &amp; &lt;more&gt;</td></tr>"
+        ),
+        "{section}"
+    );
+    assert_eq!(
+        section.matches("<tr>").count(),
+        2,
+        "header and one row: {section}"
+    );
+}
+
+/// S2's "min Ges s" and "max Ges s" rows show one metric under two aggregates: each is a
+/// row of its own in the raw numbers, showing its own aggregate (not the table's twice).
+#[test]
+fn rows_with_their_own_aggregate_are_lines_of_their_own() {
+    let mut rec = common::run();
+    let at = rec
+        .plan
+        .rows
+        .iter()
+        .position(|r| r.metric == "touch_files")
+        .unwrap();
+    let base = rec.plan.rows[at].clone();
+    let own = |label: &str, a| RowInfo {
+        label: label.into(),
+        aggregate: Some(a),
+        ..base.clone()
+    };
+    rec.plan.rows[at] = own("Touch fastest", Aggregate::Min);
+    rec.plan
+        .rows
+        .insert(at + 1, own("Touch slowest", Aggregate::Max));
+    let cell = rec
+        .cells
+        .iter()
+        .find(|c| c.metric == "touch_files")
+        .unwrap();
+    let values = cell.values();
+    let (lo, hi) = (
+        values.iter().copied().fold(f64::INFINITY, f64::min),
+        values.iter().copied().fold(0.0, f64::max),
+    );
+    assert!(lo < hi, "the fixture's samples differ: {values:?}");
+    let html = render(&rec);
+    let matrices = &html[html.find("<section id=\"matrices\">").unwrap()..];
+    let row = |label: &str| {
+        let at = matrices
+            .find(&format!("<th scope=\"row\">{label}</th>"))
+            .unwrap_or_else(|| panic!("no row {label}"));
+        matrices[at..at + matrices[at..].find("</tr>").unwrap()].to_string()
+    };
+    let num = |v: f64| fsbattery_report::format::num(v);
+    assert!(
+        row("Touch fastest").contains(&format!(">{} ±", num(lo))),
+        "{}",
+        row("Touch fastest")
+    );
+    assert!(
+        row("Touch slowest").contains(&format!(">{} ±", num(hi))),
+        "{}",
+        row("Touch slowest")
+    );
 }

@@ -6,6 +6,7 @@
 //! never decide how results are stored; they poll the interruption flag and clean up their
 //! files on every exit path (the scratch directory is a guard).
 
+mod bigfile;
 mod blockio;
 mod bonnie;
 mod bonnie_files;
@@ -86,6 +87,7 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &split::Split,
         &tree::Tree4,
         &dd::Dd,
+        &bigfile::BigFile,
         &randomio::RandomIo,
         &bonnie::Bonnie,
         &iozone::Iozone,

@@ -2,7 +2,8 @@
 //! THREADS threads do random REQUEST-byte reads and writes on it for RUNTIME seconds, a
 //! WRITE_PCT share of them writes, a SYNC_PCT share of writes followed by fsync, with O_DIRECT.
 //!
-//! Metrics: `create` (MB/s of laying the file out: S4's "create 4GB file MB/s"), `iops` (reads
+//! Metrics: `create` (MB/s of laying the file out; S4's "create 4GB file MB/s" row is the `dd`
+//! that made randomio's file, see suites/zfs2007.toml), `iops` (reads
 //! and writes per second, fsyncs not counted, as randomio), and per-kind latency in ms: mean
 //! and standard deviation (S4's rows) plus percentiles and max from the engine's histograms.
 //!

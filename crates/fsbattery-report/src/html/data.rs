@@ -97,6 +97,9 @@ pub(crate) struct Line {
     pub kind: Kind,
     /// Set when the row is pending in every run that plans it.
     pub pending: Option<String>,
+    /// The aggregate its values show: the suite row's own (S2's min and max rows of one
+    /// metric are two lines), else the report's.
+    pub aggregate: Aggregate,
     /// Value entry per column.
     pub value: Vec<Entry>,
     /// CPU % entry per column.
@@ -110,6 +113,16 @@ pub(crate) struct Line {
     pub best_journaling: Option<usize>,
     /// Per column: within 20 % of that run's tool ceiling ([`crate::matrix::Row::tool_bound`]).
     pub tool_bound: Vec<bool>,
+}
+
+impl Line {
+    /// The shown value of column `c` (its aggregate), when measured.
+    pub fn value_at(&self, c: usize) -> Option<f64> {
+        match self.value.get(c)? {
+            Entry::Measured(s) => Some(s.aggregate(self.aggregate)),
+            _ => None,
+        }
+    }
 }
 
 /// Every run merged.
@@ -181,7 +194,7 @@ impl<'a> Data<'a> {
         let mut lines: Vec<Line> = Vec::new();
         let mut first_col = 0;
         for (val, cpu) in &matrices {
-            merge_run(&mut lines, val, cpu, first_col, columns.len());
+            merge_run(&mut lines, (val, cpu), aggregate, first_col, columns.len());
             first_col += val.columns.len();
         }
         for line in &mut lines {
@@ -222,7 +235,7 @@ impl<'a> Data<'a> {
         let samples: Vec<Vec<f64>> = (0..self.columns.len())
             .map(|c| self.samples(line, c))
             .collect();
-        judge(&line.value, &samples, line.better, self.aggregate, |i| {
+        judge(&line.value, &samples, line.better, line.aggregate, |i| {
             cols.contains(&i) && !line.tool_bound[i]
         })
     }
@@ -230,14 +243,6 @@ impl<'a> Data<'a> {
     /// Ordinary test lines (not sweep points, not latency), pending ones included.
     pub fn tests(&self) -> impl Iterator<Item = &Line> {
         self.lines.iter().filter(|l| l.kind == Kind::Test)
-    }
-
-    /// The aggregate of a measured entry.
-    pub fn value(&self, e: &Entry) -> Option<f64> {
-        match e {
-            Entry::Measured(s) => Some(s.aggregate(self.aggregate)),
-            _ => None,
-        }
     }
 
     /// Column indices of one run.
@@ -385,9 +390,16 @@ fn tint(hex: &str, amount: f64) -> String {
 
 /// Rows are matched by (workload, metric), not by position: the CPU matrix may leave out rows
 /// that have no timed phase (sizes, rates), whose CPU entries then stay `Missing`.
-fn merge_run(lines: &mut Vec<Line>, val: &Matrix, cpu: &Matrix, first: usize, width: usize) {
+/// A row with its own aggregate (S2's min and max of one metric) is a line of its own.
+fn merge_run(
+    lines: &mut Vec<Line>,
+    (val, cpu): (&Matrix, &Matrix),
+    table: Aggregate,
+    first: usize,
+    width: usize,
+) {
     for row in &val.rows {
-        let at = find_or_push(lines, &row.label, &row.workload, &row.metric, width);
+        let at = find_or_push(lines, row, row.aggregate_or(table), width);
         let line = &mut lines[at];
         if line.unit.is_empty() && !row.unit.is_empty() {
             (line.unit, line.better) = (row.unit.clone(), row.better);
@@ -399,7 +411,7 @@ fn merge_run(lines: &mut Vec<Line>, val: &Matrix, cpu: &Matrix, first: usize, wi
         }
     }
     for row in &cpu.rows {
-        let at = find_or_push(lines, &row.label, &row.workload, &row.metric, width);
+        let at = find_or_push(lines, row, row.aggregate_or(table), width);
         for (i, e) in row.entries.iter().enumerate() {
             lines[at].cpu[first + i] = e.clone();
         }
@@ -408,21 +420,20 @@ fn merge_run(lines: &mut Vec<Line>, val: &Matrix, cpu: &Matrix, first: usize, wi
 
 fn find_or_push(
     lines: &mut Vec<Line>,
-    label: &str,
-    workload: &str,
-    metric: &str,
+    row: &crate::matrix::Row,
+    aggregate: Aggregate,
     width: usize,
 ) -> usize {
-    if let Some(i) = lines
-        .iter()
-        .position(|l| l.workload == workload && l.metric == metric)
-    {
+    if let Some(i) = lines.iter().position(|l| {
+        l.workload == row.workload && l.metric == row.metric && l.aggregate == aggregate
+    }) {
         return i;
     }
     lines.push(Line {
-        label: label.to_string(),
-        workload: workload.to_string(),
-        metric: metric.to_string(),
+        label: row.label.clone(),
+        workload: row.workload.clone(),
+        metric: row.metric.clone(),
+        aggregate,
         unit: String::new(),
         better: Better::Lower,
         kind: Kind::Test,

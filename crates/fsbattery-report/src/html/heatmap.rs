@@ -64,7 +64,7 @@ pub(crate) fn section(d: &Data<'_>) -> String {
     }
     out.push_str("</tr></thead><tbody>\n");
     for (order, line) in lines.iter().enumerate() {
-        out.push_str(&row(d, line, order));
+        out.push_str(&row(line, order));
     }
     out.push_str("</tbody></table></div>\n");
     out
@@ -111,7 +111,7 @@ pub(crate) fn shade(ratio: f64, mark: Mark) -> usize {
         .max(1)
 }
 
-fn row(d: &Data<'_>, line: &Line, order: usize) -> String {
+fn row(line: &Line, order: usize) -> String {
     let ranked = line.comparable && line.pending.is_none();
     let class = if ranked { "" } else { " class=\"unranked\"" };
     let mut out = format!(
@@ -121,9 +121,9 @@ fn row(d: &Data<'_>, line: &Line, order: usize) -> String {
         esc(&line.label),
         esc(&unit_note(line))
     );
-    let best = line.verdict.best.and_then(|b| d.value(&line.value[b]));
+    let best = line.verdict.best.and_then(|b| line.value_at(b));
     for (i, e) in line.value.iter().enumerate() {
-        out.push_str(&cell(d, line, e, i, best.filter(|_| ranked)));
+        out.push_str(&cell(line, e, i, best.filter(|_| ranked)));
     }
     out.push_str("</tr>\n");
     out
@@ -146,14 +146,14 @@ fn unit_note(line: &Line) -> String {
     }
 }
 
-fn cell(d: &Data<'_>, line: &Line, e: &Entry, col: usize, best: Option<f64>) -> String {
+fn cell(line: &Line, e: &Entry, col: usize, best: Option<f64>) -> String {
     let mark = line.verdict.mark(col);
-    let text = esc(&format::entry(e, d.aggregate));
+    let text = esc(&format::entry(e, line.aggregate));
     let marked = match mark {
         Mark::None => text,
         m => format!("{text} <span class=\"mark\">{}</span>", format::mark(m)),
     };
-    let r = match (d.value(e), best) {
+    let r = match (line.value_at(col), best) {
         (Some(v), Some(b)) => ratio(v, b, line.better),
         _ => None,
     };

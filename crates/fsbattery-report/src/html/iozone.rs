@@ -133,7 +133,7 @@ fn winner_cell(d: &Data<'_>, t: &IozoneTest<'_>, record: u64, cols: &[usize]) ->
                 format!(
                     "{}: {}",
                     d.columns[*c].target,
-                    format::entry(&line.value[*c], d.aggregate)
+                    format::entry(&line.value[*c], line.aggregate)
                 )
             })
             .collect();
@@ -149,7 +149,7 @@ fn winner_cell(d: &Data<'_>, t: &IozoneTest<'_>, record: u64, cols: &[usize]) ->
         );
     };
     let col = &d.columns[b];
-    let v = |c: usize| format::num(d.value(&line.value[c]).unwrap_or(0.0));
+    let v = |c: usize| format::num(line.value_at(c).unwrap_or(0.0));
     let title = format!(
         "{} @ {}: {} {} {}; next {} {}",
         t.label,
@@ -207,7 +207,7 @@ fn record_chart(d: &Data<'_>, t: &IozoneTest<'_>) -> String {
                 .points
                 .iter()
                 .map(|(r, l)| {
-                    d.value(&l.value[c]).map(|v| {
+                    l.value_at(c).map(|v| {
                         (
                             v,
                             format!(
@@ -273,7 +273,7 @@ fn numbers(d: &Data<'_>, t: &IozoneTest<'_>) -> String {
         ));
         for (i, e) in l.value.iter().enumerate() {
             out.push_str(&matrix_cell(
-                d,
+                l.aggregate,
                 e,
                 l.verdict.mark(i),
                 l.best_journaling == Some(i),

@@ -71,7 +71,7 @@ pub(crate) fn section(d: &Data<'_>) -> String {
             ));
             for (_, line) in &g.stats {
                 out.push_str(&matrix_cell(
-                    d,
+                    line.aggregate,
                     &line.value[c],
                     line.verdict.mark(c),
                     false,
@@ -79,7 +79,13 @@ pub(crate) fn section(d: &Data<'_>) -> String {
                 ));
             }
             if let Some(line) = depth {
-                out.push_str(&matrix_cell(d, &line.value[c], Mark::None, false, false));
+                out.push_str(&matrix_cell(
+                    line.aggregate,
+                    &line.value[c],
+                    Mark::None,
+                    false,
+                    false,
+                ));
             }
             out.push_str("</tr>\n");
         }

@@ -7,7 +7,9 @@
 //! `summary` (winner per test, S1's total-time composite, a geometric-mean score),
 //! `comparison` (two or more runs: Welch t-test per metric), `tests` (bar chart per test
 //! with CI95 whiskers and n), `cpu` (CPU % per test), `all-tests` (a heat-map of every test × target,
-//! `id="heatmap"`, cells shaded by their ratio to the row's best, sortable), `matrices` (the raw numbers, S2's best-of-row marks), `device-io` (bytes the block
+//! `id="heatmap"`, cells shaded by their ratio to the row's best, sortable), `matrices` (the raw numbers, S2's best-of-row marks),
+//! `then-and-now` (each label as measured beside the seed's own wording and sizes, where they
+//! differ), `device-io` (bytes the block
 //! devices wrote and the write amplification, block-backed targets only), `iozone`
 //! (record-size charts and S3's winner map), `latency`, `environment` (host, targets,
 //! mkfs/mount records). Empty sections (no iozone cells, no latency cells, a single run
@@ -77,6 +79,7 @@ fn page(d: &Data<'_>) -> String {
         ("cpu", "CPU", sections::per_test(d, true)),
         ("all-tests", "All tests", heatmap::section(d)),
         ("matrices", "Raw numbers", sections::matrices(d)),
+        ("then-and-now", crate::seed_notes::TITLE, then_and_now(d)),
         ("device-io", "Device I/O", device::section(d)),
         ("iozone", "iozone", iozone::section(d)),
         ("latency", "Latency", latency::section(d)),
@@ -113,6 +116,35 @@ fn page(d: &Data<'_>) -> String {
         d.runs.len(),
         assets::SCRIPT
     ));
+    out
+}
+
+/// The rows whose label differs from their seed's wording, over every run (first wins).
+fn then_and_now(d: &Data<'_>) -> String {
+    let mut pairs: Vec<crate::seed_notes::Pair> = Vec::new();
+    for r in &d.runs {
+        for p in crate::seed_notes::pairs(r.record) {
+            if !pairs.contains(&p) {
+                pairs.push(p);
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<p class=\"note\">{}.</p>\n<table class=\"then-now\"><thead><tr><th scope=\"col\">this \
+         run</th><th scope=\"col\">the seed</th></tr></thead><tbody>\n",
+        esc(&crate::seed_notes::legend(d.runs[0].record))
+    );
+    for p in pairs {
+        out.push_str(&format!(
+            "<tr><th scope=\"row\">{}</th><td>{}</td></tr>\n",
+            esc(&p.now),
+            esc(&p.then)
+        ));
+    }
+    out.push_str("</tbody></table>\n");
     out
 }
 

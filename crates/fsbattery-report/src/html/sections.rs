@@ -11,7 +11,7 @@ use super::data::{Data, Line};
 use super::{esc, figure, swatch};
 use crate::format;
 use crate::matrix::Entry;
-use fsbattery_stats::{compare, Better, Mark, Outcome, RowVerdict, Verdict};
+use fsbattery_stats::{compare, Aggregate, Better, Mark, Outcome, RowVerdict, Verdict};
 
 /// The significance level of every verdict on the page (a run record carries none).
 const ALPHA: f64 = fsbattery_stats::DEFAULT_ALPHA;
@@ -161,8 +161,8 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
         )
     };
     let (wv, rv) = (
-        d.value(&line.value[w]).unwrap_or(0.0),
-        d.value(&line.value[r]).unwrap_or(0.0),
+        line.value_at(w).unwrap_or(0.0),
+        line.value_at(r).unwrap_or(0.0),
     );
     let unit = esc(&line.unit);
     let winner = match v.outcome {
@@ -225,7 +225,7 @@ fn best_journaling(d: &Data<'_>, line: &Line, cols: &[usize], winner: usize) -> 
         "<br><span class=\"note\">best journaling: {}{} ({} {})</span>",
         swatch(&d.columns[j].colour),
         esc(&d.columns[j].target),
-        format::num(d.value(&line.value[j]).unwrap_or(0.0)),
+        format::num(line.value_at(j).unwrap_or(0.0)),
         esc(&line.unit)
     )
 }
@@ -274,7 +274,7 @@ fn total_time(d: &Data<'_>) -> String {
             .into();
     }
     let totals: Vec<f64> = (0..d.columns.len())
-        .map(|c| lines.iter().filter_map(|l| d.value(&l.value[c])).sum())
+        .map(|c| lines.iter().filter_map(|l| l.value_at(c)).sum())
         .collect();
     let chart = BarChart {
         kind: "total",
@@ -298,14 +298,14 @@ fn total_time(d: &Data<'_>) -> String {
 fn score(d: &Data<'_>) -> String {
     let lines: Vec<&Line> = complete(d, false)
         .into_iter()
-        .filter(|l| l.value.iter().all(|e| d.value(e).is_some_and(|v| v > 0.0)))
+        .filter(|l| (0..l.value.len()).all(|c| l.value_at(c).is_some_and(|v| v > 0.0)))
         .collect();
     if lines.is_empty() {
         return "<p class=\"note\">Score: no test was measured on every target.</p>".into();
     }
     let mut logs = vec![0.0; d.columns.len()];
     for l in &lines {
-        let vals: Vec<f64> = l.value.iter().filter_map(|e| d.value(e)).collect();
+        let vals: Vec<f64> = (0..l.value.len()).filter_map(|c| l.value_at(c)).collect();
         let best = match l.better {
             Better::Lower => vals.iter().copied().fold(f64::INFINITY, f64::min),
             Better::Higher => vals.iter().copied().fold(0.0, f64::max),
@@ -338,9 +338,13 @@ fn score(d: &Data<'_>) -> String {
 }
 
 /// One bar per column from matrix entries; a significant winner's value is printed bold.
-pub(crate) fn bars(d: &Data<'_>, entries: &[Entry], verdict: &RowVerdict) -> Vec<Bar> {
+pub(crate) fn bars(
+    d: &Data<'_>,
+    (entries, agg): (&[Entry], Aggregate),
+    verdict: &RowVerdict,
+) -> Vec<Bar> {
     let value = |s: &fsbattery_stats::Summary, note: Option<String>| BarState::Value {
-        v: s.aggregate(d.aggregate),
+        v: s.aggregate(agg),
         ci: s.ci95_half_width.map(|h| (s.mean, h)),
         n: Some(s.n),
         note,
@@ -414,9 +418,9 @@ pub(crate) fn per_test(d: &Data<'_>, cpu: bool) -> String {
             axis: format!("{unit} — {dir}"),
             bars: if cpu {
                 // CPU % is shown, never ranked.
-                bars(d, &l.cpu, &RowVerdict::none(d.columns.len()))
+                bars(d, (&l.cpu, l.aggregate), &RowVerdict::none(d.columns.len()))
             } else {
-                bars(d, &l.value, &l.verdict)
+                bars(d, (&l.value, l.aggregate), &l.verdict)
             },
         };
         let file = format!("{}-{key}", if cpu { "cpu" } else { "bar" });
@@ -583,7 +587,13 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
         };
         for (i, e) in entries.iter().enumerate() {
             let bound = !cpu && l.tool_bound[i];
-            let td = matrix_cell(d, e, verdict.mark(i), journaling == Some(i), bound);
+            let td = matrix_cell(
+                l.aggregate,
+                e,
+                verdict.mark(i),
+                journaling == Some(i),
+                bound,
+            );
             // The precision was judged on the values, not on CPU %.
             out.push_str(&match cpu {
                 true => td,
@@ -599,7 +609,7 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
 /// One table cell with its state as class and its detail as tooltip; the mark is also written
 /// as text (`*`, `≈`) so it does not depend on colour, and so is a tool-bound cell.
 pub(crate) fn matrix_cell(
-    d: &Data<'_>,
+    agg: Aggregate,
     e: &Entry,
     mark: Mark,
     journaling: bool,
@@ -632,7 +642,7 @@ pub(crate) fn matrix_cell(
         Mark::Tied => class.push("tied"),
         Mark::None => {}
     }
-    let mut text = esc(&format::entry(e, d.aggregate));
+    let mut text = esc(&format::entry(e, agg));
     if mark != Mark::None {
         text.push_str(&format!(
             " <span class=\"mark\">{}</span>",

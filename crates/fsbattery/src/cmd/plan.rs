@@ -4,10 +4,11 @@
 use crate::cli::RunArgs;
 use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::error::UsageError;
+use fsbattery_core::label::{self, render_label, LabelValue};
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, Params, Scale};
 use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
-use fsbattery_core::suite::{self, render_label};
+use fsbattery_core::suite;
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
 use fsbattery_record::settings::{Chosen, WorkloadSetting};
@@ -21,7 +22,6 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     let scale: Scale = args.scale.into();
     let (workloads, methods) = planned_workloads(args, &suite, scale)?;
     check_sources(args, &workloads)?;
-    let rows = rows(&suite, &workloads);
     let (memory_text, mut memory_setting, memory_note) = plan_settings::memory(args, &suite, scale);
     let (mut targets, mut skipped, no_default_why) =
         targets(args, &suite, &workloads, memory_text.is_some())?;
@@ -71,7 +71,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         settings,
         notes,
         workloads,
-        rows,
+        rows: Vec::new(),
         targets,
         suite,
         fresh: args.fresh.into(),
@@ -83,6 +83,13 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     };
     // Space is checked by `run` alone: a dry run shows a target too small for the data.
     fit(&mut plan, args, false)?;
+    // Labels name the filesystems of the targets that stayed in the plan.
+    plan.rows = rows(
+        &plan.suite,
+        &plan.workloads,
+        &plan.targets,
+        args.tree_tarball.as_deref(),
+    );
     Ok((plan, no_default_why))
 }
 
@@ -310,16 +317,15 @@ fn workload_names(args: &RunArgs, suite: &suite::Suite) -> Result<Vec<String>, U
     Ok(names)
 }
 
-/// The suite's rows for the workloads that run (and its pending rows), labels filled in.
-fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
-    let lookup = |w: &str, p: &str| {
-        let pw = workloads.iter().find(|x| x.workload.name() == w)?;
-        let spec = pw.workload.params().iter().find(|s| s.name == p)?;
-        Some((
-            pw.params.get(p),
-            spec.kind == fsbattery_core::params::ParamKind::Bytes,
-        ))
-    };
+/// The suite's rows for the workloads that run (and its pending rows), labels filled in with
+/// what this run uses: parameters, the kernel tree, the size of the filesystems made.
+fn rows(
+    suite: &suite::Suite,
+    workloads: &[PlannedWorkload],
+    targets: &Targets,
+    tree_tarball: Option<&std::path::Path>,
+) -> Vec<RowInfo> {
+    let lookup = |w: &str, p: &str| label_value(w, p, workloads, targets, tree_tarball);
     // A built-in participant (the lifecycle) runs whenever a target makes a filesystem.
     let running = |w: &str| {
         workload::participant(w)
@@ -335,8 +341,53 @@ fn rows(suite: &suite::Suite, workloads: &[PlannedWorkload]) -> Vec<RowInfo> {
             metric: r.metric.clone(),
             pending: r.pending.clone(),
             aggregate: r.aggregate,
+            seed: r.seed.clone(),
         })
         .collect()
+}
+
+/// What `{w.p}` in a row label stands for in this run: `{target.size}` the size of the
+/// filesystems the targets make, `{W.kernel}` the kernel tree a workload reads (the user's
+/// tarball by name), any other a workload's resolved parameter.
+fn label_value(
+    w: &str,
+    p: &str,
+    workloads: &[PlannedWorkload],
+    targets: &Targets,
+    tree_tarball: Option<&std::path::Path>,
+) -> Option<LabelValue> {
+    if (w, p) == ("target", "size") {
+        return label::distinct(targets.iter().filter_map(|t| made_size(t.as_ref())))
+            .map(LabelValue::Text);
+    }
+    let pw = workloads.iter().find(|x| x.workload.name() == w)?;
+    if let (Some(spec), "kernel") = (pw.workload.dataset(&pw.params), p) {
+        return match tree_tarball {
+            Some(t) => Some(LabelValue::Text(t.file_name()?.to_string_lossy().into())),
+            None => label::kernel_tree(spec.kernel, spec.scale_div).map(LabelValue::Text),
+        };
+    }
+    let spec = pw.workload.params().iter().find(|s| s.name == p)?;
+    let v = pw.params.get(p);
+    Some(match spec.kind {
+        params::ParamKind::Bytes => LabelValue::Bytes(v),
+        _ => LabelValue::Count(v),
+    })
+}
+
+/// The size of the filesystem a target makes, as the spec gives it ("1GiB", "6 x 1GiB" for
+/// six images); `None` for a target that makes none (a directory).
+fn made_size(t: &dyn Target) -> Option<String> {
+    let o = t.options();
+    if o.is_empty() {
+        return None;
+    }
+    let devices: u64 = o.get("devices").and_then(|d| d.parse().ok()).unwrap_or(1);
+    let each = o.get("size").and_then(|s| s.parse::<u64>().ok());
+    match (devices, each) {
+        (2.., Some(each)) => Some(format!("{devices} x {}", params::format_bytes(each))),
+        _ => t.capabilities().space_bytes.map(params::format_bytes),
+    }
 }
 
 type Targets = Vec<Box<dyn Target>>;

@@ -1,0 +1,133 @@
+//! Every suite file shipped in `suites/` (issue 12 §4): no two rows show one measurement under
+//! two labels, and no label names a size or count other than the one the run used — a number
+//! in a label is a `{workload.param}` placeholder, a unit (`[1/s]`), or fixed by the metric the
+//! row names (`split_1000`'s "1000 Byte Pieces"); the seed's own sizes live in `seed`.
+
+use fsbattery_core::suite::{self, Suite};
+use std::path::Path;
+
+/// Every `suites/*.toml`, parsed as a user's file would be (so a file left out of the
+/// compiled-in presets is checked too), with its file name.
+fn suite_files() -> Vec<(String, Suite)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suites");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).expect("suites/ exists") {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "toml") {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let s = suite::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+            out.push((name, s));
+        }
+    }
+    assert!(out.len() >= 6, "{out:?}", out = out.len());
+    out
+}
+
+#[test]
+fn every_suite_file_is_a_builtin_preset() {
+    let builtin: Vec<&str> = suite::presets().iter().map(|p| p.name).collect();
+    for (file, s) in suite_files() {
+        assert!(
+            builtin.contains(&s.name.as_str()),
+            "{file}: not compiled in"
+        );
+    }
+}
+
+#[test]
+fn no_two_rows_map_to_one_measurement() {
+    let mut problems = Vec::new();
+    for (file, s) in suite_files() {
+        let mut seen: Vec<(String, String, String, &str)> = Vec::new();
+        for r in &s.rows {
+            let agg = r.aggregate.unwrap_or(s.aggregate).to_string();
+            let key = (r.workload.clone(), r.metric.clone(), agg);
+            match seen
+                .iter()
+                .find(|k| (&k.0, &k.1, &k.2) == (&key.0, &key.1, &key.2))
+            {
+                Some(k) => problems.push(format!(
+                    "{file}: \"{}\" and \"{}\" both show {} {} ({})",
+                    k.3, r.label, key.0, key.1, key.2
+                )),
+                None => seen.push((key.0, key.1, key.2, &r.label)),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// The label with its placeholders `{...}` and units `[...]` taken out.
+fn literal_text(label: &str) -> String {
+    let mut out = String::new();
+    let mut depth: Option<char> = None;
+    for c in label.chars() {
+        match (depth, c) {
+            (None, '{') => depth = Some('}'),
+            (None, '[') => depth = Some(']'),
+            (Some(close), c) if c == close => depth = None,
+            (None, c) => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Runs of digits (with the separators of "10,000" and "2.6.14.4" inside them).
+fn numbers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let inner = (c == ',' || c == '.')
+            && !cur.is_empty()
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if c.is_ascii_digit() || inner {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    out.extend((!cur.is_empty()).then_some(cur));
+    out
+}
+
+#[test]
+fn every_size_and_count_in_a_label_is_templated() {
+    let mut problems = Vec::new();
+    for (file, s) in suite_files() {
+        for r in &s.rows {
+            let fixed: Vec<&str> = r
+                .metric
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|t| !t.is_empty())
+                .collect();
+            for n in numbers(&literal_text(&r.label)) {
+                if !fixed.contains(&n.as_str()) {
+                    problems.push(format!(
+                        "{file}: \"{}\": {n} is neither a placeholder nor fixed by metric {}",
+                        r.label, r.metric
+                    ));
+                }
+            }
+            // A suite that reproduces a seed (it names the seed's RAM) keeps its wording.
+            if s.seed_memory.is_some() && r.label.contains('{') && r.seed.is_none() {
+                problems.push(format!(
+                    "{file}: \"{}\" is templated but keeps no seed = \"...\" wording",
+                    r.label
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_number_finder_sees_sizes_counts_and_versions() {
+    assert_eq!(
+        numbers(&literal_text(
+            "Copy 2.6.14.4 Tarball 10 Times, 10,000 [1/s] {a.b} 4GB."
+        )),
+        ["2.6.14.4", "10", "10,000", "4"]
+    );
+}
