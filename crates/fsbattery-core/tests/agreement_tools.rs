@@ -1,7 +1,7 @@
 //! Agreement with the tools two workloads follow, on one freshly made ext4 loop filesystem:
 //! `postmark` against PostMark 1.53 (Debian's `postmark`) and `dd` against GNU dd (coreutils)
 //! `if=/dev/zero bs=1M conv=fsync`, each held to ±10 % by the median of per-round ratios
-//! (rounds interleaved, the order of the two sides alternating from round to round).
+//! (rounds interleaved, each round A B B A or B A A B, see [`abba`]).
 //!
 //! Cache: both sides start as `fsbattery run` starts them by default (`--cache tool`). PostMark
 //! never touches the cache, so neither side's files are dropped; both sides get a `sync` first,
@@ -16,18 +16,78 @@
 //! (rate × whole seconds), and the rates are then formed as PostMark forms them: transactions
 //! per second of the transaction phase; files and KB per second of the whole run.
 //!
+//! Allocation: the loop image is a sparse file, and the first write to each of its blocks
+//! costs the host an allocation (disk) or a page (tmpfs) that later writes do not pay. Rounds
+//! on a fresh image showed it: dd's rates climbed from 430 to 1,700 MB/s over six runs and
+//! whichever side wrote second in a round wrote into blocks the first had already paid for
+//! (per-round ratios 1.44–1.97 against 0.94–1.21 with the order swapped, 2026-11-23). So each
+//! test first fills the new filesystem once and deletes the fill ([`prefill`]).
+//!
 //! Prerequisites: root, /dev/loop-control, mkfs.ext4, postmark, dd. Missing ones SKIP with the
 //! reason, unless FSBATTERY_REQUIRE_PRIVILEGED=1, where they FAIL.
 
 mod agree;
 
 use agree::{converge, prerequisites, run_workload_as_run, same_cache_state, serial, Mounted};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const TOLERANCE: f64 = 0.10;
+
+/// Give this test thread, and so both sides (the workload runs on it, the tools are its
+/// children and inherit its nice value), the CPU ahead of the machine's other work: on the
+/// shared 2-core machine, with a load average of 10–12 from other builds, runs of either side
+/// swung threefold from round to round. Equal priority for both sides, so the comparison
+/// stays fair; without root or renice, it runs at the normal priority.
+fn raise_priority() {
+    let tid = nix::unistd::gettid().to_string();
+    let _ = Command::new("renice")
+        .args(["-n", "-20", "-p", &tid])
+        .stdout(Stdio::null())
+        .status();
+}
+
+/// One round of the two sides in the order A B B A (B A A B in odd rounds): each side's rates
+/// are the harmonic mean of its two runs (rate over the pair's total time), so a burst of
+/// load on this shared 2-core machine, or a drift across the round, reaches both sides alike.
+fn abba<const N: usize>(
+    round: u32,
+    mut ours: impl FnMut() -> [f64; N],
+    mut theirs: impl FnMut() -> [f64; N],
+) -> [[f64; N]; 2] {
+    let mut runs: [Vec<[f64; N]>; 2] = [Vec::new(), Vec::new()];
+    let order = if round % 2 == 0 {
+        [0, 1, 1, 0]
+    } else {
+        [1, 0, 0, 1]
+    };
+    for side in order {
+        nix::unistd::sync();
+        runs[side].push(if side == 0 { ours() } else { theirs() });
+    }
+    runs.map(|r| std::array::from_fn(|i| 2.0 / (1.0 / r[0][i] + 1.0 / r[1][i])))
+}
+
+/// Write zeros over all but 64 MiB of the free space of the filesystem at `root`, fsync, and
+/// delete them: every block of the sparse loop image is then allocated on the host before any
+/// side is measured (see the module notes).
+fn prefill(root: &Path) {
+    let st = nix::sys::statvfs::statvfs(root).unwrap();
+    let free = st.blocks_available() * st.fragment_size();
+    let mib = (free >> 20).saturating_sub(64);
+    let path = root.join("prefill");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..mib {
+        f.write_all(&block).unwrap();
+    }
+    f.sync_all().unwrap();
+    drop(f);
+    std::fs::remove_file(&path).unwrap();
+    nix::unistd::sync();
+}
 
 /// PostMark's configuration (its own defaults otherwise: 500..10,000 bytes, seed 42, biases
 /// 5): about a second per run on this machine, long enough for its phases to be timed.
@@ -127,8 +187,10 @@ fn postmark_agrees_with_postmark_1_53() {
     if !prerequisites(&[("postmark", "/dev/null", "postmark")]) {
         return;
     }
+    raise_priority();
     let fs = Mounted::ext4("1G");
     let root = fs.root();
+    prefill(&root);
     let over = [
         ("files", FILES.to_string()),
         ("transactions", TRANSACTIONS.to_string()),
@@ -139,7 +201,7 @@ fn postmark_agrees_with_postmark_1_53() {
         .iter()
         .map(|(m, r)| (format!("postmark {m}"), format!("PostMark 1.53 {r}")))
         .collect();
-    let mut round = 0;
+    let mut round = 0u32;
     let pairs: Vec<(&str, &str, f64)> = names
         .iter()
         .map(|(o, r)| (o.as_str(), r.as_str(), TOLERANCE))
@@ -149,19 +211,17 @@ fn postmark_agrees_with_postmark_1_53() {
             round += 1;
             let dir = root.join(format!("pm{round}"));
             std::fs::create_dir(&dir).unwrap();
-            let mut sides = [None, None];
-            for side in if round % 2 == 0 { [0, 1] } else { [1, 0] } {
-                nix::unistd::sync();
-                sides[side] = Some(if side == 0 {
+            let [o, r] = abba(
+                round,
+                || {
                     let got = run_workload_as_run("postmark", &root, &over);
                     PM_RATES.map(|(m, _)| got[m])
-                } else {
-                    postmark(&dir)
-                });
-            }
-            for (i, (o, r)) in names.iter().enumerate() {
-                b.put(o, sides[0].unwrap()[i]);
-                b.put(r, sides[1].unwrap()[i]);
+                },
+                || postmark(&dir),
+            );
+            for (i, (on, rn)) in names.iter().enumerate() {
+                b.put(on, o[i]);
+                b.put(rn, r[i]);
             }
             std::fs::remove_dir(&dir).unwrap();
         },
@@ -202,26 +262,25 @@ fn dd_agrees_with_gnu_dd() {
     if !prerequisites(&[("dd", "--version", "coreutils")]) {
         return;
     }
+    raise_priority();
     let fs = Mounted::ext4("1G");
     let root = fs.root();
+    prefill(&root);
     let dir = root.join("gnu");
     std::fs::create_dir(&dir).unwrap();
     let over = [("size", format!("{}", DD_MIB << 20))];
     let (ours, theirs) = ("dd write_durable MB/s", "GNU dd conv=fsync MB/s");
-    let mut round = 0;
+    let mut round = 0u32;
     converge(
         |b| {
             round += 1;
-            for side in if round % 2 == 0 { [0, 1] } else { [1, 0] } {
-                if side == 0 {
-                    b.put(
-                        ours,
-                        run_workload_as_run("dd", &root, &over)["write_durable"],
-                    );
-                } else {
-                    b.put(theirs, gnu_dd(&dir));
-                }
-            }
+            let [o, r] = abba(
+                round,
+                || [run_workload_as_run("dd", &root, &over)["write_durable"]],
+                || [gnu_dd(&dir)],
+            );
+            b.put(ours, o[0]);
+            b.put(theirs, r[0]);
         },
         &[(ours, theirs, TOLERANCE)],
     );
