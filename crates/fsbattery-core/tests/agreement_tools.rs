@@ -58,7 +58,7 @@ fn abba<const N: usize>(
     mut theirs: impl FnMut() -> [f64; N],
 ) -> [[f64; N]; 2] {
     let mut runs: [Vec<[f64; N]>; 2] = [Vec::new(), Vec::new()];
-    let order = if round % 2 == 0 {
+    let order = if round.is_multiple_of(2) {
         [0, 1, 1, 0]
     } else {
         [1, 0, 0, 1]
