@@ -256,6 +256,7 @@ impl<'a> Pm<'a> {
             }
             got += n as u64;
         }
+        self.close(f, slot)?;
         self.c.read += 1;
         self.c.bytes_read += size;
         Ok(())
@@ -299,8 +300,15 @@ impl<'a> Pm<'a> {
             f.write_all(chunk).map_err(|e| self.err("write", slot, e))?;
             self.tally.wrote(chunk.len() as u64);
         }
+        self.close(f, slot)?;
         self.c.bytes_written += len;
         Ok(())
+    }
+
+    /// `fclose`'s close(2). Explicit because dropping a `File` in a debug build (the tests')
+    /// adds an fcntl(F_GETFD) per close, 17,000 extra calls in a 10,000-transaction run.
+    fn close(&self, f: File, slot: usize) -> Result<(), WorkloadError> {
+        nix::unistd::close(f).map_err(|e| self.err("close", slot, e.into()))
     }
 
     /// Open the slot's file relative to the run's directory.
