@@ -1,22 +1,23 @@
-//! `postmark`, `postmark-1`, `-10`, `-100`: PostMark 1.5 (Katcher, NetApp 1997) natively —
-//! seed S4's "postmark 1, 10, and 100" rows (read and write KB/s).
+//! `postmark`, `postmark-1`, `-10`, `-100`: PostMark 1.53 (Katcher, NetApp 1997–2005; Debian's
+//! `postmark` 1.53) natively — seed S4's "postmark 1, 10, and 100" rows (read and write KB/s).
 //!
-//! PostMark's run, step for step: make SUBDIRS subdirectories (untimed); create FILES files of
-//! a uniformly random size in SIZE_LOW..SIZE_HIGH, each in a random subdirectory; run
-//! TRANSACTIONS transactions, each (a) a read of a whole random file or an append of
-//! 1..=(SIZE_HIGH − size) bytes to one (BIAS_READ in 10 for the read), then (b) the creation
-//! of a new file or the deletion of a random one (BIAS_CREATE in 10 for the create; no create
-//! once 2 × FILES files exist, as PostMark's table of 2 × FILES slots); delete every remaining
-//! file; remove the subdirectories (untimed). Rates are PostMark's: transactions, reads and
-//! appends per second of the transaction phase; creations, deletions and KB/s (1024 bytes)
-//! per second of the whole run (creation + transactions + deletion).
+//! PostMark's run, step for step (the system calls are in `postmark_run.rs`): make SUBDIRS
+//! subdirectories (untimed); create FILES files of SIZE_LOW + RND(SIZE_HIGH − SIZE_LOW) bytes,
+//! each in subdirectory RND(SUBDIRS); run TRANSACTIONS transactions, each (a) a read of a whole
+//! random file or an append of RND(SIZE_HIGH − size) + 1 bytes to one (RND(10) < BIAS_READ
+//! reads), then (b) the creation of a new file or the deletion of a random one (RND(10) <
+//! BIAS_CREATE creates; no create while PostMark's table of 2 × FILES slots is full); delete
+//! every remaining file in slot order; remove the subdirectories (untimed). The generator is
+//! PostMark's own (MT19937 with its 1999 seeding, `postmark_mt.rs`), so the same seed gives
+//! the same files, sizes and choices. PostMark does nothing to the page cache, and neither
+//! does this workload under `--cache tool` (the default).
 //!
-//! Differences, on purpose: time is monotonic and in nanoseconds where PostMark used time(2)
-//! (1 s resolution, which is why S4's KB/s come in steps of 1/N); the random generator is
-//! xorshift64*, not the Mersenne Twister, so the file sequence differs from PostMark's for
-//! the same seed while its distribution is the same; IO goes through the engine in IO_BLOCK
-//! requests, which is what PostMark's buffered stdio issued for its 512-byte fread/fwrite
-//! calls (one st_blksize buffer, 4 KiB on the filesystems of 2007).
+//! Rates are PostMark's (its verbose and terse reports): transactions, reads, appends and the
+//! creations and deletions mixed with transactions per second of the transaction phase;
+//! creations, deletions and KB/s (1024 bytes) per second of the whole run (creation +
+//! transactions + deletion); "alone" creations and deletions per second of their own phase.
+//! The one difference, on purpose: time is monotonic and in nanoseconds where PostMark used
+//! time(2) (1 s resolution, which is why S4's KB/s come in steps of 1/N).
 //!
 //! Reading S4's "1, 10 and 100" as SUBDIRS: S4 printed read and write KB/s with 1 s timing,
 //! so rate × whole seconds gives the bytes each run moved. For "1" every column gives about
@@ -29,18 +30,12 @@
 //! 1.51 replayed with its own generator moves 27–28 MB read and 85–88 MB written), so those
 //! are the presets' standard values.
 
-use super::fileset::{count, Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES};
-use super::{poll, Scratch, Workload, WorkloadCtx};
-use crate::engine::{OpKind, XorShift};
-use crate::error::is_full;
+use super::fileset::{count, Tally, MAX_FILES};
+use super::postmark_run::session;
+use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::WorkloadError;
-use crate::measure::per_s;
-use crate::measure::Timing;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST};
-use std::fs::OpenOptions;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// One PostMark registry entry: the plain tool defaults, or one of S4's three runs.
 pub struct Postmark {
@@ -50,7 +45,7 @@ pub struct Postmark {
 }
 
 /// Parameters with the given defaults (files and transactions per scale, subdirectories).
-const fn specs(files: [u64; 2], transactions: [u64; 2], subdirs: u64) -> [ParamSpec; 11] {
+const fn specs(files: [u64; 2], transactions: [u64; 2], subdirs: u64) -> [ParamSpec; 8] {
     [
         count(
             "files",
@@ -81,13 +76,6 @@ const fn specs(files: [u64; 2], transactions: [u64; 2], subdirs: u64) -> [ParamS
         )
         .range(0, MAX_FILES),
         count(
-            "io_block",
-            "bytes per read/write request (PostMark's stdio buffer)",
-            4 << 10,
-            4 << 10,
-        )
-        .range(1, MAX_REQUEST),
-        count(
             "bias_read",
             "chance in 10 that a transaction reads rather than appends",
             5,
@@ -107,34 +95,35 @@ const fn specs(files: [u64; 2], transactions: [u64; 2], subdirs: u64) -> [ParamS
             42,
             42,
         )
-        .range(0, u64::MAX),
-        ENGINE_PARAM,
-        DEPTH_PARAM,
+        .range(0, u32::MAX as u64),
     ]
 }
 
-static CLASSIC: [ParamSpec; 11] = specs([500, 500], [500, 500], 0);
-static S4_1: [ParamSpec; 11] = specs([2_000, 10_000], [5_000, 10_000], 1);
-static S4_10: [ParamSpec; 11] = specs([2_000, 10_000], [5_000, 10_000], 10);
-static S4_100: [ParamSpec; 11] = specs([2_000, 10_000], [5_000, 10_000], 100);
+static CLASSIC: [ParamSpec; 8] = specs([500, 500], [500, 500], 0);
+static S4_1: [ParamSpec; 8] = specs([2_000, 10_000], [5_000, 10_000], 1);
+static S4_10: [ParamSpec; 8] = specs([2_000, 10_000], [5_000, 10_000], 10);
+static S4_100: [ParamSpec; 8] = specs([2_000, 10_000], [5_000, 10_000], 100);
 
 /// PostMark's flow, for every entry's listing (a macro: `concat!` takes literals only).
 macro_rules! flow {
     () => {
-        " Flow: create FILES files of SIZE_LOW..SIZE_HIGH bytes over SUBDIRS subdirectories; \
-         run TRANSACTIONS transactions, each a read of a whole random file or an append of \
+        " Follows PostMark 1.53 (buffered IO, its default): its generator and seed, its \
+         system calls (open, fstat, st_blksize-sized reads and writes, lseek before an \
+         append, unlink), names relative to the run's directory, no cache drop. Flow: create \
+         FILES files of SIZE_LOW..SIZE_HIGH bytes over SUBDIRS subdirectories; run \
+         TRANSACTIONS transactions, each a read of a whole random file or an append of \
          1..=(SIZE_HIGH - size) bytes to one (BIAS_READ in 10 reads), then a create or the \
          deletion of a random file (BIAS_CREATE in 10 creates); delete every file. Reports \
          transactions/s, files created/read/appended/deleted per second and read/write KB/s \
-         (1024 B) with PostMark 1.5's denominators, timed in nanoseconds (PostMark: 1 s)."
+         (1024 B) with PostMark 1.53's denominators, timed in nanoseconds (PostMark: 1 s)."
     };
 }
 
-/// `postmark`: PostMark 1.5's own defaults.
+/// `postmark`: PostMark 1.53's own defaults.
 pub const POSTMARK: Postmark = Postmark {
     name: "postmark",
     summary: concat!(
-        "PostMark 1.5 small-file transactions with the tool's own defaults (500 files of \
+        "PostMark 1.53 small-file transactions with the tool's own defaults (500 files of \
          500..10,000 B in one directory, 500 transactions, seed 42).",
         flow!()
     ),
@@ -181,7 +170,7 @@ impl Workload for Postmark {
         let files = p.get("files").saturating_add(p.get("transactions"));
         let bytes = super::needs::files_bytes(files, p.get("size_high"));
         let inodes = files.saturating_add(p.get("subdirs")) + 2;
-        super::needs::Needs::space(bytes, inodes, "files, transactions and size_high").engine(p)
+        super::needs::Needs::space(bytes, inodes, "files, transactions and size_high")
     }
     fn name(&self) -> &'static str {
         self.name
@@ -209,6 +198,10 @@ impl Workload for Postmark {
                 "created_alone",
                 "files created per second before the transactions",
             ),
+            files(
+                "created_mixed",
+                "files created per second of the transaction phase (mixed with transactions)",
+            ),
             files("read", "files read per second of the transaction phase"),
             files(
                 "appended",
@@ -218,6 +211,10 @@ impl Workload for Postmark {
             files(
                 "deleted_alone",
                 "files deleted per second after the transactions",
+            ),
+            files(
+                "deleted_mixed",
+                "files deleted per second of the transaction phase (mixed with transactions)",
             ),
             MetricSpec::rate("read_kbps", "KB/s", "KiB read per second of the whole run"),
             MetricSpec::rate(
@@ -244,17 +241,15 @@ impl Workload for Postmark {
 }
 
 /// Parameters, resolved.
-struct Config {
-    files: u64,
-    transactions: u64,
-    low: u64,
-    high: u64,
-    subdirs: u64,
-    io_block: u64,
-    bias_read: u64,
-    bias_create: u64,
-    seed: u64,
-    engine: crate::engine::EngineSpec,
+pub(super) struct Config {
+    pub files: u64,
+    pub transactions: u64,
+    pub low: u64,
+    pub high: u64,
+    pub subdirs: u64,
+    pub bias_read: u64,
+    pub bias_create: u64,
+    pub seed: u64,
 }
 
 impl Config {
@@ -275,11 +270,9 @@ impl Config {
             low,
             high,
             subdirs: p.get("subdirs"),
-            io_block: p.get("io_block"),
             bias_read: p.get("bias_read"),
             bias_create: p.get("bias_create"),
             seed: p.get("seed"),
-            engine: super::fileset::engine_spec(name, p, false)?,
         })
     }
 
@@ -293,249 +286,13 @@ impl Config {
     }
 }
 
-/// A file of the run: its number (its name), subdirectory and current size.
-struct Live {
-    number: u64,
-    dir: Option<u64>,
-    size: u64,
-}
-
-/// Counts and phase times of one run.
-#[derive(Debug, Default, Clone, PartialEq)]
-struct Counters {
-    created: u64,
-    deleted: u64,
-    read: u64,
-    appended: u64,
-    bytes_read: u64,
-    bytes_written: u64,
-    transactions: u64,
-    pool: u64,
-    deleted_alone: u64,
-    create_secs: f64,
-    tx_secs: f64,
-    delete_secs: f64,
-}
-
-impl Counters {
-    fn total_secs(&self) -> f64 {
-        self.create_secs + self.tx_secs + self.delete_secs
-    }
-
-    /// Record every metric of [`Postmark::metrics`].
-    fn record(&self, ctx: &mut WorkloadCtx<'_>, t: &Timing) {
-        let total = self.total_secs();
-        let values = [
-            (
-                "transactions",
-                per_s(self.transactions as f64, self.tx_secs),
-            ),
-            ("created", per_s(self.created as f64, total)),
-            ("created_alone", per_s(self.pool as f64, self.create_secs)),
-            ("read", per_s(self.read as f64, self.tx_secs)),
-            ("appended", per_s(self.appended as f64, self.tx_secs)),
-            ("deleted", per_s(self.deleted as f64, total)),
-            (
-                "deleted_alone",
-                per_s(self.deleted_alone as f64, self.delete_secs),
-            ),
-            ("read_kbps", per_s(self.bytes_read as f64 / 1024.0, total)),
-            (
-                "write_kbps",
-                per_s(self.bytes_written as f64 / 1024.0, total),
-            ),
-        ];
-        for (name, v) in values {
-            ctx.record(name, t, v);
-        }
-    }
-}
-
-/// One PostMark run in `dir` (subdirectories made): pool, transactions, deletion.
-fn session(cfg: &Config, dir: &Path, tally: &Tally) -> Result<Counters, WorkloadError> {
-    let mut pm = Pm {
-        cfg,
-        dir,
-        tally,
-        port: Port::new(&cfg.engine, cfg.io_block as usize, 4096, cfg.seed)?,
-        rng: XorShift::new(cfg.seed),
-        live: Vec::with_capacity(2 * cfg.files as usize),
-        c: Counters::default(),
-    };
-    let t0 = Instant::now();
-    for i in 0..cfg.files {
-        poll(i)?;
-        pm.create()?;
-    }
-    pm.c.pool = pm.c.created;
-    let t1 = Instant::now();
-    for i in 0..cfg.transactions {
-        poll(i)?;
-        pm.transaction(i)?;
-    }
-    let t2 = Instant::now();
-    let mut i = 0;
-    while !pm.live.is_empty() {
-        poll(i)?;
-        pm.delete(pm.live.len() - 1)?;
-        i += 1;
-    }
-    pm.c.deleted_alone = i;
-    let t3 = Instant::now();
-    pm.c.create_secs = (t1 - t0).as_secs_f64();
-    pm.c.tx_secs = (t2 - t1).as_secs_f64();
-    pm.c.delete_secs = (t3 - t2).as_secs_f64();
-    Ok(pm.c)
-}
-
-/// The state of one run.
-struct Pm<'a> {
-    cfg: &'a Config,
-    dir: &'a Path,
-    tally: &'a Tally,
-    port: Port,
-    rng: XorShift,
-    live: Vec<Live>,
-    c: Counters,
-}
-
-impl Pm<'_> {
-    fn path(&self, f: &Live) -> PathBuf {
-        match f.dir {
-            Some(d) => self.dir.join(format!("s{d}")).join(f.number.to_string()),
-            None => self.dir.join(f.number.to_string()),
-        }
-    }
-
-    /// Transaction `i`: read or append, then create or delete.
-    fn transaction(&mut self, i: u64) -> Result<(), WorkloadError> {
-        if self.live.is_empty() {
-            return Err(WorkloadError::Failed(format!(
-                "postmark ran out of files after {i} transactions: raise files or lower \
-                 transactions"
-            )));
-        }
-        let pick = self.rng.below(10) < self.cfg.bias_read;
-        let f = self.rng.below(self.live.len() as u64) as usize;
-        if pick {
-            self.read(f)?;
-        } else {
-            self.append(f)?;
-        }
-        if self.rng.below(10) < self.cfg.bias_create {
-            self.create()?;
-        } else {
-            let f = self.rng.below(self.live.len() as u64) as usize;
-            self.delete(f)?;
-        }
-        self.c.transactions += 1;
-        Ok(())
-    }
-
-    /// A new file of a random size; nothing when the table of 2 × FILES files is full.
-    fn create(&mut self) -> Result<(), WorkloadError> {
-        if self.live.len() as u64 >= 2 * self.cfg.files {
-            return Ok(());
-        }
-        let dir = (self.cfg.subdirs > 1).then(|| self.rng.below(self.cfg.subdirs));
-        self.c.created += 1;
-        let size = self.cfg.low + self.rng.below(self.cfg.high - self.cfg.low);
-        let f = Live {
-            number: self.c.created,
-            dir,
-            size,
-        };
-        let path = self.path(&f);
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(|e| self.tally.io(format!("create {}", path.display()), e))?;
-        self.tally.created();
-        self.write(file, &path, 0, size)?;
-        self.c.bytes_written += size;
-        self.live.push(f);
-        Ok(())
-    }
-
-    /// Read file `i` whole.
-    fn read(&mut self, i: usize) -> Result<(), WorkloadError> {
-        let (path, size) = (self.path(&self.live[i]), self.live[i].size);
-        let file = std::fs::File::open(&path)
-            .map_err(|e| WorkloadError::io(format!("open {}", path.display()), e))?;
-        let id = self.port.add(file)?;
-        let site = Site {
-            path: &path,
-            tally: self.tally,
-        };
-        let res = self.port.transfer(OpKind::Read, id, 0, size, site);
-        self.port.close(id);
-        res?;
-        self.c.read += 1;
-        self.c.bytes_read += size;
-        Ok(())
-    }
-
-    /// Append 1..=(SIZE_HIGH − size) bytes to file `i`, unless it is at SIZE_HIGH already.
-    fn append(&mut self, i: usize) -> Result<(), WorkloadError> {
-        let (path, size) = (self.path(&self.live[i]), self.live[i].size);
-        if size >= self.cfg.high {
-            return Ok(());
-        }
-        let n = self.rng.below(self.cfg.high - size) + 1;
-        let file = OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .map_err(|e| WorkloadError::io(format!("open {}", path.display()), e))?;
-        self.write(file, &path, size, n)?;
-        self.live[i].size += n;
-        self.c.appended += 1;
-        self.c.bytes_written += n;
-        Ok(())
-    }
-
-    /// Write `len` bytes at `offset` of the open `file` and close it.
-    fn write(
-        &mut self,
-        file: std::fs::File,
-        path: &Path,
-        offset: u64,
-        len: u64,
-    ) -> Result<(), WorkloadError> {
-        let id = self.port.add(file)?;
-        let site = Site {
-            path,
-            tally: self.tally,
-        };
-        let res = self.port.transfer(OpKind::Write, id, offset, len, site);
-        self.port.close(id);
-        res
-    }
-
-    /// Delete file `i`.
-    fn delete(&mut self, i: usize) -> Result<(), WorkloadError> {
-        let path = self.path(&self.live[i]);
-        std::fs::remove_file(&path).map_err(|e| {
-            // Deleting never needs room on the filesystems we know, but say so if it does.
-            if is_full(&e) {
-                self.tally
-                    .full(&format!("unlink {}", path.display()), &e.to_string())
-            } else {
-                WorkloadError::io(format!("unlink {}", path.display()), e)
-            }
-        })?;
-        self.live.swap_remove(i);
-        self.c.deleted += 1;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Sample;
     use crate::workload::Method;
     use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
     use std::time::Duration;
 
     /// Quick-scale parameters of `w` with `overrides`.
@@ -618,16 +375,32 @@ mod tests {
         out
     }
 
+    /// PostMark 1.53's own terse reports (Debian postmark 1.53-2, seed 42, sizes 500..10,000)
+    /// for three configurations: files, transactions, subdirectories → created, read,
+    /// appended, deleted after the transactions, bytes read, bytes written (the terse report
+    /// gives rates: count = rate × its whole seconds). Same generator,
+    /// same draws, same table: the same files, byte for byte.
     #[test]
-    fn same_seed_same_run() {
-        let run = || {
+    fn does_postmarks_own_work() {
+        let cases: [([u64; 3], [u64; 6]); 3] = [
+            ([200, 400, 3], [408, 206, 194, 216, 1_251_200, 2_525_293]),
+            ([500, 500, 0], [764, 243, 257, 528, 1_430_770, 4_662_068]),
+            ([300, 1000, 10], [837, 506, 491, 374, 3_116_341, 5_294_397]),
+        ];
+        for ([files, tx, subdirs], want) in cases {
             let tmp = tempfile::tempdir().unwrap();
-            let p = params(&POSTMARK, &[("files", 100), ("transactions", 300)]);
-            let cfg = Config::new("postmark", &p).unwrap();
+            let over = [("files", files), ("transactions", tx), ("subdirs", subdirs)];
+            let cfg = Config::new("postmark", &params(&POSTMARK, &over)).unwrap();
+            for d in 0..cfg.dirs() {
+                std::fs::create_dir(tmp.path().join(format!("s{d}"))).unwrap();
+            }
             let c = session(&cfg, tmp.path(), &Tally::default()).unwrap();
-            (c.created, c.read, c.appended, c.bytes_read, c.bytes_written)
-        };
-        assert_eq!(run(), run());
+            let got = [c.created, c.read, c.appended, c.deleted_alone];
+            let bytes = [c.bytes_read, c.bytes_written];
+            assert_eq!(got[..], want[..4], "{over:?}");
+            assert_eq!(bytes[..], want[4..], "{over:?}");
+            assert_eq!(c.deleted, c.created, "{over:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! median of ours ÷ theirs per round is what is held to the tolerance.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use fsbattery_core::model::Sample;
+use fsbattery_core::cache::CacheMode;
+use fsbattery_core::model::{CachePolicy, Sample};
 use fsbattery_core::params::{Params, Scale};
 use fsbattery_core::target::{self, availability, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method, WorkloadCtx};
@@ -198,6 +199,31 @@ pub fn check(ours_name: &str, ref_name: &str, ratio: f64, tolerance: f64) {
 
 /// Run a workload natively in `dir` with `over` on its quick defaults; metric → value.
 pub fn run_workload(name: &str, dir: &Path, over: &[(&str, String)]) -> BTreeMap<String, f64> {
+    run_workload_cached(name, dir, over, CacheMode::default())
+}
+
+/// [`run_workload`] with the cache handling `fsbattery run` applies by default (`--cache
+/// tool`): what the workload's reference tool does before each timed phase (PostMark and
+/// bonnie++ nothing, fio an invalidate, cold for workloads that follow no tool, such as dd).
+pub fn run_workload_as_run(
+    name: &str,
+    dir: &Path,
+    over: &[(&str, String)],
+) -> BTreeMap<String, f64> {
+    let tool = workload::find(name).unwrap().tool_cache();
+    let mode = CacheMode {
+        policy: CachePolicy::Tool,
+        tool,
+    };
+    run_workload_cached(name, dir, over, mode)
+}
+
+fn run_workload_cached(
+    name: &str,
+    dir: &Path,
+    over: &[(&str, String)],
+    mode: CacheMode,
+) -> BTreeMap<String, f64> {
     let w = workload::find(name).unwrap();
     let o: BTreeMap<String, String> = over
         .iter()
@@ -208,7 +234,8 @@ pub fn run_workload(name: &str, dir: &Path, over: &[(&str, String)]) -> BTreeMap
     let mut on = |m: &str, s: Sample| {
         out.insert(m.to_string(), s.value);
     };
-    let mut ctx = WorkloadCtx::new(dir, 0, Method::Native, Duration::ZERO, &mut on);
+    let mut ctx =
+        WorkloadCtx::new(dir, 0, Method::Native, Duration::ZERO, &mut on).with_cache(mode);
     w.run(&mut ctx, &p)
         .unwrap_or_else(|e| panic!("{name} failed: {e}"));
     drop(ctx);
