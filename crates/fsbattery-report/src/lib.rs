@@ -18,6 +18,7 @@ pub mod html;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
+pub mod rank_spread;
 pub mod table;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
