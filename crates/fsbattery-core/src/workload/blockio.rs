@@ -391,6 +391,17 @@ impl BlockFile {
         self.pass(kind, 0, bytes, 0, self.stamps)
     }
 
+    /// A sequential pass of `kind` over `bytes` from `offset` (a piece of a longer stream that
+    /// a deadline may cut short). Returns the bytes moved.
+    pub fn stream_from(
+        &mut self,
+        kind: OpKind,
+        offset: u64,
+        bytes: u64,
+    ) -> Result<u64, WorkloadError> {
+        self.pass(kind, offset, bytes, offset, self.stamps)
+    }
+
     /// bonnie's rewrite: for every chunk, read it, dirty one word, write it back in place.
     /// Returns the bytes of file covered.
     pub fn rewrite(&mut self, bytes: u64) -> Result<u64, WorkloadError> {
