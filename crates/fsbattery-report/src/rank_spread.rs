@@ -8,8 +8,9 @@
 use fsbattery_record::Cell;
 
 /// What the aggregate of an MPI cell is, by kind of metric (as the runner combines them).
-pub const LEGEND: &str = "ranks: [min–max] is the smallest and largest rank's own value, skew the \
-    seconds between the first and the last rank to finish; a rate is all ranks' work over the \
+pub const LEGEND: &str = "ranks: [min–max] is the smallest and largest rank's own value (the \
+    HTML's tooltip and the CSV add the skew: seconds between the first and the last rank to \
+    finish); a rate is all ranks' work over the \
     first start to the last end (IOR's stonewall), a time or latency maximum the slowest rank's, \
     a latency percentile the worst rank's (at least the pooled percentile: samples keep no \
     histograms to merge), anything else the ranks' mean";

@@ -280,9 +280,21 @@ fn shared_directory_and_shared_file_layouts_run_on_three_ranks_and_are_recorded(
         Some(3),
         &[
             "--workload",
-            "metadata,stream",
+            "metadata,stream,dd,randomio",
             "--repeat",
             "1",
+            "--set",
+            "dd.size=3MiB",
+            "--set",
+            "dd.layout=shared",
+            "--set",
+            "randomio.size=2MiB",
+            "--set",
+            "randomio.runtime=1",
+            "--set",
+            "randomio.threads=2",
+            "--set",
+            "randomio.layout=shared",
             "--set",
             "metadata.files=100",
             "--set",
@@ -305,6 +317,8 @@ fn shared_directory_and_shared_file_layouts_run_on_three_ranks_and_are_recorded(
     assert_eq!(params_of(&rec, "metadata")["layout"], "shared");
     assert_eq!(params_of(&rec, "stream")["layout"], "shared");
     assert_eq!(params_of(&rec, "stream")["reorder"], "1");
+    assert_eq!(params_of(&rec, "dd")["layout"], "shared");
+    assert_eq!(params_of(&rec, "randomio")["layout"], "shared");
     for c in rec["cells"].as_array().unwrap() {
         assert_eq!(c["status"]["state"], "ok", "{c}");
         assert_eq!(c["samples"][0]["ranks"].as_array().unwrap().len(), 3, "{c}");

@@ -324,6 +324,8 @@ pub(super) enum Open {
     Truncate,
     /// The file exists; read it, or overwrite its blocks in place.
     Existing,
+    /// Create it if missing, keep what is there (a file several ranks write into).
+    Create,
 }
 
 /// One file driven through the engine's [`Driver`] in chunks of one size.
@@ -348,9 +350,11 @@ impl BlockFile {
     ) -> Result<BlockFile, WorkloadError> {
         let mut o = OpenOptions::new();
         o.read(true).write(true);
-        if how == Open::Truncate {
-            o.create(true).truncate(true);
-        }
+        match how {
+            Open::Truncate => o.create(true).truncate(true),
+            Open::Create => o.create(true).truncate(false),
+            Open::Existing => &mut o,
+        };
         if io.direct {
             o.custom_flags(libc::O_DIRECT);
         }

@@ -8,8 +8,13 @@
 //! then `sync bigfile`, so it always writes zeros and ignores engine, depth and fill.
 //! Invariant: the file is a whole number of blocks (SIZE is rounded down), and it is removed
 //! on every path with the scratch directory.
+//!
+//! Under MPI `layout=shared` makes every rank write its blocks into one file, interleaved by
+//! rank (rank r's block i at (i × ranks + r) × BLOCK, IOR without `-F`), one synchronous write
+//! each; O_DIRECT's alignment of BLOCK is checked at plan time as for one file.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::layout::{Layout, SharedDir};
 use super::{command, Method, Scratch, Workload, WorkloadCtx};
 use crate::engine::OpKind;
 use crate::error::WorkloadError;
@@ -36,6 +41,7 @@ const PARAMS: &[ParamSpec] = &[
     blockio::DEPTH,
     blockio::fill(blockio::FILL_ZEROS),
     blockio::COMPRESS_PCT,
+    super::layout::LAYOUT_PARAM,
 ];
 
 impl Workload for Dd {
@@ -86,10 +92,32 @@ impl Workload for Dd {
         }
         let io = IoSettings::resolve("dd", p, scratch.path())?;
         let seed = 0xdd ^ u64::from(ctx.repeat());
-        let (returned, durable) = ctx.phase(&[scratch.path()], || {
+        let layout = Layout::of(ctx, p, false);
+        let shared = SharedDir::make(ctx, &layout, "dd", scratch.path())?;
+        if layout.shared && ctx.method() == Method::Commands {
+            return Err(WorkloadError::Failed(
+                "dd.layout=shared runs with --method native only".into(),
+            ));
+        }
+        let path = match layout.shared {
+            true => shared.path().join("bigfile"),
+            false => path,
+        };
+        let (returned, durable) = ctx.phase(&[shared.path()], || {
             let sw = Stopwatch::start();
-            let mut f = BlockFile::open(&path, Open::Truncate, &io, block as u32, seed)?;
-            f.stream(OpKind::Write, size)?;
+            let mut f = match layout.shared {
+                // One file for all ranks: nobody truncates what another wrote.
+                true => BlockFile::open(&path, Open::Create, &io, block as u32, seed)?,
+                false => BlockFile::open(&path, Open::Truncate, &io, block as u32, seed)?,
+            };
+            if layout.shared {
+                // This rank's blocks, interleaved with the others' (IOR without -F).
+                for i in 0..size / block {
+                    f.write_at(layout.offset(layout.rank, i, block), i * block)?;
+                }
+            } else {
+                f.stream(OpKind::Write, size)?;
+            }
             let returned = sw.stop();
             f.fsync()?;
             Ok(returned)
@@ -159,6 +187,7 @@ mod tests {
             ("depth", 4),
             ("fill", 0),
             ("compress_pct", 50),
+            ("layout", 0),
         ];
         crate::workload::blockio::testutil::params(&defaults, over)
     }

@@ -115,9 +115,10 @@ pub fn check_shared(
     Ok(())
 }
 
-/// The directory the ranks share for one workload: made by rank 0 before the first phase
-/// (whose barrier orders it before any other rank uses it) and removed by rank 0 when dropped
-/// (after the last phase's barrier, so every rank is done with it). For one process, or with
+/// The directory the ranks share for one workload: made by rank 0, then an exchange with
+/// every rank (a barrier: nobody uses it before it exists, probes before the first phase
+/// included), and removed by rank 0 when dropped (after the last phase's barrier, so every
+/// rank is done with it). For one process, or with
 /// a file per process, it is the rank's own `dir`, untouched.
 pub struct SharedDir {
     path: PathBuf,
@@ -127,7 +128,7 @@ pub struct SharedDir {
 impl SharedDir {
     /// `<shared root>/fsbattery-<name>-shared` under a shared layout, else `own`.
     pub fn make(
-        ctx: &WorkloadCtx<'_>,
+        ctx: &mut WorkloadCtx<'_>,
         l: &Layout,
         name: &str,
         own: &Path,
@@ -138,7 +139,7 @@ impl SharedDir {
     /// [`Self::make`] when `shared` (one directory for the ranks' own files, as IOR `-F` keeps
     /// them: another rank must find them for a rank-shifted read), else `own`.
     pub fn make_if(
-        ctx: &WorkloadCtx<'_>,
+        ctx: &mut WorkloadCtx<'_>,
         l: &Layout,
         shared: bool,
         name: &str,
@@ -155,10 +156,13 @@ impl SharedDir {
             std::fs::create_dir(&path)
                 .ctx(|| format!("create shared directory {}", path.display()))?;
         }
-        Ok(SharedDir {
+        let dir = SharedDir {
             owned: l.rank == 0,
             path,
-        })
+        };
+        // Rank 0's failure above reaches the others here (they fail the cell with it).
+        ctx.share_count(name, 0)?;
+        Ok(dir)
     }
 
     /// The directory.
