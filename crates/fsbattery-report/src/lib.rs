@@ -18,6 +18,7 @@ pub mod html;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
+pub mod rank_spread;
 pub mod seed_notes;
 pub mod settings_notes;
 pub mod table;

@@ -44,6 +44,10 @@ impl Renderer for TerminalTable {
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("{note}\n"));
         }
+        if ranked(rec) {
+            out.push_str(crate::rank_spread::LEGEND);
+            out.push('\n');
+        }
         out.push_str(&self.device_io(rec));
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
@@ -141,6 +145,11 @@ impl TerminalTable {
                 if with_unit && crate::cache_notes::flagged(cell) {
                     text.push_str(crate::cache_notes::MARK);
                 }
+                // Under MPI: the ranks' own values beside the aggregate.
+                if let Some(spread) = cell.filter(|_| values).and_then(crate::rank_spread::of) {
+                    text.push(' ');
+                    text.push_str(&spread.short());
+                }
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
                 if mark == Mark::Winner && self.styled {
                     c = c.add_attribute(Attribute::Bold);
@@ -180,6 +189,13 @@ pub fn then_and_now(rec: &fsbattery_record::RunRecord) -> String {
         ));
     }
     out
+}
+
+/// Whether any cell has per-rank parts (an MPI run).
+fn ranked(rec: &fsbattery_record::RunRecord) -> bool {
+    rec.cells
+        .iter()
+        .any(|c| c.samples.iter().any(|s| !s.ranks.is_empty()))
 }
 
 /// One line per default target the run left out ("skipped: loop:xfs: why; fix: ..."): a

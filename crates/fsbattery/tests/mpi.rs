@@ -44,7 +44,12 @@ struct SharedRun {
 }
 
 fn shared_run(np: Option<usize>, args: &[&str], prepare: fn(&std::path::Path)) -> SharedRun {
-    let dir = tempfile::tempdir().unwrap();
+    // tmpfs where there is one: quick, and no disk space taken from anyone.
+    let shm = std::path::Path::new("/dev/shm");
+    let dir = match shm.is_dir() {
+        true => tempfile::tempdir_in(shm).unwrap(),
+        false => tempfile::tempdir().unwrap(),
+    };
     let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
     std::fs::create_dir(&shared).unwrap();
     prepare(&shared);
@@ -256,5 +261,148 @@ fn io500_runs_as_one_process_too() {
         .iter()
         .all(|c| c["samples"][0]["value"].as_f64().unwrap() > 0.0));
     assert!(cells.iter().all(|c| c["samples"][0].get("ranks").is_none()));
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
+}
+
+/// The plan's parameters of `workload` in a record.
+fn params_of<'a>(rec: &'a serde_json::Value, workload: &str) -> &'a serde_json::Value {
+    let ws = rec["plan"]["workloads"].as_array().unwrap();
+    &ws.iter().find(|w| w["name"] == workload).unwrap()["params"]
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn shared_directory_and_shared_file_layouts_run_on_three_ranks_and_are_recorded() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let r = shared_run(
+        Some(3),
+        &[
+            "--workload",
+            "metadata,stream,dd,randomio",
+            "--repeat",
+            "1",
+            "--set",
+            "dd.size=3MiB",
+            "--set",
+            "dd.layout=shared",
+            "--set",
+            "randomio.size=2MiB",
+            "--set",
+            "randomio.runtime=1",
+            "--set",
+            "randomio.threads=2",
+            "--set",
+            "randomio.layout=shared",
+            "--set",
+            "metadata.files=100",
+            "--set",
+            "metadata.layout=shared",
+            "--set",
+            "stream.size=256KiB",
+            "--set",
+            "stream.block=16KiB",
+            "--set",
+            "stream.layout=shared",
+            "--set",
+            "stream.reorder=true",
+        ],
+        |_| {},
+    );
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    // The rank-shifted read checks every piece's rank stamp: a misplaced piece fails the cell.
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    let rec = results(out);
+    assert_eq!(params_of(&rec, "metadata")["layout"], "shared");
+    assert_eq!(params_of(&rec, "stream")["layout"], "shared");
+    assert_eq!(params_of(&rec, "stream")["reorder"], "1");
+    assert_eq!(params_of(&rec, "dd")["layout"], "shared");
+    assert_eq!(params_of(&rec, "randomio")["layout"], "shared");
+    for c in rec["cells"].as_array().unwrap() {
+        assert_eq!(c["status"]["state"], "ok", "{c}");
+        assert_eq!(c["samples"][0]["ranks"].as_array().unwrap().len(), 3, "{c}");
+    }
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
+}
+
+#[test]
+fn a_shared_file_of_partial_transfers_is_refused_before_any_io() {
+    let r = shared_run(
+        None,
+        &[
+            "--workload",
+            "stream",
+            "--set",
+            "stream.size=10000",
+            "--set",
+            "stream.block=4096",
+            "--set",
+            "stream.layout=shared",
+        ],
+        |_| {},
+    );
+    let (o, shared) = (&r.output, &r.shared);
+    assert_eq!(code(o), 2, "{}", stderr(o));
+    assert!(
+        stderr(o).contains("multiple of stream.block"),
+        "{}",
+        stderr(o)
+    );
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn the_stonewall_deadline_stops_every_rank_and_counts_what_each_did() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let r = shared_run(
+        Some(2),
+        &[
+            "--suite",
+            "io500",
+            "--set",
+            "io500.stonewall_s=1",
+            "--set",
+            "io500.easy_size=4MiB",
+            "--set",
+            "io500.hard_transfers=100",
+            "--set",
+            "io500.md_easy_files=1000000",
+            "--set",
+            "io500.md_hard_files=50",
+        ],
+        |_| {},
+    );
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    // find, stat, read and delete then worked on exactly the files each rank made.
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    let rec = results(out);
+    assert_eq!(params_of(&rec, "io500")["stonewall_s"], "1");
+    let sample = |m: &str| {
+        let cells = rec["cells"].as_array().unwrap();
+        cells.iter().find(|c| c["metric"] == m).unwrap()["samples"][0].clone()
+    };
+    // Cut at the deadline: each rank stopped after about 1 s, short of 1,000,000 files.
+    for part in sample("mdtest_easy_write")["ranks"].as_array().unwrap() {
+        let (v, t) = (
+            part["value"].as_f64().unwrap(),
+            part["elapsed_s"].as_f64().unwrap(),
+        );
+        assert!((1.0..5.0).contains(&t), "{part}");
+        let files = v * t * 1e3;
+        assert!(files > 0.0 && files < 1e6, "{part}");
+    }
+    // Not cut: the small ior-easy write did its full 4 MiB on every rank.
+    for part in sample("ior_easy_write")["ranks"].as_array().unwrap() {
+        let (v, t) = (
+            part["value"].as_f64().unwrap(),
+            part["elapsed_s"].as_f64().unwrap(),
+        );
+        let mib = v * t * 1024.0;
+        assert!((mib - 4.0).abs() < 1e-6, "{part}");
+    }
     assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }

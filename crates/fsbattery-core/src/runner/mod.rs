@@ -195,7 +195,12 @@ pub fn execute_with(
     comm: &dyn Collective,
 ) -> std::io::Result<Outcome> {
     let team = Team::new(comm);
-    let mut journal = Journal::create(out_dir)?;
+    // Only rank 0's journal is the run's; another rank's lives in memory, so a rank that is
+    // killed leaves no directory behind.
+    let mut journal = match comm.rank() {
+        0 => Journal::create(out_dir)?,
+        _ => Journal::in_memory(),
+    };
     // Warnings raised under targets and workloads reach `obs`, not stderr (see `notice`).
     let notices = crate::notice::Capture::begin();
     let mut info = plan.info();
@@ -252,10 +257,12 @@ pub fn execute_with(
     })?;
     observer::relay(&notices, obs);
     obs.finish();
-    let events = crate::journal::read(journal.path()).map_err(std::io::Error::other)?;
+    let events = journal.events().map_err(std::io::Error::other)?;
     let record = assemble(&events).map_err(std::io::Error::other)?;
-    let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-    std::fs::write(out_dir.join(RESULTS_FILE), json)?;
+    if comm.rank() == 0 {
+        let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+        std::fs::write(out_dir.join(RESULTS_FILE), json)?;
+    }
     let failed_cells = record
         .cells
         .iter()

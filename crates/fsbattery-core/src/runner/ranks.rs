@@ -53,13 +53,20 @@ fn describe_end(e: &RankEnd) -> String {
 /// Turn a gathered sample into the aggregate over the ranks (IOR's stonewall), by what the
 /// metric measures: a time lasts until the last rank is done, and so does a latency maximum;
 /// a rate is everyone's work over that span; anything else is the ranks' mean.
+///
+/// A latency percentile is the worst rank's: samples carry no histograms to pool, and the
+/// worst rank's pXX is an upper bound of the pooled pXX (at that latency every rank, hence
+/// all operations together, have at least XX % done), where a mean of the ranks' pXX is no
+/// statistic of anything. The reports say so under every table with per-rank cells.
 pub(super) fn combine_ranks(sample: &mut Sample, meta: &MetricMeta) {
     use fsbattery_stats::{stonewall, Combine, RankPart};
     if sample.ranks.len() < 2 {
         return;
     }
     let combine = match (meta.kind, meta.stat) {
-        (MetricKind::Time, _) | (MetricKind::Latency, Some(Stat::Max)) => Combine::Duration,
+        (MetricKind::Time, _)
+        | (MetricKind::Latency, Some(Stat::Max))
+        | (MetricKind::Latency, Some(Stat::Percentile(_))) => Combine::Duration,
         (MetricKind::Rate, _) => Combine::Rate,
         _ => Combine::Mean,
     };

@@ -324,6 +324,8 @@ pub(super) enum Open {
     Truncate,
     /// The file exists; read it, or overwrite its blocks in place.
     Existing,
+    /// Create it if missing, keep what is there (a file several ranks write into).
+    Create,
 }
 
 /// One file driven through the engine's [`Driver`] in chunks of one size.
@@ -348,9 +350,11 @@ impl BlockFile {
     ) -> Result<BlockFile, WorkloadError> {
         let mut o = OpenOptions::new();
         o.read(true).write(true);
-        if how == Open::Truncate {
-            o.create(true).truncate(true);
-        }
+        match how {
+            Open::Truncate => o.create(true).truncate(true),
+            Open::Create => o.create(true).truncate(false),
+            Open::Existing => &mut o,
+        };
         if io.direct {
             o.custom_flags(libc::O_DIRECT);
         }
@@ -389,6 +393,17 @@ impl BlockFile {
     /// engine's queue full. Returns the bytes moved (= `bytes`, a multiple of the chunk).
     pub fn stream(&mut self, kind: OpKind, bytes: u64) -> Result<u64, WorkloadError> {
         self.pass(kind, 0, bytes, 0, self.stamps)
+    }
+
+    /// A sequential pass of `kind` over `bytes` from `offset` (a piece of a longer stream that
+    /// a deadline may cut short). Returns the bytes moved.
+    pub fn stream_from(
+        &mut self,
+        kind: OpKind,
+        offset: u64,
+        bytes: u64,
+    ) -> Result<u64, WorkloadError> {
+        self.pass(kind, offset, bytes, offset, self.stamps)
     }
 
     /// bonnie's rewrite: for every chunk, read it, dirty one word, write it back in place.

@@ -119,6 +119,25 @@ impl<'a> WorkloadCtx<'a> {
         self.last_rate
     }
 
+    /// Every rank's `count` of `what`, in rank order (`[count]` for one process): what each
+    /// rank did before a stonewall deadline, so the phases after it use the others' files.
+    pub fn share_count(&mut self, what: &str, count: u64) -> Result<Vec<u64>, WorkloadError> {
+        if let Some(fault) = &self.fault {
+            return Err(fault.clone().into());
+        }
+        let Some(team) = self.team else {
+            return Ok(vec![count]);
+        };
+        // Counts below 2^53 travel exactly as f64 (file and transfer counts are far below).
+        match team.gather(what, count as f64, 0.0) {
+            Ok(parts) => Ok(parts.iter().map(|p| p.value as u64).collect()),
+            Err(fault) => {
+                self.fault = Some(fault.clone());
+                Err(fault.into())
+            }
+        }
+    }
+
     /// The exchange that failed, if any (the cell fails with it).
     pub fn fault(&self) -> Option<&Fault> {
         self.fault.as_ref()

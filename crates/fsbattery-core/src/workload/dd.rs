@@ -11,8 +11,13 @@
 //! and fill.
 //! Invariant: the file is a whole number of blocks (SIZE is rounded down), and it is removed
 //! on every path with the scratch directory.
+//!
+//! Under MPI `layout=shared` makes every rank write its blocks into one file, interleaved by
+//! rank (rank r's block i at (i × ranks + r) × BLOCK, IOR without `-F`), one synchronous write
+//! each; O_DIRECT's alignment of BLOCK is checked at plan time as for one file.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::layout::{Layout, SharedDir};
 use super::{command, Method, Scratch, Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::WorkloadError;
@@ -39,6 +44,7 @@ const PARAMS: &[ParamSpec] = &[
     blockio::DEPTH,
     blockio::fill(blockio::FILL_ZEROS),
     blockio::COMPRESS_PCT,
+    super::layout::LAYOUT_PARAM,
 ];
 
 impl Workload for Dd {
@@ -92,16 +98,41 @@ impl Workload for Dd {
         }
         let io = IoSettings::resolve("dd", p, scratch.path())?;
         let seed = 0xdd ^ u64::from(ctx.repeat());
-        // dd's own path (zeros through a buffer, write(2), no O_DIRECT) unless asked otherwise.
-        let as_dd = io.engine == EngineSpec::Sync && io.fill == Fill::Zeros && !io.direct;
-        let ((returned, mut durable), t) = ctx.phase(&[scratch.path()], || {
+        let layout = Layout::of(ctx, p, false);
+        let shared = SharedDir::make(ctx, &layout, "dd", scratch.path())?;
+        if layout.shared && ctx.method() == Method::Commands {
+            return Err(WorkloadError::Failed(
+                "dd.layout=shared runs with --method native only".into(),
+            ));
+        }
+        let path = match layout.shared {
+            true => shared.path().join("bigfile"),
+            false => path,
+        };
+        // dd's own path (zeros through a buffer, write(2), no O_DIRECT) unless asked otherwise;
+        // a shared file is written at this rank's interleaved offsets through the engine.
+        let as_dd =
+            !layout.shared && io.engine == EngineSpec::Sync && io.fill == Fill::Zeros && !io.direct;
+        let ((returned, mut durable), t) = ctx.phase(&[shared.path()], || {
             if as_dd {
                 return super::dd_copy::copy_zeros(&path, block, size / block);
             }
-            // Opened before the clock starts, as dd opens of= before its start_time.
-            let mut f = BlockFile::open(&path, Open::Truncate, &io, block as u32, seed)?;
+            // Opened before the clock starts, as dd opens of= before its start_time; one file
+            // for all ranks is not truncated (nobody truncates what another wrote).
+            let open = match layout.shared {
+                true => Open::Create,
+                false => Open::Truncate,
+            };
+            let mut f = BlockFile::open(&path, open, &io, block as u32, seed)?;
             let sw = Stopwatch::start();
-            f.stream(OpKind::Write, size)?;
+            if layout.shared {
+                // This rank's blocks, interleaved with the others' (IOR without -F).
+                for i in 0..size / block {
+                    f.write_at(layout.offset(layout.rank, i, block), i * block)?;
+                }
+            } else {
+                f.stream(OpKind::Write, size)?;
+            }
             let returned = sw.stop();
             f.fsync()?;
             drop(f);
@@ -173,6 +204,7 @@ mod tests {
             ("depth", 4),
             ("fill", 0),
             ("compress_pct", 50),
+            ("layout", 0),
         ];
         crate::workload::blockio::testutil::params(&defaults, over)
     }

@@ -14,8 +14,13 @@
 //!
 //! Scores as IO500 computes them: bandwidth = geometric mean of the four ior phases in GiB/s,
 //! metadata = geometric mean of the mdtest phases and find in kIOPS, total = √(bandwidth ×
-//! metadata). Sizes follow `--scale`; IO500's own 300 s stonewall is not applied (each rank
-//! does its fixed amount), which the record's parameters say.
+//! metadata). Sizes follow `--scale`.
+//!
+//! Stonewall deadline (`stonewall_s`, IO500's 300 s; IOR `-D`): each write phase stops on
+//! every rank once that many seconds have passed since the phase's common start, and each
+//! rank counts what it did; the counts are shared, so every later phase reads, stats and
+//! removes exactly what was made (the rank-shifted read takes the next rank's count). 0 (the
+//! quick default) lets every rank do its set amount. The value is in the cell's parameters.
 
 use super::blockio::{BlockFile, IoSettings, Open};
 use super::{poll, Scratch, Workload, WorkloadCtx};
@@ -76,6 +81,17 @@ const PARAMS: &[ParamSpec] = &[
         full_twice_ram: false,
         min: 1,
         max: super::blockio::MAX_FILES,
+    },
+    ParamSpec {
+        name: "stonewall_s",
+        help: "seconds after which every write phase stops and counts what each rank did \
+               (IOR's stonewall deadline, IO500: 300); 0 = every rank does its set amount",
+        kind: ParamKind::Count,
+        quick: 0,
+        standard: 300,
+        full_twice_ram: false,
+        min: 0,
+        max: 86_400,
     },
     ParamSpec {
         name: "md_hard_files",
@@ -246,72 +262,99 @@ impl Layout {
     }
 }
 
-type Body<'a> = &'a dyn Fn() -> Result<(), WorkloadError>;
+type Body<'a> = &'a dyn Fn() -> Result<u64, WorkloadError>;
 
-/// One phase: timed between barriers, `amount` (GiB or thousands of files) over the elapsed
-/// time recorded, and the rate over all ranks returned for the scores.
+/// When the write phases stop (IOR's stonewall deadline), from each phase's common start.
+#[derive(Clone, Copy)]
+struct Deadline(Option<std::time::Duration>);
+
+impl Deadline {
+    /// Whether a phase started at `start` is past the deadline.
+    fn passed(self, start: std::time::Instant) -> bool {
+        self.0.is_some_and(|d| start.elapsed() >= d)
+    }
+}
+
+/// One phase: timed between barriers; `f` returns how many units (bytes, files) this rank
+/// did, `unit` turns one into the phase's amount (GiB or thousands of files). Records the
+/// amount over the elapsed time and returns the rate over all ranks (for the scores) and the
+/// units done.
 fn phase(
     ctx: &mut WorkloadCtx<'_>,
     metric: &str,
-    amount: f64,
+    unit: f64,
     f: Body<'_>,
-) -> Result<f64, WorkloadError> {
-    let ((), t) = ctx.phase(&[], f)?;
-    let value = amount / t.elapsed_s.max(1e-9);
+) -> Result<(f64, u64), WorkloadError> {
+    let (done, t) = ctx.phase(&[], f)?;
+    let value = done as f64 * unit / t.elapsed_s.max(1e-9);
     ctx.record(metric, &t, value);
-    Ok(ctx.last_rate())
+    Ok((ctx.last_rate(), done))
+}
+
+/// A write phase under the deadline: its rate, and every rank's count (shared, so the later
+/// phases use what each rank really made).
+fn write_phase(
+    ctx: &mut WorkloadCtx<'_>,
+    metric: &str,
+    unit: f64,
+    f: Body<'_>,
+) -> Result<(f64, Vec<u64>), WorkloadError> {
+    let (rate, done) = phase(ctx, metric, unit, f)?;
+    Ok((rate, ctx.share_count(metric, done)?))
 }
 
 fn run_phases(ctx: &mut WorkloadCtx<'_>, l: &Layout, p: &Params) -> Result<(), WorkloadError> {
     let (easy_size, transfer) = (p.get("easy_size"), p.get("easy_transfer"));
-    let hard_n = p.get("hard_transfers");
-    let (md_easy, md_hard) = (p.get("md_easy_files"), p.get("md_hard_files"));
-    let (easy_gib, hard_gib) = (
-        easy_size as f64 / GIB,
-        (hard_n * HARD_TRANSFER) as f64 / GIB,
+    let (hard_n, md_easy, md_hard) = (
+        p.get("hard_transfers"),
+        p.get("md_easy_files"),
+        p.get("md_hard_files"),
     );
-    let (k_easy, k_hard) = (md_easy as f64 / 1e3, md_hard as f64 / 1e3);
+    let secs = p.get("stonewall_s");
+    let wall = Deadline((secs > 0).then(|| std::time::Duration::from_secs(secs)));
+    let (byte, file) = (1.0 / GIB, 1e-3);
     let (me, next) = (l.rank, l.next_rank());
     let all = Stopwatch::start();
-    let mut bw = Vec::new();
-    let mut md = Vec::new();
-    let own_easy = l.easy_file(me);
-    let next_easy = l.easy_file(next);
-    bw.push(phase(ctx, "ior_easy_write", easy_gib, &|| {
-        write_seq(&own_easy, easy_size, transfer)
+    let (own_easy, next_easy) = (l.easy_file(me), l.easy_file(next));
+    let easy = |i: u64| l.easy_dir.join(format!("f{i}"));
+    let hard = |i: u64| l.md_hard(me, i);
+    let (r, easy_bytes) = write_phase(ctx, "ior_easy_write", byte, &|| {
+        write_seq(&own_easy, easy_size, transfer, wall)
+    })?;
+    let mut bw = vec![r];
+    let (r, easy_n) = write_phase(ctx, "mdtest_easy_write", file, &|| {
+        each_until(md_easy, wall, |i| create(&easy(i)))
+    })?;
+    let mut md = vec![r];
+    let (r, hard_b) = write_phase(ctx, "ior_hard_write", byte, &|| hard_write(l, hard_n, wall))?;
+    bw.push(r);
+    let (r, hard_f) = write_phase(ctx, "mdtest_hard_write", file, &|| {
+        each_until(md_hard, wall, |i| write_small(&hard(i)))
+    })?;
+    md.push(r);
+    let (easy_mine, hard_mine) = (easy_n[me], hard_f[me]);
+    let mut go = |metric: &str, unit: f64, f: Body<'_>| phase(ctx, metric, unit, f).map(|r| r.0);
+    md.push(go("find", file, &|| find(l, easy_mine, hard_mine))?);
+    bw.push(go("ior_easy_read", byte, &|| {
+        read_seq(&next_easy, easy_bytes[next], transfer)
     })?);
-    md.push(phase(ctx, "mdtest_easy_write", k_easy, &|| {
-        each(md_easy, |i| create(&l.easy_dir.join(format!("f{i}"))))
+    md.push(go("mdtest_easy_stat", file, &|| {
+        each(easy_mine, |i| stat(&easy(i)))
     })?);
-    bw.push(phase(ctx, "ior_hard_write", hard_gib, &|| {
-        hard_io(l, hard_n, me, true)
+    bw.push(go("ior_hard_read", byte, &|| {
+        hard_read(l, hard_b[next], next)
     })?);
-    md.push(phase(ctx, "mdtest_hard_write", k_hard, &|| {
-        each(md_hard, |i| write_small(&l.md_hard(me, i)))
+    md.push(go("mdtest_hard_stat", file, &|| {
+        each(hard_mine, |i| stat(&hard(i)))
     })?);
-    md.push(phase(ctx, "find", k_easy + k_hard, &|| {
-        find(l, md_easy, md_hard)
+    md.push(go("mdtest_easy_delete", file, &|| {
+        each(easy_mine, |i| remove(&easy(i)))
     })?);
-    bw.push(phase(ctx, "ior_easy_read", easy_gib, &|| {
-        read_seq(&next_easy, easy_size, transfer)
+    md.push(go("mdtest_hard_read", file, &|| {
+        each(hard_f[next], |i| read_small(&l.md_hard(next, i)))
     })?);
-    md.push(phase(ctx, "mdtest_easy_stat", k_easy, &|| {
-        each(md_easy, |i| stat(&l.easy_dir.join(format!("f{i}"))))
-    })?);
-    bw.push(phase(ctx, "ior_hard_read", hard_gib, &|| {
-        hard_io(l, hard_n, next, false)
-    })?);
-    md.push(phase(ctx, "mdtest_hard_stat", k_hard, &|| {
-        each(md_hard, |i| stat(&l.md_hard(me, i)))
-    })?);
-    md.push(phase(ctx, "mdtest_easy_delete", k_easy, &|| {
-        each(md_easy, |i| remove(&l.easy_dir.join(format!("f{i}"))))
-    })?);
-    md.push(phase(ctx, "mdtest_hard_read", k_hard, &|| {
-        each(md_hard, |i| read_small(&l.md_hard(next, i)))
-    })?);
-    md.push(phase(ctx, "mdtest_hard_delete", k_hard, &|| {
-        each(md_hard, |i| remove(&l.md_hard(me, i)))
+    md.push(go("mdtest_hard_delete", file, &|| {
+        each(hard_mine, |i| remove(&hard(i)))
     })?);
     let t = all.stop();
     let (score_bw, score_md) = (geomean(&bw), geomean(&md));
@@ -322,12 +365,26 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, l: &Layout, p: &Params) -> Result<(), W
     Ok(())
 }
 
-/// `f(i)` for i in 0..n, polling for Ctrl-C.
-fn each(n: u64, f: impl Fn(u64) -> Result<(), WorkloadError>) -> Result<(), WorkloadError> {
-    (0..n).try_for_each(|i| {
+/// `f(i)` for i in 0..n, polling for Ctrl-C; returns n.
+fn each(n: u64, f: impl Fn(u64) -> Result<(), WorkloadError>) -> Result<u64, WorkloadError> {
+    each_until(n, Deadline(None), f)
+}
+
+/// `f(i)` for i in 0..n until the deadline passes; returns how many were done.
+fn each_until(
+    n: u64,
+    wall: Deadline,
+    f: impl Fn(u64) -> Result<(), WorkloadError>,
+) -> Result<u64, WorkloadError> {
+    let start = std::time::Instant::now();
+    for i in 0..n {
         poll(i)?;
-        f(i)
-    })
+        if wall.passed(start) {
+            return Ok(i);
+        }
+        f(i)?;
+    }
+    Ok(n)
 }
 
 fn create(path: &Path) -> Result<(), WorkloadError> {
@@ -357,42 +414,61 @@ fn io_file(path: &Path, how: Open, transfer: u64, seed: u64) -> Result<BlockFile
     BlockFile::open(path, how, &io, chunk, seed)
 }
 
-/// ior-easy write: the rank's own file from offset 0, fsync at the end (IOR `-e`).
-fn write_seq(path: &Path, size: u64, transfer: u64) -> Result<(), WorkloadError> {
+/// ior-easy write: the rank's own file from offset 0 in `transfer` pieces until `size` or
+/// the deadline, fsync at the end (IOR `-e`); returns the bytes written.
+fn write_seq(path: &Path, size: u64, transfer: u64, wall: Deadline) -> Result<u64, WorkloadError> {
     let mut f = io_file(path, Open::Truncate, transfer, size)?;
-    f.stream(OpKind::Write, size)?;
-    f.fsync()
+    let start = std::time::Instant::now();
+    let mut done = 0;
+    while done < size && !wall.passed(start) {
+        done += f.stream_from(OpKind::Write, done, transfer.min(size - done))?;
+    }
+    f.fsync()?;
+    Ok(done)
 }
 
-/// ior-easy read: another rank's file from offset 0.
-fn read_seq(path: &Path, size: u64, transfer: u64) -> Result<(), WorkloadError> {
-    io_file(path, Open::Existing, transfer, size)?
-        .stream(OpKind::Read, size)
-        .map(drop)
+/// ior-easy read: `size` bytes of another rank's file from offset 0.
+fn read_seq(path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
+    if size == 0 {
+        return Ok(0);
+    }
+    io_file(path, Open::Existing, transfer, size)?.stream(OpKind::Read, size)
 }
 
-/// ior-hard: transfer i of `of_rank` at offset (i × ranks + of_rank) × 47,008 of the shared
-/// file rank 0 made before the first phase.
-fn hard_io(l: &Layout, n: u64, of_rank: usize, write: bool) -> Result<(), WorkloadError> {
+/// ior-hard write: this rank's transfers i = 0, 1, … until `n` or the deadline, transfer i at
+/// [`hard_offset`] of the shared file rank 0 made before the first phase; returns the bytes.
+fn hard_write(l: &Layout, n: u64, wall: Deadline) -> Result<u64, WorkloadError> {
+    let mut f = io_file(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank as u64)?;
+    let start = std::time::Instant::now();
+    let mut i = 0;
+    // Ctrl-C is polled by the engine's driver, as for every transfer.
+    while i < n && !wall.passed(start) {
+        f.write_at(hard_offset(l, i, l.rank), i * HARD_TRANSFER)?;
+        i += 1;
+    }
+    f.fsync()?;
+    Ok(i * HARD_TRANSFER)
+}
+
+/// ior-hard read: the `bytes` that `of_rank` wrote, transfer by transfer.
+fn hard_read(l: &Layout, bytes: u64, of_rank: usize) -> Result<u64, WorkloadError> {
     let mut f = io_file(
         &l.hard_file(),
         Open::Existing,
         HARD_TRANSFER,
         of_rank as u64,
     )?;
-    // Ctrl-C is polled by the engine's driver, as for every transfer.
+    let n = bytes / HARD_TRANSFER;
     for i in 0..n {
-        let at = (i * l.ranks as u64 + of_rank as u64) * HARD_TRANSFER;
-        if write {
-            f.write_at(at, i * HARD_TRANSFER)?;
-        } else {
-            f.read_at(at)?;
-        }
+        f.read_at(hard_offset(l, i, of_rank))?;
     }
-    if write {
-        f.fsync()?;
-    }
-    Ok(())
+    Ok(n * HARD_TRANSFER)
+}
+
+/// Where `rank`'s transfer i lies in the shared ior-hard file (IOR without `-F` with one
+/// transfer per block: segment i holds every rank's block, in rank order).
+fn hard_offset(l: &Layout, i: u64, rank: usize) -> u64 {
+    (i * l.ranks as u64 + rank as u64) * HARD_TRANSFER
 }
 
 fn stat(path: &Path) -> Result<(), WorkloadError> {
@@ -423,7 +499,7 @@ fn read_small(path: &Path) -> Result<(), WorkloadError> {
 
 /// find: this rank's easy files, and its own files among the shared directory's entries;
 /// fails when the count is not what was made (a lost file must not look fast).
-fn find(l: &Layout, easy: u64, hard: u64) -> Result<(), WorkloadError> {
+fn find(l: &Layout, easy: u64, hard: u64) -> Result<u64, WorkloadError> {
     let seen = super::fsops::walk(&l.easy_dir)? - 1;
     let mine = format!("file.r{}.", l.rank);
     let mut own = 0u64;
@@ -440,7 +516,7 @@ fn find(l: &Layout, easy: u64, hard: u64) -> Result<(), WorkloadError> {
             l.rank
         )));
     }
-    Ok(())
+    Ok(easy + hard)
 }
 
 #[cfg(test)]

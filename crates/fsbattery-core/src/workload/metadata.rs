@@ -6,6 +6,7 @@
 //! seed's shell loop did; find and removal are one `find` and one `rm -rf`.
 
 use super::fsops::{remove_tree, walk};
+use super::layout::{Layout, SharedDir};
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
@@ -16,16 +17,19 @@ use std::path::Path;
 /// The metadata workload.
 pub struct Metadata;
 
-const PARAMS: &[ParamSpec] = &[ParamSpec {
-    name: "files",
-    help: "files (and directories) created in one directory",
-    kind: ParamKind::Count,
-    quick: 2_000,
-    standard: 10_000,
-    full_twice_ram: false,
-    min: 1,
-    max: super::blockio::MAX_FILES,
-}];
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "files",
+        help: "files (and directories) created in one directory (under MPI: per rank)",
+        kind: ParamKind::Count,
+        quick: 2_000,
+        standard: 10_000,
+        full_twice_ram: false,
+        min: 1,
+        max: super::blockio::MAX_FILES,
+    },
+    super::layout::LAYOUT_PARAM,
+];
 
 impl Workload for Metadata {
     fn needs(&self, p: &Params) -> super::needs::Needs {
@@ -63,6 +67,10 @@ impl Workload for Metadata {
         std::fs::create_dir(&files).ctx(|| format!("mkdir {}", files.display()))?;
         let dirs = scratch.join("dirs");
         std::fs::create_dir(&dirs).ctx(|| format!("mkdir {}", dirs.display()))?;
+        let layout = Layout::of(ctx, p, false);
+        if layout.shared {
+            return shared_dirs(ctx, &layout, n, &scratch);
+        }
         match ctx.method() {
             Method::Native => {
                 ctx.timed("touch_files", &[&files], || touch_n(&files, n))?;
@@ -130,6 +138,71 @@ fn expect_entries(dir: &Path, n: u64) -> Result<(), WorkloadError> {
             "find over {} saw {seen} entries, expected {}",
             dir.display(),
             n + 1
+        )));
+    }
+    Ok(())
+}
+
+/// All ranks in one directory for files and one for directories (mdtest without `-u`): each
+/// rank makes, finds (lstat of its own entries among everyone's) and removes its own `n`
+/// entries, named `file000042.r3`. Native calls only: one `touch` per name from many ranks
+/// would measure process spawning.
+fn shared_dirs(
+    ctx: &mut WorkloadCtx<'_>,
+    l: &Layout,
+    n: u64,
+    scratch: &Scratch,
+) -> Result<(), WorkloadError> {
+    if ctx.method() == Method::Commands {
+        return Err(WorkloadError::Failed(
+            "metadata.layout=shared runs with --method native only".into(),
+        ));
+    }
+    let files = SharedDir::make(ctx, l, "metadata-files", &scratch.join("files"))?;
+    let dirs = SharedDir::make(ctx, l, "metadata-dirs", &scratch.join("dirs"))?;
+    let (f, d) = (files.path(), dirs.path());
+    let name = |prefix: &str, i: u64| l.name(&format!("{prefix}{i:06}"), l.rank);
+    // (directory, name prefix, verb for the error, the call) over this rank's n names.
+    let each = |dir: &Path, prefix: &str, verb: &str, op: fn(&Path) -> std::io::Result<()>| {
+        (0..n).try_for_each(|i| {
+            poll(i)?;
+            let path = dir.join(name(prefix, i));
+            op(&path).ctx(|| format!("{verb} {}", path.display()))
+        })
+    };
+    let touch = |p: &Path| std::fs::File::create(p).map(drop);
+    ctx.timed("touch_files", &[f], || each(f, "file", "create", touch))?;
+    ctx.timed("find_files", &[f], || expect_own(f, l, n))?;
+    ctx.timed("remove_files", &[f], || {
+        each(f, "file", "unlink", |p| std::fs::remove_file(p))
+    })?;
+    ctx.timed("mkdir_dirs", &[d], || {
+        each(d, "dir", "mkdir", |p| std::fs::create_dir(p))
+    })?;
+    ctx.timed("find_dirs", &[d], || expect_own(d, l, n))?;
+    ctx.timed("remove_dirs", &[d], || {
+        each(d, "dir", "rmdir", |p| std::fs::remove_dir(p))
+    })?;
+    Ok(())
+}
+
+/// find in a shared directory: readdir of everyone's entries, lstat of this rank's, which
+/// must be exactly the `n` it made.
+fn expect_own(dir: &Path, l: &Layout, n: u64) -> Result<(), WorkloadError> {
+    let suffix = format!(".r{}", l.rank);
+    let mut own = 0u64;
+    for e in std::fs::read_dir(dir).ctx(|| format!("readdir {}", dir.display()))? {
+        let e = e.ctx(|| format!("readdir {}", dir.display()))?;
+        if e.file_name().to_string_lossy().ends_with(&suffix) {
+            std::fs::symlink_metadata(e.path()).ctx(|| format!("lstat {}", e.path().display()))?;
+            own += 1;
+        }
+    }
+    if own != n {
+        return Err(WorkloadError::Failed(format!(
+            "find over {} saw {own} entries of rank {}, expected {n}",
+            dir.display(),
+            l.rank
         )));
     }
     Ok(())

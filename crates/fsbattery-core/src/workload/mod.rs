@@ -20,6 +20,7 @@ mod fsops;
 mod io500;
 mod iozone;
 mod iozone_stdio;
+pub mod layout;
 mod metadata;
 pub mod needs;
 mod personality;
@@ -30,6 +31,7 @@ mod randomio;
 mod scratch;
 mod split;
 mod stream;
+mod stream_ranks;
 mod tree;
 
 pub use ctx::{Method, WorkloadCtx};

@@ -14,9 +14,12 @@
 //!   threads from writing the same block at once); uniform random offsets over disjoint regions
 //!   cover the file exactly as uniform offsets over the whole file do;
 //! - REQUEST is never changed behind the user's back: if O_DIRECT needs larger alignment
-//!   (2048 B on a 4 KiB-sector device), the cell fails and says which value would work.
+//!   (2048 B on a 4 KiB-sector device), the cell fails and says which value would work;
+//! - under MPI `layout=shared` puts every rank's SIZE in one file, laid out interleaved by
+//!   rank (IOR without `-F`), and every rank's random requests range over all of it.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::layout::{Layout, SharedDir};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
     run_job, EngineSpec, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop, UringOptions,
@@ -81,6 +84,7 @@ const PARAMS: &[ParamSpec] = &[
     .range(1, MAX_DEPTH),
     blockio::fill(blockio::FILL_RANDOM),
     blockio::COMPRESS_PCT,
+    super::layout::LAYOUT_PARAM,
 ];
 
 /// The metric of the achieved queue depth (the HTML latency table shows it by this name).
@@ -183,18 +187,31 @@ impl Workload for RandomIo {
         let request = p.get("request");
         let size = blockio::whole_chunks("randomio", p.get("size"), request, "request")?;
         let scratch = Scratch::create(ctx.root(), "randomio")?;
-        let path = scratch.join("bigfile");
-        let io = IoSettings::resolve("randomio", p, scratch.path())?;
+        // Under MPI with layout=shared: one file of every rank's SIZE, laid out interleaved
+        // by rank, and every rank's random requests over all of it (IOR without -F, -z).
+        let layout = Layout::of(ctx, p, false);
+        let dir = SharedDir::make(ctx, &layout, "randomio", scratch.path())?;
+        let path = dir.path().join("bigfile");
+        let io = IoSettings::resolve("randomio", p, dir.path())?;
         if io.direct {
             // Fail before a long layout pass if O_DIRECT cannot take REQUEST-sized transfers.
-            std::fs::File::create(&path).ctx(|| format!("create {}", path.display()))?;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .ctx(|| format!("create {}", path.display()))?;
             blockio::require_dio_multiple(&path, request, "randomio.request")?;
         }
         let seed = 0x5eed_0000 ^ u64::from(ctx.repeat());
-        let t = ctx.phase(&[scratch.path()], || {
-            lay_out(&path, size, request, &io.buffered(), seed)
+        let t = ctx.phase(&[dir.path()], || {
+            lay_out(&path, size, request, &io.buffered(), seed, &layout)
         })?;
         ctx.record("create", &t.1, blockio::mb_per_s(size, t.1.elapsed_s));
+        let size = match layout.shared {
+            true => size * layout.ranks as u64,
+            false => size,
+        };
 
         let spec = JobSpec {
             pattern: Pattern::Random,
@@ -209,7 +226,7 @@ impl Workload for RandomIo {
             seed,
             ..JobSpec::new(&path, size, request as u32)
         };
-        let (res, t) = ctx.phase(&[scratch.path()], || {
+        let (res, t) = ctx.phase(&[dir.path()], || {
             run_job(&spec).map_err(|e| blockio::job_error(e, &path))
         })?;
         record(ctx, p, &res, &t);
@@ -244,6 +261,7 @@ fn lay_out(
     request: u64,
     io: &IoSettings,
     seed: u64,
+    layout: &Layout,
 ) -> Result<(), WorkloadError> {
     // 1 MiB writes when the size allows, else request-sized ones (size is whole requests).
     let block = if size.is_multiple_of(CREATE_BLOCK) {
@@ -251,6 +269,14 @@ fn lay_out(
     } else {
         request
     };
+    if layout.shared {
+        // This rank's blocks of the one file, interleaved with the others'; nobody truncates.
+        let mut f = BlockFile::open(path, Open::Create, io, block as u32, seed)?;
+        for i in 0..size / block {
+            f.write_at(layout.offset(layout.rank, i, block), i * block)?;
+        }
+        return f.fsync();
+    }
     let mut f = BlockFile::open(path, Open::Truncate, io, block as u32, seed)?;
     f.stream(OpKind::Write, size)?;
     f.fsync()
@@ -309,6 +335,7 @@ mod tests {
             ("uring.batch", 1),
             ("fill", 1),
             ("compress_pct", 50),
+            ("layout", 0),
         ];
         crate::workload::blockio::testutil::params(&defaults, over)
     }

@@ -38,6 +38,8 @@ const PARAMS: &[ParamSpec] = &[
         min: 1,
         max: MAX_REQUEST,
     },
+    super::layout::LAYOUT_PARAM,
+    super::layout::REORDER_PARAM,
 ];
 
 impl Workload for Stream {
@@ -47,6 +49,9 @@ impl Workload for Stream {
     }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "cp", "sync", "cat"]
+    }
+    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
+        super::layout::check_shared("stream", p, "size", "block")
     }
     fn name(&self) -> &'static str {
         "stream"
@@ -79,6 +84,15 @@ impl Workload for Stream {
         let (src, dst) = (scratch.join("bigfile"), scratch.join("bigfile.copy"));
         let mut buf = vec![0u8; block];
 
+        let layout = super::layout::Layout::of(ctx, p, true);
+        if layout.ranks > 1 && (layout.shared || layout.reorder) {
+            if ctx.method() == Method::Commands {
+                return Err(WorkloadError::Failed(
+                    "stream.layout=shared and stream.reorder run with --method native only".into(),
+                ));
+            }
+            return super::stream_ranks::run(ctx, &layout, &scratch, size, block as u64);
+        }
         if ctx.method() == Method::Commands {
             return run_commands(ctx, &scratch, size, block);
         }

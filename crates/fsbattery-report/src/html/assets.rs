@@ -58,6 +58,7 @@ td.pending,tr.pending th,tr.pending td{color:var(--muted);font-style:italic}
 table.winners td{white-space:nowrap}
 .best-mark{color:var(--best);font-weight:700}
 .tied-mark,.tie{font-weight:700}
+.rank-spread{color:#555;font-size:85%;white-space:nowrap}
 .verdict-better{color:#047857;font-weight:600}
 .verdict-worse{color:#b91c1c;font-weight:600}
 .winner-map td{text-align:center;font-weight:600;min-width:84px;border:1px solid #fff}

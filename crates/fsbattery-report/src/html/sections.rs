@@ -537,6 +537,18 @@ pub(crate) fn matrices(d: &Data<'_>) -> String {
          as S2 did.</p>\n",
         d.aggregate
     );
+    let ranked = d.runs.iter().any(|r| {
+        r.record
+            .cells
+            .iter()
+            .any(|c| crate::rank_spread::of(c).is_some())
+    });
+    if ranked {
+        out.push_str(&format!(
+            "<p class=\"rank-legend\">MPI {}.</p>\n",
+            esc(crate::rank_spread::LEGEND)
+        ));
+    }
     out.push_str("<h3>Times and other lower-is-better values</h3>\n");
     out.push_str(&matrix_table(d, &values, "value", false));
     if !rates.is_empty() {
@@ -587,13 +599,16 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
         };
         for (i, e) in entries.iter().enumerate() {
             let bound = !cpu && l.tool_bound[i];
-            let td = matrix_cell(
+            let mut td = matrix_cell(
                 l.aggregate,
                 e,
                 verdict.mark(i),
                 journaling == Some(i),
                 bound,
             );
+            if !cpu {
+                td = with_spread(d, i, l, td);
+            }
             // The precision was judged on the values, not on CPU %.
             out.push_str(&match cpu {
                 true => td,
@@ -604,6 +619,25 @@ fn matrix_table(d: &Data<'_>, lines: &[&Line], quantity: &str, cpu: bool) -> Str
     }
     out.push_str("</tbody></table></div>\n");
     out
+}
+
+/// Under MPI, the per-rank spread after the aggregate ("[min–max]", ranks and skew in the
+/// tooltip); a cell of one process is left as it is.
+fn with_spread(d: &Data<'_>, col: usize, l: &Line, td: String) -> String {
+    let c = &d.columns[col];
+    let cell = d.runs[c.run].record.cell(&c.target, &l.workload, &l.metric);
+    let Some(s) = cell.and_then(crate::rank_spread::of) else {
+        return td;
+    };
+    let span = format!(
+        " <span class=\"rank-spread\" title=\"{}\">{}</span></td>",
+        esc(&s.long()),
+        esc(&s.short())
+    );
+    match td.strip_suffix("</td>") {
+        Some(head) => format!("{head}{span}"),
+        None => td,
+    }
 }
 
 /// One table cell with its state as class and its detail as tooltip; the mark is also written

@@ -45,10 +45,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             eprintln!("fsbattery: {n}");
         }
     }
+    // Only rank 0's journal is the run's; the others keep theirs in memory (nothing on disk
+    // that a killed rank would leave behind), so they make no output directory.
     let out_dir = match rank {
-        // Only rank 0's journal is the run's; the others keep theirs out of the way.
-        0 => out_dir(&args)?,
-        _ => std::env::temp_dir().join(format!("fsbattery-rank-{rank}-{}", std::process::id())),
+        0 => Some(out_dir(&args)?),
+        _ => None,
     };
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
@@ -65,8 +66,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             return Err(e);
         }
     }
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("creating output directory {}", out_dir.display()))?;
+    if let Some(dir) = &out_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating output directory {}", dir.display()))?;
+    }
+    let out_dir = out_dir.unwrap_or_default();
 
     let host = host(&args, ranks.is_some());
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
@@ -81,7 +85,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = outcome.with_context(|| format!("writing results to {}", out_dir.display()))?;
     if rank != 0 {
-        let _ = std::fs::remove_dir_all(&out_dir);
         return Ok(super::ranks::exit_code(&outcome));
     }
     finish(&args, &outcome, &out_dir)
