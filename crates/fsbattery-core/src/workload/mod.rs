@@ -9,6 +9,7 @@
 mod blockio;
 mod bonnie;
 mod bonnie_files;
+mod bonnie_names;
 pub mod command;
 mod ctx;
 mod dd;
