@@ -120,6 +120,13 @@ impl Best {
         self.0.get(what).map(|v| median(v.clone())).unwrap_or(0.0)
     }
 
+    /// How many rounds measured both `ours` and `theirs` (a round the test found disturbed
+    /// puts neither).
+    pub fn rounds(&self, ours: &str, theirs: &str) -> usize {
+        let len = |k: &str| self.0.get(k).map_or(0, Vec::len);
+        len(ours).min(len(theirs))
+    }
+
     /// Median over the rounds of ours ÷ theirs measured in the same round: robust against
     /// one side catching a quiet (or busy) moment that the other missed, which a best-of-N
     /// comparison turns into a false disagreement.
@@ -162,18 +169,22 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Rounds of `round` (each measuring every side once) until `pairs` (ours, reference,
-/// tolerance) all agree by the median of the per-round ratios: at least three rounds, at
-/// most [`MAX_ROUNDS`]; then every pair is checked and reported.
+/// tolerance) all agree by the median of the per-round ratios: at least three measured rounds
+/// per pair (a round may put nothing when it finds itself disturbed), at most [`MAX_ROUNDS`]
+/// in all; then every pair is checked and reported.
 pub fn converge(mut round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -> Best {
     let mut best = Best::default();
-    for n in 1..=MAX_ROUNDS {
+    for _ in 1..=MAX_ROUNDS {
         round(&mut best);
         let agree = pairs
             .iter()
-            .all(|&(o, r, tol)| within(best.ratio(o, r), tol));
-        if n >= 3 && agree {
+            .all(|&(o, r, tol)| best.rounds(o, r) >= 3 && within(best.ratio(o, r), tol));
+        if agree {
             break;
         }
+    }
+    for &(o, r, _) in pairs {
+        eprintln!("ROUNDS {o} / {r}: {} measured", best.rounds(o, r));
     }
     for &(o, r, tol) in pairs {
         check(o, r, best.ratio(o, r), tol);
