@@ -184,7 +184,13 @@ pub fn converge(mut round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -
         }
     }
     for &(o, r, _) in pairs {
-        eprintln!("ROUNDS {o} / {r}: {} measured", best.rounds(o, r));
+        let n = best.rounds(o, r);
+        eprintln!("ROUNDS {o} / {r}: {n} measured");
+        assert!(
+            n >= 3,
+            "{o} vs {r}: only {n} of {MAX_ROUNDS} rounds ran undisturbed (see the SKIP lines); \
+             rerun on a quieter machine"
+        );
     }
     for &(o, r, tol) in pairs {
         check(o, r, best.ratio(o, r), tol);
