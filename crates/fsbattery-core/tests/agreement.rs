@@ -8,6 +8,9 @@
 //! delete, as bonnie++; randomio: fio's invalidate). Both hold to ±10%, the median of
 //! per-round ratios. bonnie++ prints "+++++" for a pass under half a second (its MinTime), so
 //! the file count is set where its fastest pass (stat) still takes most of a second.
+//! Rounds in which another process dropped the page cache are left out (`DROPS`, `SKIP`);
+//! on a machine busy with other work single rounds still swing by 2× and a comparison can
+//! fail on noise (2026-11-23, load 7–12 on 2 cores: 2 passes, 3 failures, no rate on one side).
 //!
 //! The block passes use O_DIRECT on every side (fio `--direct=1`, bonnie++ `-D`, fsbattery
 //! `direct=1`) on a loop device bound with direct IO (`dio=on`). bonnie++ 2.00a's `-D` only
