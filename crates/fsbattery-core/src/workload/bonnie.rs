@@ -1,5 +1,6 @@
-//! `bonnie`: bonnie++ 1.03 with `-f` (no per-character tests), as seeds S2
-//! (`-s 16384m:256k -n 128:1999:0:1 -f`) and S4 (bonnie++ defaults) ran it.
+//! `bonnie`: follows bonnie++ 2.00a (Debian 12) with `-f` (no per-character tests), as seeds
+//! S2 (bonnie++ 1.96, `-s 16384m:256k -n 128:1999:0:1 -f`) and S4 (bonnie++ 1.03a defaults) ran
+//! it.
 //!
 //! Big-file tests on one file of SIZE in CHUNK-sized transfers: `seq_write` (block output),
 //! `rewrite` (read a chunk, dirty a word, write it back in place: S4's "mixed"), `seq_read`
@@ -7,13 +8,17 @@
 //! a random chunk offset and every tenth dirties and writes it back); the big file is then
 //! removed untimed, as bonnie++ does (S2's "Datei 16 GB löschen" rows are `bigfile`'s).
 //! Small-file tests (`bonnie_files`): create, stat, delete FILES files in name order and in
-//! random order, as `-n`.
+//! random order, as `-n`, with bonnie++ 2.00a's system calls, names and clocks.
+//!
+//! Cache: the workload's tool cache is "nothing", so under the default `--cache tool` no
+//! phase drops or reads anything first, as bonnie++ (the small-file stat pass finds the inodes
+//! create just made); `--cache cold` drops caches before every pass instead.
 //!
 //! Deliberate differences from bonnie++, each a parameter or documented:
 //! - one file of SIZE, not bonnie's 1 GiB pieces (a 32-bit `off_t` limit of its time);
 //! - with `fsync=1` (default) the write and rewrite clocks stop after a closing fsync, so a
 //!   file smaller than 2 × RAM still measures the device; `fsync=0` is bonnie's own clock;
-//! - the page cache is dropped before every test (bonnie relies on SIZE ≥ 2 × RAM);
+//! - FILES counts files (bonnie's `-n N` means N × 1024);
 //! - MB/s are 10^6 bytes/s (bonnie++ prints K/sec of 1024 bytes: multiply by 1.024 / 1000).
 //!
 //! Invariants: every file lives in the scratch directory and is removed on every path; the big
@@ -49,11 +54,17 @@ const PARAMS: &[ParamSpec] = &[
     ),
     blockio::count(
         "seeks",
-        "random seeks in total over all seekers (bonnie: 8000)",
+        "random seeks in total over all seekers (bonnie++ 2.00a: 8192, 1.03: 8000)",
         1000,
         8000,
     ),
-    blockio::count("seekers", "concurrent seeker threads (bonnie: 3)", 3, 3).range(1, MAX_THREADS),
+    blockio::count(
+        "seekers",
+        "concurrent seeker threads (bonnie++ 2.00a: 5 processes, 1.03: 3)",
+        3,
+        3,
+    )
+    .range(1, MAX_THREADS),
     blockio::flag(
         "fsync",
         "true: write and rewrite clocks include a closing fsync; false: bonnie's clock (last \
@@ -112,8 +123,9 @@ impl Workload for Bonnie {
         "bonnie"
     }
     fn summary(&self) -> &'static str {
-        "bonnie++ -f: block write, rewrite, block read, random seeks on a big file, then \
-         create/stat/delete of many small files in name and random order (S2, S4 bonnie++)"
+        "follows bonnie++ 2.00a (-f): block write, rewrite, block read, random seeks on a big \
+         file, then its six small-file tests (create/stat/delete in name and random order, \
+         its system calls, names and clocks, no cache drop between them); seeds S2, S4"
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
@@ -170,7 +182,7 @@ impl Workload for Bonnie {
             None
         };
         if p.get("files") > 0 {
-            bonnie_files::run(ctx, p, &scratch.join("files"), seed)?;
+            bonnie_files::run(ctx, p, scratch.path(), seed)?;
         }
         if let Some(io) = io {
             blockio::record_direct(ctx, p, &io);
@@ -357,6 +369,21 @@ mod tests {
             let v = values(&samples);
             assert!(v.values().all(|x| *x > 0.0), "{v:?}");
         }
+    }
+
+    #[test]
+    fn small_files_in_several_directories_in_several_chunks() {
+        let over = [
+            ("size", 0),
+            ("files", 200),
+            ("dirs", 3),
+            ("min_size", 5000),
+            ("max_size", 20_000),
+        ];
+        let (samples, _tmp) = run_native(&Bonnie, &params(&over)).unwrap();
+        let v = values(&samples);
+        assert_eq!(v.len(), 6, "{v:?}");
+        assert!(v.iter().all(|(_, x)| *x > 0.0), "{v:?}");
     }
 
     #[test]

@@ -1,25 +1,48 @@
-//! bonnie++'s `-n FILES:MAX:MIN:DIRS` tests: create, stat and delete FILES small files,
-//! first in name order ("sequential"), then in random order; rates in files/s.
+//! bonnie++ 2.00a's `-n FILES:MAX:MIN:DIRS` tests (`TestDirOps` and `COpenTest` in its
+//! bonnie++.cpp and bon_file.cpp): create, stat and delete FILES small files, first in name
+//! order ("sequential"), then in random order; rates in files/s.
 //!
-//! As bonnie++ 1.03 names and orders them: a name is a 7-digit number plus 0–12 random
-//! alphanumerics, after the number for the sequential tests and before it for the random ones.
-//! Sequential: create in numeric order, then stat and delete in readdir order. Random: create
-//! in a shuffled order, stat in another, delete in a third. Each file gets a random size in
-//! MIN..=MAX written at creation (one write); stat also reads the data of non-empty files, which
-//! is what bonnie++ measures in that column when MAX > 0 (S2's "Datei stat" rows).
+//! The same system calls in the same order, with the same path forms:
+//! - setup (untimed): mkdir the test directory (and `%05d` subdirectories), then work
+//!   relative to it. bonnie++ chdir()s there and names files relative to its cwd; the cwd is
+//!   one per process (the runner and the test harness run threads), so this opens the
+//!   directory once and uses the `*at` calls on that descriptor: the kernel walks the same one
+//!   component (two with subdirectories) from the same starting point.
+//! - create, in index order for both tests (the random test's names begin with random
+//!   characters; its files are not created in a shuffled order): `open(O_CREAT|O_EXCL|
+//!   O_WRONLY, 0600)`, the file's size written in pieces of at most 8 KiB (bonnie's file chunk),
+//!   close; the size is MAX, or MIN + a random share of MAX − MIN, drawn per file. The clock
+//!   stops after a closing `sync()`.
+//! - sequential stat / delete: readdir of each directory, skipping names that begin with a dot;
+//!   for each entry `stat(name)` and, when it holds data, open, read its size in 8 KiB pieces,
+//!   close; or `unlink(name)`. Delete then removes the subdirectories and the test directory
+//!   and stops the clock after `sync()`. Stat never syncs.
+//! - random stat / delete: the names reordered by bonnie's `random_sort` (untimed; delete
+//!   reorders stat's order again), then stat/read or unlink each `[%05d/]name`; delete ends
+//!   as the sequential one.
 //!
-//! Invariants: every pass checks it saw exactly FILES files, so a filesystem that loses entries
-//! fails instead of looking fast; the directories are removed (untimed) after each delete pass;
-//! a full target fails with the bytes and files written.
+//! No cache is dropped between the six passes under the default `--cache tool` (the
+//! workload's tool cache is "nothing", as bonnie++): stat finds the inodes create just made.
+//! Not reproduced: `-b` (fsync after every file) and links (`MAX` of -1/-2).
+//! bonnie++ 1.03 (seed S4) differs: `creat()` instead of `O_EXCL`, no `sync()` inside the
+//! create and delete clocks, 7 decimal digits and `%03d` directories in the names.
+//!
+//! Invariants: every pass checks the files it saw (count and bytes), so a filesystem that
+//! loses entries or data fails instead of looking fast; on failure the scratch directory's
+//! guard removes whatever is left.
 
-use super::blockio::target_full;
+use super::bonnie_names::{random_sort, Names};
 use super::{poll, WorkloadCtx};
 use crate::engine::XorShift;
-use crate::error::{is_full, IoContext, WorkloadError};
+use crate::error::{is_full, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::Params;
-use std::fs::OpenOptions;
-use std::io::{Read, Write};
+use nix::dir::Dir;
+use nix::fcntl::{openat, AtFlags, OFlag};
+use nix::sys::stat::{fstatat, mkdirat, Mode};
+use nix::unistd::{unlinkat, UnlinkatFlags};
+use std::ffi::{CStr, CString};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 /// The metrics of the small-file tests, in bonnie's order.
@@ -28,180 +51,260 @@ pub(super) fn metrics() -> Vec<MetricSpec> {
     vec![
         f(
             "seq_create",
-            "create files in name order (open, write its size, close)",
+            "create files in name order (open O_EXCL, write its size, close), then sync",
         ),
         f(
             "seq_stat",
             "stat files in readdir order, reading non-empty ones",
         ),
-        f("seq_delete", "unlink files in readdir order"),
-        f("random_create", "create files in random order"),
+        f(
+            "seq_delete",
+            "unlink files in readdir order, rmdir, then sync",
+        ),
+        f(
+            "random_create",
+            "create files named random characters first, then sync",
+        ),
         f(
             "random_stat",
             "stat files in random order, reading non-empty ones",
         ),
-        f("random_delete", "unlink files in random order"),
+        f(
+            "random_delete",
+            "unlink files in random order, rmdir, then sync",
+        ),
     ]
 }
 
-/// Longest random part of a name (bonnie++: 0 to 12 characters).
-const MAX_RANDOM_CHARS: u64 = 12;
-const ALNUM: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/// bonnie++'s default file chunk (`-n …:CHUNK`, DefaultChunkSize): small files are written and
+/// read in pieces of at most this many bytes.
+const FILE_CHUNK: usize = 8192;
 
-/// One set of small files: where each goes and how big it is.
-struct FileSet {
-    dirs: Vec<PathBuf>,
-    files: Vec<(usize, String, u64)>,
+/// The test directory (bonnie's `Bonnie.PID` and its cwd) and the directory holding it.
+struct TestDir {
+    parent: OwnedFd,
+    name: CString,
+    path: PathBuf,
+    fd: OwnedFd,
 }
 
-impl FileSet {
-    /// FILES names in numeric order; `random_first` puts the random characters first.
-    fn new(base: &Path, p: &Params, random_first: bool, rng: &mut XorShift) -> FileSet {
-        let (n, lo, hi) = (p.get("files"), p.get("min_size"), p.get("max_size"));
-        let ndirs = p.get("dirs").max(1) as usize;
-        let dirs = if ndirs == 1 {
-            vec![base.to_path_buf()]
-        } else {
-            (0..ndirs).map(|d| base.join(format!("{d:05}"))).collect()
-        };
-        let files = (0..n)
-            .map(|i| {
-                let len = rng.below(MAX_RANDOM_CHARS + 1) as usize;
-                let rand: String = (0..len)
-                    .map(|_| char::from(ALNUM[rng.below(ALNUM.len() as u64) as usize]))
-                    .collect();
-                let name = if random_first {
-                    format!("{rand}{i:07}")
-                } else {
-                    format!("{i:07}{rand}")
-                };
-                let size = lo + rng.below(hi - lo + 1);
-                ((i as usize) % ndirs, name, size)
-            })
-            .collect();
-        FileSet { dirs, files }
-    }
+/// A system call's failure as a workload error naming the call and the file.
+fn sys(what: &str, name: &CStr, e: nix::Error) -> WorkloadError {
+    WorkloadError::io(format!("{what} {}", name.to_string_lossy()), e.into())
+}
 
-    fn path(&self, i: usize) -> PathBuf {
-        let (d, name, _) = &self.files[i];
-        self.dirs[*d].join(name)
-    }
+fn open_dir(at: BorrowedFd<'_>, name: &CStr) -> Result<OwnedFd, WorkloadError> {
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+    openat(at, name, flags, Mode::empty()).map_err(|e| sys("open directory", name, e))
+}
 
-    fn make_dirs(&self, base: &Path) -> Result<(), WorkloadError> {
-        std::fs::create_dir(base).ctx(|| format!("mkdir {}", base.display()))?;
-        for d in self.dirs.iter().filter(|d| d.as_path() != base) {
-            std::fs::create_dir(d).ctx(|| format!("mkdir {}", d.display()))?;
+impl TestDir {
+    /// mkdir the test directory in `parent` and its subdirectories (untimed, as bonnie).
+    fn make(parent: &Path, name: &str, names: &Names) -> Result<TestDir, WorkloadError> {
+        let cparent = CString::new(parent.as_os_str().as_encoded_bytes())
+            .map_err(|_| WorkloadError::Failed(format!("{}: NUL in path", parent.display())))?;
+        let pfd = open_dir(nix::fcntl::AT_FDCWD, &cparent)?;
+        let cname = CString::new(name).expect("no NUL");
+        let mode = Mode::S_IRWXU;
+        mkdirat(&pfd, cname.as_c_str(), mode).map_err(|e| sys("mkdir", &cname, e))?;
+        let fd = open_dir(pfd.as_fd(), &cname)?;
+        for d in &names.dirs {
+            mkdirat(&fd, d.as_c_str(), mode).map_err(|e| sys("mkdir", d, e))?;
         }
-        Ok(())
+        Ok(TestDir {
+            parent: pfd,
+            name: cname,
+            path: parent.join(name),
+            fd,
+        })
     }
 
-    /// Create the files in `order`, writing each one's size from `data`.
-    fn create(&self, order: &[usize], data: &[u8]) -> Result<(), WorkloadError> {
+    /// Create every file in index order, then sync; returns the bytes written.
+    fn create(&self, names: &Names, p: &Params, rng: &mut XorShift) -> Result<u64, WorkloadError> {
+        let (lo, hi) = (p.get("min_size"), p.get("max_size"));
+        let mut data = vec![0u8; FILE_CHUNK];
+        crate::engine::Fill::Random.generate(rng.below(u64::MAX), &mut data);
         let mut written = 0u64;
-        for (n, &i) in order.iter().enumerate() {
+        for (n, name) in names.names.iter().enumerate() {
             poll(n as u64)?;
-            let path = self.path(i);
-            let size = self.files[i].2 as usize;
-            let full = |e: &std::io::Error, w: u64| {
-                target_full(&path, w, &format!("creating file number {}: {e}", n + 1))
+            let size = if hi > lo {
+                lo + rng.below(hi - lo + 1)
+            } else {
+                hi
             };
-            let mut f = match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(f) => f,
-                Err(e) if is_full(&e) => return Err(full(&e, written)),
-                Err(e) => return Err(WorkloadError::io(format!("create {}", path.display()), e)),
-            };
-            if size > 0 {
-                match f.write_all(&data[..size]) {
-                    Ok(()) => {}
-                    Err(e) if is_full(&e) => return Err(full(&e, written)),
-                    Err(e) => {
-                        return Err(WorkloadError::io(format!("write {}", path.display()), e))
-                    }
+            self.create_file(name, size, &data, written, n)?;
+            written += size;
+        }
+        nix::unistd::sync();
+        Ok(written)
+    }
+
+    /// bonnie's create_a_file: open O_CREAT|O_EXCL|O_WRONLY 0600, write `size` in chunks, close.
+    fn create_file(
+        &self,
+        name: &CStr,
+        size: u64,
+        data: &[u8],
+        written: u64,
+        n: usize,
+    ) -> Result<(), WorkloadError> {
+        let full = |e: &std::io::Error| {
+            let path = self.path.join(name.to_string_lossy().as_ref());
+            let cause = format!("creating file number {}: {e}", n + 1);
+            super::blockio::target_full(&path, written, &cause)
+        };
+        let flags = OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_WRONLY | OFlag::O_CLOEXEC;
+        let fd = openat(&self.fd, name, flags, Mode::S_IRUSR | Mode::S_IWUSR).map_err(|e| {
+            let io = std::io::Error::from(e);
+            if is_full(&io) {
+                full(&io)
+            } else {
+                sys("create", name, e)
+            }
+        })?;
+        let mut left = size as usize;
+        while left > 0 {
+            let piece = left.min(FILE_CHUNK);
+            match nix::unistd::write(&fd, &data[..piece]) {
+                Ok(w) if w == piece => left -= piece,
+                Ok(w) => return Err(short("write", name, w, piece)),
+                Err(e) if is_full(&e.into()) => return Err(full(&e.into())),
+                Err(e) => return Err(sys("write", name, e)),
+            }
+        }
+        close(fd, name)
+    }
+
+    /// Sequential stat: readdir each directory, stat (and read) every entry by its name.
+    /// Returns (files, bytes) seen.
+    fn stat_sequential(&self, names: &Names, buf: &mut [u8]) -> Result<(u64, u64), WorkloadError> {
+        let mut seen = (0u64, 0u64);
+        self.each_dir(names, &mut |at, entry| {
+            poll(seen.0)?;
+            seen.1 += stat_file(at, entry, buf)?;
+            seen.0 += 1;
+            Ok(())
+        })?;
+        Ok(seen)
+    }
+
+    /// Sequential delete: readdir each directory, unlink every entry; rmdir, sync.
+    fn delete_sequential(&self, names: &Names) -> Result<u64, WorkloadError> {
+        let mut seen = 0u64;
+        self.each_dir(names, &mut |at, entry| {
+            poll(seen)?;
+            unlinkat(at, entry, UnlinkatFlags::NoRemoveDir).map_err(|e| sys("unlink", entry, e))?;
+            seen += 1;
+            Ok(())
+        })?;
+        self.finish(names)?;
+        Ok(seen)
+    }
+
+    /// `f(directory, name)` for every entry of every directory in readdir order, skipping
+    /// names that begin with a dot (bonnie's test: its files never do).
+    fn each_dir(
+        &self,
+        names: &Names,
+        f: &mut dyn FnMut(BorrowedFd<'_>, &CStr) -> Result<(), WorkloadError>,
+    ) -> Result<(), WorkloadError> {
+        let subdirs: Vec<Option<&CString>> = if names.dirs.is_empty() {
+            vec![None]
+        } else {
+            names.dirs.iter().map(Some).collect()
+        };
+        for sub in subdirs {
+            // bonnie chdir()s into the subdirectory and opendir(".")s it.
+            let owned = sub.map(|s| open_dir(self.fd.as_fd(), s)).transpose()?;
+            let at = owned.as_ref().map_or(self.fd.as_fd(), |o| o.as_fd());
+            let dot = c".";
+            let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+            let mut dir =
+                Dir::openat(at, dot, flags, Mode::empty()).map_err(|e| sys("opendir", dot, e))?;
+            for entry in dir.iter() {
+                let entry = entry.map_err(|e| sys("readdir", dot, e))?;
+                let name = entry.file_name();
+                if name.to_bytes().first() != Some(&b'.') {
+                    f(at, name)?;
                 }
             }
-            written += size as u64;
         }
         Ok(())
     }
 
-    /// stat (and read non-empty files) in `order`, checking each size.
-    fn stat(&self, order: &[usize], buf: &mut [u8]) -> Result<(), WorkloadError> {
+    /// Random stat: stat (and read) every name in `order`. Returns the bytes seen.
+    fn stat_random(
+        &self,
+        names: &Names,
+        order: &[usize],
+        buf: &mut [u8],
+    ) -> Result<u64, WorkloadError> {
+        let mut bytes = 0;
         for (n, &i) in order.iter().enumerate() {
             poll(n as u64)?;
-            let path = self.path(i);
-            let len = stat_and_read(&path, buf)?;
-            if len != self.files[i].2 {
-                return Err(WorkloadError::Failed(format!(
-                    "{} holds {len} bytes, {} were written",
-                    path.display(),
-                    self.files[i].2
-                )));
-            }
+            bytes += stat_file(self.fd.as_fd(), &names.names[i], buf)?;
         }
-        Ok(())
+        Ok(bytes)
     }
 
-    /// unlink in `order`.
-    fn delete(&self, order: &[usize]) -> Result<(), WorkloadError> {
+    /// Random delete: unlink every name in `order`; rmdir, sync.
+    fn delete_random(&self, names: &Names, order: &[usize]) -> Result<(), WorkloadError> {
         for (n, &i) in order.iter().enumerate() {
             poll(n as u64)?;
-            let path = self.path(i);
-            std::fs::remove_file(&path).ctx(|| format!("unlink {}", path.display()))?;
+            let name = &names.names[i];
+            unlinkat(&self.fd, name.as_c_str(), UnlinkatFlags::NoRemoveDir)
+                .map_err(|e| sys("unlink", name, e))?;
         }
+        self.finish(names)
+    }
+
+    /// The end of both delete passes, inside their clocks: rmdir the subdirectories and the
+    /// test directory, then sync().
+    fn finish(&self, names: &Names) -> Result<(), WorkloadError> {
+        for d in &names.dirs {
+            unlinkat(&self.fd, d.as_c_str(), UnlinkatFlags::RemoveDir)
+                .map_err(|e| sys("rmdir", d, e))?;
+        }
+        unlinkat(&self.parent, self.name.as_c_str(), UnlinkatFlags::RemoveDir)
+            .map_err(|e| sys("rmdir", &self.name, e))?;
+        nix::unistd::sync();
         Ok(())
-    }
-
-    /// Every file in readdir order, directory by directory (bonnie's sequential stat/delete).
-    fn readdir_order(&self) -> Result<Vec<PathBuf>, WorkloadError> {
-        let mut out = Vec::with_capacity(self.files.len());
-        for d in &self.dirs {
-            let rd = std::fs::read_dir(d).ctx(|| format!("read directory {}", d.display()))?;
-            for e in rd {
-                let e = e.ctx(|| format!("read directory {}", d.display()))?;
-                if !e.file_type().is_ok_and(|t| t.is_dir()) {
-                    out.push(e.path());
-                }
-            }
-        }
-        self.expect(out.len() as u64, "readdir")?;
-        Ok(out)
-    }
-
-    fn expect(&self, seen: u64, how: &str) -> Result<(), WorkloadError> {
-        let want = self.files.len() as u64;
-        if seen != want {
-            return Err(WorkloadError::Failed(format!(
-                "{how} of {} found {seen} files, {want} were created",
-                self.dirs[0].display()
-            )));
-        }
-        Ok(())
-    }
-
-    fn remove_dirs(&self, base: &Path) -> Result<(), WorkloadError> {
-        super::fsops::remove_tree(base)
     }
 }
 
-/// stat `path`; read its data if it has any. Returns its size.
-fn stat_and_read(path: &Path, buf: &mut [u8]) -> Result<u64, WorkloadError> {
-    let len = std::fs::symlink_metadata(path)
-        .ctx(|| format!("stat {}", path.display()))?
-        .len();
-    if len > 0 {
-        let mut f = std::fs::File::open(path).ctx(|| format!("open {}", path.display()))?;
-        while f.read(buf).ctx(|| format!("read {}", path.display()))? > 0 {}
-    }
-    Ok(len)
+/// close(2) the descriptor itself: dropping an `OwnedFd` in a debug build also asks
+/// fcntl(F_GETFD) first (std's check that it is open), a system call bonnie++ does not make.
+fn close(fd: OwnedFd, name: &CStr) -> Result<(), WorkloadError> {
+    nix::unistd::close(fd).map_err(|e| sys("close", name, e))
 }
 
-/// A random permutation of `0..n` (Fisher–Yates).
-fn shuffled(n: usize, rng: &mut XorShift) -> Vec<usize> {
-    let mut v: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        v.swap(i, rng.below(i as u64 + 1) as usize);
+fn short(what: &str, name: &CStr, got: usize, want: usize) -> WorkloadError {
+    WorkloadError::Failed(format!(
+        "{what} {}: {got} of {want} bytes",
+        name.to_string_lossy()
+    ))
+}
+
+/// bonnie's stat_file: stat(name); when it holds data, open it and read its size in pieces
+/// (each read must return its whole piece), close. Returns the size.
+fn stat_file(at: BorrowedFd<'_>, name: &CStr, buf: &mut [u8]) -> Result<u64, WorkloadError> {
+    let st = fstatat(at, name, AtFlags::empty()).map_err(|e| sys("stat", name, e))?;
+    let size = st.st_size.max(0) as u64;
+    if size > 0 {
+        let flags = OFlag::O_RDONLY | OFlag::O_CLOEXEC;
+        let fd = openat(at, name, flags, Mode::empty()).map_err(|e| sys("open", name, e))?;
+        let mut left = size as usize;
+        while left > 0 {
+            let piece = left.min(FILE_CHUNK);
+            match nix::unistd::read(&fd, &mut buf[..piece]) {
+                Ok(r) if r == piece => left -= piece,
+                Ok(r) => return Err(short("read", name, r, piece)),
+                Err(e) => return Err(sys("read", name, e)),
+            }
+        }
+        close(fd, name)?;
     }
-    v
+    Ok(size)
 }
 
 /// The small-file sizes must make a range: min_size ≤ max_size ≤ 1 GiB.
@@ -215,97 +318,54 @@ pub(super) fn check(p: &Params) -> Result<(), WorkloadError> {
     Ok(())
 }
 
-/// Run the six small-file tests under `base` (created here, removed after each delete pass).
+/// A pass that saw other than what create made fails, naming both.
+fn expect(pass: &str, seen: (u64, u64), made: (u64, u64)) -> Result<(), WorkloadError> {
+    if seen == made {
+        return Ok(());
+    }
+    Err(WorkloadError::Failed(format!(
+        "bonnie {pass} found {} files of {} bytes; create made {} files of {} bytes",
+        seen.0, seen.1, made.0, made.1
+    )))
+}
+
+/// Run the six small-file tests in a test directory `files` under `scratch`, back to back.
 pub(super) fn run(
     ctx: &mut WorkloadCtx<'_>,
     p: &Params,
-    base: &Path,
+    scratch: &Path,
     seed: u64,
 ) -> Result<(), WorkloadError> {
     check(p)?;
-    let hi = p.get("max_size");
     let mut rng = XorShift::new(seed ^ 0xf11e5);
-    let mut data = vec![0u8; hi as usize];
-    crate::engine::Fill::Random.generate(seed, &mut data);
-    let mut buf = vec![0u8; 64 << 10];
-    let rate = |n: usize, t: &crate::measure::Timing| crate::measure::per_s(n as f64, t.elapsed_s);
+    let mut buf = vec![0u8; FILE_CHUNK];
+    let (files, dirs) = (p.get("files"), p.get("dirs"));
+    let rate = |t: &crate::measure::Timing| crate::measure::per_s(files as f64, t.elapsed_s);
+    let base = scratch.join("files");
+    let evict = [base.as_path()];
 
-    let set = FileSet::new(base, p, false, &mut rng);
-    let n = set.files.len();
-    set.make_dirs(base)?;
-    let in_order: Vec<usize> = (0..n).collect();
-    let ((), t) = ctx.phase(&[base], || set.create(&in_order, &data))?;
-    ctx.record("seq_create", &t, rate(n, &t));
-    let ((), t) = ctx.phase(&[base], || {
-        for (k, path) in set.readdir_order()?.iter().enumerate() {
-            poll(k as u64)?;
-            stat_and_read(path, &mut buf)?;
-        }
-        Ok(())
-    })?;
-    ctx.record("seq_stat", &t, rate(n, &t));
-    let ((), t) = ctx.phase(&[base], || {
-        for (k, path) in set.readdir_order()?.iter().enumerate() {
-            poll(k as u64)?;
-            std::fs::remove_file(path).ctx(|| format!("unlink {}", path.display()))?;
-        }
-        Ok(())
-    })?;
-    ctx.record("seq_delete", &t, rate(n, &t));
-    set.remove_dirs(base)?;
+    let names = Names::new(files, dirs, false, &mut rng);
+    let dir = TestDir::make(scratch, "files", &names)?;
+    let (bytes, t) = ctx.phase(&evict, || dir.create(&names, p, &mut rng))?;
+    ctx.record("seq_create", &t, rate(&t));
+    let (seen, t) = ctx.phase(&evict, || dir.stat_sequential(&names, &mut buf))?;
+    expect("sequential stat", seen, (files, bytes))?;
+    ctx.record("seq_stat", &t, rate(&t));
+    let (seen, t) = ctx.phase(&evict, || dir.delete_sequential(&names))?;
+    expect("sequential delete", (seen, bytes), (files, bytes))?;
+    ctx.record("seq_delete", &t, rate(&t));
 
-    let set = FileSet::new(base, p, true, &mut rng);
-    set.make_dirs(base)?;
-    let order = shuffled(n, &mut rng);
-    let ((), t) = ctx.phase(&[base], || set.create(&order, &data))?;
-    ctx.record("random_create", &t, rate(n, &t));
-    let order = shuffled(n, &mut rng);
-    let ((), t) = ctx.phase(&[base], || set.stat(&order, &mut buf))?;
-    ctx.record("random_stat", &t, rate(n, &t));
-    let order = shuffled(n, &mut rng);
-    let ((), t) = ctx.phase(&[base], || set.delete(&order))?;
-    ctx.record("random_delete", &t, rate(n, &t));
-    set.remove_dirs(base)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_follow_bonnies_layout_and_sizes_stay_in_range() {
-        let p = crate::workload::blockio::testutil::params(
-            &[
-                ("files", 500),
-                ("min_size", 10),
-                ("max_size", 20),
-                ("dirs", 4),
-            ],
-            &[],
-        );
-        let base = Path::new("/x");
-        let mut rng = XorShift::new(1);
-        let seq = FileSet::new(base, &p, false, &mut rng);
-        let rnd = FileSet::new(base, &p, true, &mut rng);
-        assert_eq!(seq.dirs.len(), 4);
-        for (i, (d, name, size)) in seq.files.iter().enumerate() {
-            assert!(name.starts_with(&format!("{i:07}")), "{name}");
-            assert!(name.len() <= 7 + 12 && (10..=20).contains(size));
-            assert_eq!(*d, i % 4);
-        }
-        for (i, (_, name, _)) in rnd.files.iter().enumerate() {
-            assert!(name.ends_with(&format!("{i:07}")), "{name}");
-        }
-        let lens: std::collections::HashSet<_> = seq.files.iter().map(|f| f.1.len()).collect();
-        assert!(lens.len() > 5, "random suffix lengths vary: {lens:?}");
-    }
-
-    #[test]
-    fn shuffles_are_permutations() {
-        let mut rng = XorShift::new(3);
-        let mut v = shuffled(1000, &mut rng);
-        assert_ne!(v, (0..1000).collect::<Vec<_>>());
-        v.sort_unstable();
-        assert_eq!(v, (0..1000).collect::<Vec<_>>());
-    }
+    let names = Names::new(files, dirs, true, &mut rng);
+    let dir = TestDir::make(scratch, "files", &names)?;
+    let (bytes, t) = ctx.phase(&evict, || dir.create(&names, p, &mut rng))?;
+    ctx.record("random_create", &t, rate(&t));
+    let mut order: Vec<usize> = (0..names.names.len()).collect();
+    random_sort(&mut order, &mut rng);
+    let (seen, t) = ctx.phase(&evict, || dir.stat_random(&names, &order, &mut buf))?;
+    expect("random stat", (files, seen), (files, bytes))?;
+    ctx.record("random_stat", &t, rate(&t));
+    random_sort(&mut order, &mut rng);
+    let ((), t) = ctx.phase(&evict, || dir.delete_random(&names, &order))?;
+    ctx.record("random_delete", &t, rate(&t));
+    Ok(())
 }

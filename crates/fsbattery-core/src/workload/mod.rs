@@ -10,6 +10,7 @@ mod bigfile;
 mod blockio;
 mod bonnie;
 mod bonnie_files;
+mod bonnie_names;
 pub mod command;
 mod ctx;
 mod dd;

@@ -8,8 +8,9 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 use fsbattery_core::cache::CacheMode;
-use fsbattery_core::model::{CachePolicy, Sample};
+use fsbattery_core::model::{CachePolicy, HostInfo, Sample};
 use fsbattery_core::params::{Params, Scale};
+use fsbattery_core::runner::{self, Fresh, Plan, PlannedWorkload};
 use fsbattery_core::target::{self, availability, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method, WorkloadCtx};
 use std::collections::BTreeMap;
@@ -120,6 +121,13 @@ impl Best {
         self.0.get(what).map(|v| median(v.clone())).unwrap_or(0.0)
     }
 
+    /// How many rounds measured both `ours` and `theirs` (a round the test found disturbed
+    /// puts neither).
+    pub fn rounds(&self, ours: &str, theirs: &str) -> usize {
+        let len = |k: &str| self.0.get(k).map_or(0, Vec::len);
+        len(ours).min(len(theirs))
+    }
+
     /// Median over the rounds of ours ÷ theirs measured in the same round: robust against
     /// one side catching a quiet (or busy) moment that the other missed, which a best-of-N
     /// comparison turns into a false disagreement.
@@ -162,18 +170,28 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Rounds of `round` (each measuring every side once) until `pairs` (ours, reference,
-/// tolerance) all agree by the median of the per-round ratios: at least three rounds, at
-/// most [`MAX_ROUNDS`]; then every pair is checked and reported.
+/// tolerance) all agree by the median of the per-round ratios: at least three measured rounds
+/// per pair (a round may put nothing when it finds itself disturbed), at most [`MAX_ROUNDS`]
+/// in all; then every pair is checked and reported.
 pub fn converge(mut round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -> Best {
     let mut best = Best::default();
-    for n in 1..=MAX_ROUNDS {
+    for _ in 1..=MAX_ROUNDS {
         round(&mut best);
         let agree = pairs
             .iter()
-            .all(|&(o, r, tol)| within(best.ratio(o, r), tol));
-        if n >= 3 && agree {
+            .all(|&(o, r, tol)| best.rounds(o, r) >= 3 && within(best.ratio(o, r), tol));
+        if agree {
             break;
         }
+    }
+    for &(o, r, _) in pairs {
+        let n = best.rounds(o, r);
+        eprintln!("ROUNDS {o} / {r}: {n} measured");
+        assert!(
+            n >= 3,
+            "{o} vs {r}: only {n} of {MAX_ROUNDS} rounds ran undisturbed (see the SKIP lines); \
+             rerun on a quieter machine"
+        );
     }
     for &(o, r, tol) in pairs {
         check(o, r, best.ratio(o, r), tol);
@@ -240,4 +258,94 @@ fn run_workload_cached(
         .unwrap_or_else(|e| panic!("{name} failed: {e}"));
     drop(ctx);
     out
+}
+
+/// Run a workload the way `fsbattery run --workload NAME --target dir:DIR --scale quick`
+/// does: through the runner (its journal, its per-phase cache handling under `cache`, the
+/// CLI's default being `tool`), with `over` on the quick defaults. Metric → the sample of its
+/// one repeat, with the cache state the phase found.
+pub fn run_via_runner(
+    name: &str,
+    dir: &Path,
+    over: &[(&str, String)],
+    cache: CachePolicy,
+) -> BTreeMap<String, Sample> {
+    let w = workload::find(name).unwrap();
+    let o: BTreeMap<String, String> = over
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    let params = Params::resolve(name, w.params(), Scale::Quick, 0, &o).unwrap();
+    let text = format!("name = \"agree\"\nrepeat = 1\n[[workload]]\nname = \"{name}\"\n");
+    let suite = fsbattery_core::suite::parse(&text, Path::new("agree.toml")).unwrap();
+    let spec = format!("dir:{}", dir.display());
+    let target = target::parse(&spec, &TargetOptions::default()).unwrap();
+    let mut plan = Plan {
+        suite,
+        scale: Scale::Quick,
+        repeat: 1,
+        aggregate: fsbattery_stats::Aggregate::Mean,
+        pause: Duration::ZERO,
+        method: Method::Native,
+        settings: Default::default(),
+        notes: Vec::new(),
+        workloads: vec![PlannedWorkload {
+            workload: w,
+            params,
+            method: Method::Native,
+        }],
+        rows: Vec::new(),
+        targets: vec![target],
+        fresh: Fresh::PerRepeat,
+        datasets: None,
+        skipped: Vec::new(),
+        label: None,
+        auto: None,
+        age: None,
+        cache,
+        memory: None,
+    };
+    let out = tempfile::tempdir().unwrap();
+    let outcome = runner::execute(
+        &mut plan,
+        out.path(),
+        HostInfo::default(),
+        &mut runner::Silent,
+    )
+    .unwrap_or_else(|e| panic!("{name} through the runner: {e}"));
+    assert_eq!(outcome.failed_cells, 0, "{name}: a cell failed");
+    outcome
+        .record
+        .cells
+        .into_iter()
+        .filter_map(|c| Some((c.metric, c.samples.into_iter().next()?)))
+        .collect()
+}
+
+/// Counts the page-cache drops (`drop_pagecache` in /proc/vmstat) made while one side ran. The
+/// bonnie side and the runner under `--cache tool` drop nothing, so every one counted came from
+/// another process on the machine, and it empties the cache the tools' passes rely on.
+pub struct Drops(u64);
+
+pub fn foreign_drops() -> Drops {
+    Drops(drop_count())
+}
+
+impl Drops {
+    /// The drops since [`foreign_drops`], printed with `side`.
+    pub fn end(self, side: &str) -> u64 {
+        let n = drop_count().saturating_sub(self.0);
+        eprintln!("DROPS {side}: {n} page-cache drops by other processes during the run");
+        n
+    }
+}
+
+fn drop_count() -> u64 {
+    std::fs::read_to_string("/proc/vmstat")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("drop_pagecache ")?.trim().parse().ok())
+        })
+        .unwrap_or(0)
 }
