@@ -28,7 +28,8 @@
 
 mod agree;
 
-use agree::{converge, prerequisites, run_workload_as_run, same_cache_state, serial, Mounted};
+use agree::{converge, prerequisites, run_via_runner, same_cache_state, serial, Mounted};
+use fsbattery_core::model::CachePolicy;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -214,8 +215,8 @@ fn postmark_agrees_with_postmark_1_53() {
             let [o, r] = abba(
                 round,
                 || {
-                    let got = run_workload_as_run("postmark", &root, &over);
-                    PM_RATES.map(|(m, _)| got[m])
+                    let got = run_via_runner("postmark", &root, &over, CachePolicy::Tool);
+                    PM_RATES.map(|(m, _)| got[m].value)
                 },
                 || postmark(&dir),
             );
@@ -276,7 +277,7 @@ fn dd_agrees_with_gnu_dd() {
             round += 1;
             let [o, r] = abba(
                 round,
-                || [run_workload_as_run("dd", &root, &over)["write_durable"]],
+                || [run_via_runner("dd", &root, &over, CachePolicy::Tool)["write_durable"].value],
                 || [gnu_dd(&dir)],
             );
             b.put(ours, o[0]);

@@ -406,3 +406,80 @@ fn the_stonewall_deadline_stops_every_rank_and_counts_what_each_did() {
     }
     assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }
+
+/// Until `done` holds or `secs` pass; whether it held.
+fn wait_for(secs: u64, mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < end {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    done()
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn sigint_to_mpirun_stops_every_rank_keeps_the_journal_and_leaves_no_file() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let _one = MPIRUN.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap_or_else(|_| tempfile::tempdir().unwrap());
+    let (shared, out) = (dir.path().join("shared"), dir.path().join("out"));
+    std::fs::create_dir(&shared).unwrap();
+    let target = format!("dir:{}", shared.display());
+    // Three repeats of a metadata workload far bigger than the test waits for: the signal
+    // lands inside a timed phase or between cells, both of which must stop every rank.
+    // mpirun answers SIGINT by waiting the kill timeout, then SIGTERM to the ranks, then the
+    // timeout again before SIGKILL (measured: the ranks stopped about 30 s after the signal
+    // with a timeout of 30); 10 s gives the ranks ample time to remove a few hundred
+    // thousand tmpfs files.
+    let mut child = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
+        .args(["--mca", "odls_base_sigkill_timeout", "10"])
+        .arg(env!("CARGO_BIN_EXE_fsbattery"))
+        .args(["run", "--target", &target, "--scale", "quick", "--quiet"])
+        .args([
+            "--workload",
+            "metadata",
+            "--method",
+            "native",
+            "--pause",
+            "0",
+        ])
+        .args(["--set", "metadata.files=200000", "--repeat", "3"])
+        .args(["--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn mpirun");
+    let journal = out.join("journal.jsonl");
+    let t0 = std::time::Instant::now();
+    // The ranks are at work: the first timed phase has made files.
+    let busy = wait_for(120, || {
+        std::fs::read_dir(&shared).is_ok_and(|mut d| d.next().is_some()) && journal.exists()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    eprintln!("signal after {:?}", t0.elapsed());
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let stopped = wait_for(90, || child.try_wait().unwrap().is_some());
+    eprintln!("stopped {:?} after the start", t0.elapsed());
+    if !stopped {
+        let _ = child.kill();
+    }
+    let o = child.wait_with_output().unwrap();
+    eprintln!("{}", stderr(&o));
+    assert!(busy, "the ranks never started making files: {}", stderr(&o));
+    assert!(stopped, "mpirun did not stop within 90 s of SIGINT");
+    assert!(!o.status.success(), "an interrupted run succeeded");
+    let journal = std::fs::read_to_string(journal).expect("journal kept");
+    assert!(!journal.trim().is_empty(), "the journal is empty");
+    assert!(
+        journal.contains(r#""interrupted":true"#),
+        "the journal does not end interrupted: {journal}"
+    );
+    assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
+}

@@ -220,22 +220,6 @@ pub fn run_workload(name: &str, dir: &Path, over: &[(&str, String)]) -> BTreeMap
     run_workload_cached(name, dir, over, CacheMode::default())
 }
 
-/// [`run_workload`] with the cache handling `fsbattery run` applies by default (`--cache
-/// tool`): what the workload's reference tool does before each timed phase (PostMark and
-/// bonnie++ nothing, fio an invalidate, cold for workloads that follow no tool, such as dd).
-pub fn run_workload_as_run(
-    name: &str,
-    dir: &Path,
-    over: &[(&str, String)],
-) -> BTreeMap<String, f64> {
-    let tool = workload::find(name).unwrap().tool_cache();
-    let mode = CacheMode {
-        policy: CachePolicy::Tool,
-        tool,
-    };
-    run_workload_cached(name, dir, over, mode)
-}
-
 fn run_workload_cached(
     name: &str,
     dir: &Path,
