@@ -72,7 +72,8 @@ fsb() {
     shift 2
     "$FSB" run -q --format json --target "dir:$tgt" --workdir "$DIR/work" --out "$DIR/out" \
         --workload "$wl" --repeat 1 "$@" 2>"$DIR/fsb.err" |
-        jq -r --arg m "$metric" '[.cells[] | {(.metric): .samples[0].value}] | add as $v
+        jq -r --arg m "$metric" '.host.tool_ceiling.read_4k_ops_per_s as $c
+            | ([.cells[] | {(.metric): .samples[0].value}] | add + {ceiling: $c}) as $v
             | [($m | split(",")[] | $v[.]), ($v.queue_depth // "-")] | map(tostring) | join(" ")' ||
         true
     grep -i "fail\|error" "$DIR/fsb.err" >&2 || true
@@ -153,10 +154,14 @@ threads() {
     local fio_common=(--ioengine=psync --rw=randread --bs=4k --numjobs="$MT" --thread --invalidate=0
         --group_reporting --norandommap --randrepeat=0 --time_based --runtime="$SECS"
         --output-format=json)
-    pair 'f=$(TGT=$t/fsb fsb randomio iops "${set[@]}")' \
+    pair 'f=$(TGT=$t/fsb fsb randomio iops,ceiling "${set[@]}")' \
         'r=$(fio --name=b --filename="$t/fio.dat" --size=256M "${fio_common[@]}" |
             jq -r ".jobs[0].read.iops"); rm -f "$t/fio.dat"'
-    add "randread 4k sync x$MT thr $fs, IOPS" "${f% *}" "$r" -
+    read -r f c _ <<<"$f"
+    add "randread 4k sync x$MT thr $fs, IOPS" "$f" "$r" -
+    # The data behind the report's thread-scaled ceiling: the same run's rate over the run's
+    # own one-thread ceiling (the record's host.tool_ceiling.read_4k_ops_per_s).
+    [[ $fs == tmpfs ]] && add "info: randread x$MT tmpfs / 1-thread ceiling" "$f" "$c" -
     local ff=(--set ffsb.threads="$MT" --set ffsb.files=$((6 * MT)) --set ffsb.file_size=2MiB
         --set ffsb.runtime="$SECS" --set ffsb.block=4096 --set ffsb.direct=off --set ffsb.engine=sync
         --cache warm)
