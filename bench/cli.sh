@@ -17,7 +17,7 @@
 #   psync --numjobs --thread, and ffsb's read profile vs fio over the same files per thread,
 #   on a private tmpfs and on an ext4 loop image;
 # - meta (root): metadata with $FILES files vs bench/meta_floor.c (create, find, remove; both
-#   drop the cache before each phase), on the same tmpfs and ext4 image.
+#   warm), on the same tmpfs and ext4 image.
 # Files live in $DIR (default under /var/tmp: the root filesystem's device, not tmpfs); the
 # tmpfs, the loop device, its image and $DIR are removed on exit, interrupted or not.
 set -euo pipefail
@@ -172,12 +172,16 @@ threads() {
     add "ffsb read 4k x$MT thr $fs, IOPS" "${g% *}" "$h" -
 }
 
-# meta FS: metadata with $FILES files vs meta_floor, both cold; files per second per phase.
+# meta FS: metadata with $FILES files vs meta_floor; files per second per phase. Both warm
+# (fsbattery --cache warm, meta_floor syncs before each phase): the C floor is a floor for the
+# tool's own cost, and cold phases on the loop image (drop_caches, then 100,000 inodes read
+# back from the shared disk, for the directory half of the workload too) took minutes per
+# round here while measuring the disk, not the tool.
 meta() {
     local fs=$1 f r t=$DIR/$1
     pair 'f=$(TGT=$t/fsb fsb metadata touch_files,find_files,remove_files \
-            --set metadata.files="$FILES")' \
-        'r=$("$DIR/meta_floor" "$t/floor" "$FILES" cold | tr "=" " " | awk "{print \$2, \$4, \$6}")'
+            --set metadata.files="$FILES" --cache warm)' \
+        'r=$("$DIR/meta_floor" "$t/floor" "$FILES" | tr "=" " " | awk "{print \$2, \$4, \$6}")'
     read -r ft ff fr _ <<<"$f"
     read -r rt rf rr <<<"$r"
     local i=0 ph
@@ -190,9 +194,10 @@ meta() {
     done
 }
 
+trap 'exit 130' INT TERM
 for ROUND in $(seq 1 "$RUNS"); do
-    echo "round $ROUND/$RUNS" >&2
     for case in $CASES; do
+        echo "round $ROUND/$RUNS: $case ($(date -u +%T))" >&2
         case $case in
             randread) for d in $DEPTHS; do for t in $THREADS; do randread "$d" "$t"; done; done ;;
             batch) randread 32 1 "$BATCH" ;;
