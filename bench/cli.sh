@@ -40,7 +40,15 @@ done
 mkdir -p "$DIR/fsb"
 LOOPDEV=
 cleanup() {
-    for m in "$DIR/ext4" "$DIR/tmpfs"; do mountpoint -q "$m" && umount "$m"; done
+    # A tool still running (the script was signalled, its child not) keeps a mount busy:
+    # retry for up to a minute while it finishes.
+    local m i
+    for m in "$DIR/ext4" "$DIR/tmpfs"; do
+        for i in $(seq 60); do
+            mountpoint -q "$m" || break
+            umount "$m" 2>/dev/null || sleep 1
+        done
+    done
     [[ -n $LOOPDEV ]] && losetup -d "$LOOPDEV"
     rm -rf "$DIR"
 }
