@@ -10,7 +10,8 @@
 # Cases (CASES):
 # - randread: 4 KiB random reads, io_uring, O_DIRECT, depths $DEPTHS x threads $THREADS
 #   (randomio vs fio --numjobs --thread), on $DIR (the machine's disk);
-# - batch: for information, depth 32 with randomio.uring.batch=$BATCH (1: the old default);
+# - batch: for information, depth 32 x $BATCH_THREADS threads with randomio.uring.batch=$BATCH
+#   (1: the old default);
 # - seq: sequential 1 MiB O_DIRECT writes and reads at depth 8 (bonnie vs fio);
 # - buffered: buffered 1 MiB writes (dd workload vs dd);
 # - threads (root): $MT threads of 4 KiB random reads, sync engine, buffered: randomio vs fio
@@ -31,6 +32,7 @@ FSB=${FSBATTERY:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fsbattery}
 DIR=${DIR:-/var/tmp/fsbattery-cli-bench.$$}
 CASES=${CASES:-"randread batch seq buffered threads meta"}
 BATCH=${BATCH:-1}
+BATCH_THREADS=${BATCH_THREADS:-"1 4"}
 MT=${MT:-10}
 FILES=${FILES:-100000}
 
@@ -208,7 +210,7 @@ for ROUND in $(seq 1 "$RUNS"); do
         echo "round $ROUND/$RUNS: $case ($(date -u +%T))" >&2
         case $case in
             randread) for d in $DEPTHS; do for t in $THREADS; do randread "$d" "$t"; done; done ;;
-            batch) randread 32 1 "$BATCH" ;;
+            batch) for t in $BATCH_THREADS; do randread 32 "$t" "$BATCH"; done ;;
             seq) seqio ;;
             buffered) buffered ;;
             threads) mkdir -p "$DIR"/{tmpfs,ext4}/fsb; threads tmpfs; threads ext4 ;;

@@ -72,7 +72,7 @@ const PARAMS: &[ParamSpec] = &[
     blockio::count(
         BATCH,
         "io_uring: completions each wait asks for (at most depth); 0 = auto, a quarter of the \
-         depth (at most 16). Every ready completion is reaped and every freed slot refilled in \
+         depth shared among the threads (1 to 16). Every ready completion is reaped and every freed slot refilled in \
          one call whatever the value; 1 wakes on the first, larger values mean fewer wake-ups \
          and larger submit batches",
         0,
