@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# bench/cli.sh: `fsbattery run` (the CLI users run, with --set overrides) against fio and dd
-# on a file on the machine's disk. Rounds interleave the tools (order alternating per round);
-# each case prints the median of each tool, the median of the per-round ratios, every ratio,
-# and fsbattery's achieved queue depth (the record's randomio queue_depth metric).
+# bench/cli.sh: `fsbattery run` (the CLI users run, with --set overrides) against fio, dd and a
+# bare C metadata loop. Rounds interleave the tools (order alternating per round); each case
+# prints the median of each tool, the median of the per-round ratios, every ratio, and
+# fsbattery's achieved queue depth (the record's randomio queue_depth metric).
 #
-#   RUNS=3 SECS=3 bash bench/cli.sh          # defaults; FSBATTERY=path/to/fsbattery
+#   RUNS=3 SECS=3 bash bench/cli.sh          # defaults (~12 min); FSBATTERY=path/to/fsbattery
 #   CASES="seq buffered" DEPTHS=32 THREADS=1 SIZE_MB=512 DIR=/var/tmp/x bash bench/cli.sh
 #
-# Cases: 4 KiB random reads, io_uring, O_DIRECT, depths $DEPTHS x threads $THREADS (randomio
-# vs fio --numjobs --thread); for information, depth 32 with randomio.uring.batch=$BATCH (8)
-# against the same fio; sequential 1 MiB O_DIRECT writes and reads at depth 8 (bonnie's
-# block output/input vs fio --rw=write/read); buffered 1 MiB writes (dd workload vs dd).
-# Files live in $DIR (default under /var/tmp: the root filesystem's device, not tmpfs) and
-# are removed on exit, interrupted or not.
+# Cases (CASES):
+# - randread: 4 KiB random reads, io_uring, O_DIRECT, depths $DEPTHS x threads $THREADS
+#   (randomio vs fio --numjobs --thread), on $DIR (the machine's disk);
+# - batch: for information, depth 32 x $BATCH_THREADS threads with randomio.uring.batch=$BATCH
+#   (1: the old default);
+# - seq: sequential 1 MiB O_DIRECT writes and reads at depth 8 (bonnie vs fio);
+# - buffered: buffered 1 MiB writes (dd workload vs dd);
+# - threads (root): $MT threads of 4 KiB random reads, sync engine, buffered: randomio vs fio
+#   psync --numjobs --thread, and ffsb's read profile vs fio over the same files per thread,
+#   on a private tmpfs and on an ext4 loop image;
+# - meta (root): metadata with $FILES files vs bench/meta_floor.c (create, find, remove; both
+#   warm), on the same tmpfs and ext4 image.
+# Files live in $DIR (default under /var/tmp: the root filesystem's device, not tmpfs); the
+# tmpfs, the loop device, its image and $DIR are removed on exit, interrupted or not.
 set -euo pipefail
 
 RUNS=${RUNS:-3}
@@ -22,28 +30,64 @@ DEPTHS=${DEPTHS:-"1 8 32 128"}
 THREADS=${THREADS:-"1 4"}
 FSB=${FSBATTERY:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fsbattery}
 DIR=${DIR:-/var/tmp/fsbattery-cli-bench.$$}
-CASES=${CASES:-"randread batch seq buffered"}
-BATCH=${BATCH:-8}
+CASES=${CASES:-"randread batch seq buffered threads meta"}
+BATCH=${BATCH:-1}
+BATCH_THREADS=${BATCH_THREADS:-"1 4"}
+MT=${MT:-10}
+FILES=${FILES:-100000}
 
 for tool in fio dd jq "$FSB"; do
     command -v "$tool" >/dev/null || { echo "cli.sh: $tool not found (build with cargo build --release -p fsbattery; apt-get install fio jq)" >&2; exit 5; }
 done
 mkdir -p "$DIR/fsb"
-trap 'rm -rf "$DIR"' EXIT
+LOOPDEV=
+cleanup() {
+    # A tool still running (the script was signalled, its child not) keeps a mount busy:
+    # retry for up to a minute while it finishes.
+    local m i
+    for m in "$DIR/ext4" "$DIR/tmpfs"; do
+        for i in $(seq 60); do
+            mountpoint -q "$m" || break
+            umount "$m" 2>/dev/null || sleep 1
+        done
+    done
+    [[ -n $LOOPDEV ]] && losetup -d "$LOOPDEV"
+    rm -rf "$DIR"
+}
+trap cleanup EXIT
 SIZE=$((SIZE_MB << 20))
 
-# fsbattery WORKLOAD METRIC [--set ...]: one repeat on $DIR/fsb; prints the metric's value and,
-# when recorded, the queue depth.
+# The filesystems of the threads and meta cases: a private tmpfs and an ext4 loop image
+# (sparse, 1.5 GiB, inodes for $FILES files), both under $DIR. Root only.
+if [[ " $CASES " == *" threads "* || " $CASES " == *" meta "* ]]; then
+    if ((EUID != 0)); then
+        echo "cli.sh: the threads and meta cases need root (mount, losetup); skipping them" >&2
+        CASES=$(echo " $CASES " | sed 's/ threads / /; s/ meta / /')
+    else
+        mkdir -p "$DIR/tmpfs" "$DIR/ext4"
+        mount -t tmpfs -o size=2g fsbattery-bench "$DIR/tmpfs"
+        truncate -s 1536M "$DIR/ext4.img"
+        mkfs.ext4 -q -F -N $((FILES + 50000)) "$DIR/ext4.img"
+        LOOPDEV=$(losetup --find --show "$DIR/ext4.img")
+        mount "$LOOPDEV" "$DIR/ext4"
+        gcc -O2 -o "$DIR/meta_floor" "$(dirname "$0")/meta_floor.c"
+    fi
+fi
+
+# fsbattery WORKLOAD METRIC [--set ...]: one repeat on $TGT (default $DIR/fsb); prints the
+# metric's value and, when recorded, the queue depth. METRIC may be several, comma-separated:
+# then their values are printed in that order.
 fsb() {
-    local wl=$1 metric=$2
+    local wl=$1 metric=$2 tgt=${TGT:-$DIR/fsb}
     shift 2
-    "$FSB" run -q --format json --target "dir:$DIR/fsb" --workdir "$DIR/work" --out "$DIR/out" \
+    "$FSB" run -q --format json --target "dir:$tgt" --workdir "$DIR/work" --out "$DIR/out" \
         --workload "$wl" --repeat 1 "$@" 2>"$DIR/fsb.err" |
-        jq -r --arg m "$metric" '[.cells[] | select(.metric == $m or .metric == "queue_depth")
-            | {(.metric): .samples[0].value}] | add | "\(.[$m]) \(.queue_depth // "-")"' ||
+        jq -r --arg m "$metric" '.host.tool_ceiling.read_4k_ops_per_s as $c
+            | ([.cells[] | {(.metric): .samples[0].value}] | add + {ceiling: $c}) as $v
+            | [($m | split(",")[] | $v[.]), ($v.queue_depth // "-")] | map(tostring) | join(" ")' ||
         true
     grep -i "fail\|error" "$DIR/fsb.err" >&2 || true
-    rm -rf "$DIR/out" "$DIR/fsb"/* "$DIR/fsb.err"
+    rm -rf "$DIR/out" "${tgt:?}"/* "$DIR/fsb.err"
 }
 
 # fio ARGS...: the first job group's read or write rate (IOPS for randread, else MB/s).
@@ -106,22 +150,79 @@ buffered() {
     add "buffered write 1M vs dd, MB/s" "${f% *}" "$r" -
 }
 
+# threads FS: $MT threads of 4 KiB random buffered, cached reads on $DIR/FS (tmpfs or ext4): randomio
+# vs fio psync jobs on one file; ffsb's read profile (files of 2 MiB, 6 per thread) vs fio
+# jobs with 6 files of their own each, a random file per request.
+threads() {
+    local fs=$1 f r g h t=$DIR/$1
+    local set=(--set randomio.threads="$MT" --set randomio.write_pct=0 --set randomio.sync_pct=0
+        --set randomio.request=4096 --set randomio.size=256MiB --set randomio.runtime="$SECS"
+        --set randomio.direct=0 --set randomio.engine=sync --cache warm)
+    # Both warm: the files are read in (fsbattery --cache warm) or left cached by their layout
+    # (fio --invalidate=0). Cold would compare drop_caches (which also empties the loop
+    # image's own cache) with fio's fadvise (which does not).
+    local fio_common=(--ioengine=psync --rw=randread --bs=4k --numjobs="$MT" --thread --invalidate=0
+        --group_reporting --norandommap --randrepeat=0 --time_based --runtime="$SECS"
+        --output-format=json)
+    pair 'f=$(TGT=$t/fsb fsb randomio iops,ceiling "${set[@]}")' \
+        'r=$(fio --name=b --filename="$t/fio.dat" --size=256M "${fio_common[@]}" |
+            jq -r ".jobs[0].read.iops"); rm -f "$t/fio.dat"'
+    read -r f c _ <<<"$f"
+    add "randread 4k sync x$MT thr $fs, IOPS" "$f" "$r" -
+    # The data behind the report's thread-scaled ceiling: the same run's rate over the run's
+    # own one-thread ceiling (the record's host.tool_ceiling.read_4k_ops_per_s).
+    [[ $fs == tmpfs ]] && add "info: randread x$MT tmpfs / 1-thread ceiling" "$f" "$c" -
+    local ff=(--set ffsb.threads="$MT" --set ffsb.files=$((6 * MT)) --set ffsb.file_size=2MiB
+        --set ffsb.runtime="$SECS" --set ffsb.block=4096 --set ffsb.direct=off --set ffsb.engine=sync
+        --cache warm)
+    pair 'g=$(TGT=$t/fsb fsb ffsb read_iops "${ff[@]}")' \
+        'mkdir -p "$t/ffio"; h=$(fio --name=b --directory="$t/ffio" --nrfiles=6 --filesize=2M \
+            --size=12M --file_service_type=random "${fio_common[@]}" | jq -r ".jobs[0].read.iops");
+            rm -rf "$t/ffio"'
+    add "ffsb read 4k x$MT thr $fs, IOPS" "${g% *}" "$h" -
+}
+
+# meta FS: metadata with $FILES files vs meta_floor; files per second per phase. Both warm
+# (fsbattery --cache warm, meta_floor syncs before each phase): the C floor is a floor for the
+# tool's own cost, and cold phases on the loop image (drop_caches, then 100,000 inodes read
+# back from the shared disk, for the directory half of the workload too) took minutes per
+# round here while measuring the disk, not the tool.
+meta() {
+    local fs=$1 f r t=$DIR/$1
+    pair 'f=$(TGT=$t/fsb fsb metadata touch_files,find_files,remove_files \
+            --set metadata.files="$FILES" --cache warm)' \
+        'r=$("$DIR/meta_floor" "$t/floor" "$FILES" | tr "=" " " | awk "{print \$2, \$4, \$6}")'
+    read -r ft ff fr _ <<<"$f"
+    read -r rt rf rr <<<"$r"
+    local i=0 ph
+    for ph in create find remove; do
+        local a=(${ft:-0} ${ff:-0} ${fr:-0}) b=(${rt:-0} ${rf:-0} ${rr:-0})
+        add "meta $ph $FILES files $fs, files/s" "$(awk -v n="$FILES" -v s="${a[$i]}" \
+            'BEGIN { printf "%.1f", (s > 0) ? n / s : 0 }')" "$(awk -v n="$FILES" -v s="${b[$i]}" \
+            'BEGIN { printf "%.1f", (s > 0) ? n / s : 0 }')" -
+        i=$((i + 1))
+    done
+}
+
+trap 'exit 130' INT TERM
 for ROUND in $(seq 1 "$RUNS"); do
-    echo "round $ROUND/$RUNS" >&2
     for case in $CASES; do
+        echo "round $ROUND/$RUNS: $case ($(date -u +%T))" >&2
         case $case in
             randread) for d in $DEPTHS; do for t in $THREADS; do randread "$d" "$t"; done; done ;;
-            batch) randread 32 1 "$BATCH" ;;
+            batch) for t in $BATCH_THREADS; do randread 32 "$t" "$BATCH"; done ;;
             seq) seqio ;;
             buffered) buffered ;;
-            *) echo "cli.sh: unknown case $case (randread, batch, seq, buffered)" >&2; exit 2 ;;
+            threads) mkdir -p "$DIR"/{tmpfs,ext4}/fsb; threads tmpfs; threads ext4 ;;
+            meta) mkdir -p "$DIR"/{tmpfs,ext4}/fsb; meta tmpfs; meta ext4 ;;
+            *) echo "cli.sh: unknown case $case (randread, batch, seq, buffered, threads, meta)" >&2; exit 2 ;;
         esac
     done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-printf '%-36s %12s %12s %8s  %s  %s\n' case fsbattery reference ratio "per-round ratios" "queue depth"
+printf '%-44s %12s %12s %8s  %s  %s\n' case fsbattery reference ratio "per-round ratios" "queue depth"
 while IFS= read -r k; do
     read -ra fa <<<"${A[$k]}"
     read -ra ba <<<"${B[$k]}"
@@ -130,7 +231,7 @@ while IFS= read -r k; do
         ratios+=$(awk -v a="${fa[$i]}" -v b="${ba[$i]}" 'BEGIN { printf "%.3f ", (b > 0) ? a / b : 0 }')
     done
     depth=$(echo "${Q[$k]}" | tr ' ' '\n' | awk '/^[0-9.]+$/ { printf "%.1f ", $1 }')
-    printf '%-36s %12.1f %12.1f %8.3f  %s %s\n' "$k" "$(echo "${A[$k]}" | median)" \
+    printf '%-44s %12.1f %12.1f %8.3f  %s %s\n' "$k" "$(echo "${A[$k]}" | median)" \
         "$(echo "${B[$k]}" | median)" "$(echo "$ratios" | median)" "[${ratios% }]" "${depth:+[${depth% }]}"
 done < <(printf '%s\n' "${!A[@]}" | sort -V)
-echo "fio: $(fio --version); kernel: $(uname -r); $(date -u '+%F %H:%M UTC')"
+echo "fio: $(fio --version); kernel: $(uname -r); $(date -u '+%F %H:%M UTC'); load: $(cut -d' ' -f1-3 /proc/loadavg)"

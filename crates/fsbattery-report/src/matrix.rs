@@ -134,7 +134,7 @@ impl Matrix {
             }
             let agg = aggregate.unwrap_or(report.aggregate);
             let tool_bound = match quantity {
-                Quantity::Value => tool_bound(rec, &entries, &unit, better, agg),
+                Quantity::Value => tool_bound(rec, &workload, &entries, &unit, better, agg),
                 Quantity::CpuPct => vec![false; entries.len()],
             };
             let verdict = if quantity == Quantity::Value && comparable {
@@ -187,24 +187,45 @@ impl Matrix {
     }
 }
 
-/// Which entries' shown values are within 20 % of the run's tool ceiling (none without one).
+/// Which entries' shown values are within 20 % of the run's tool ceiling (none without one),
+/// the ceiling scaled to `workload`'s threads ([`thread_scale`]).
 pub fn tool_bound(
     rec: &RunRecord,
+    workload: &str,
     entries: &[Entry],
     unit: &str,
     better: Better,
     agg: fsbattery_stats::Aggregate,
 ) -> Vec<bool> {
     let ceiling = rec.host.tool_ceiling.as_ref();
+    let scale = thread_scale(rec, workload);
     entries
         .iter()
         .map(|e| match (e, ceiling) {
             (Entry::Measured(s) | Entry::Incomplete(Some(s)), Some(c)) => {
-                c.bounds(unit, better, s.aggregate(agg))
+                c.bounds(unit, better, s.aggregate(agg) / scale)
             }
             _ => false,
         })
         .collect()
+}
+
+/// How many copies of the (single-threaded) ceiling loop `workload` could run at once: its
+/// `threads` parameter (0 = one per CPU), at most the host's CPUs, at least 1. The ceiling is
+/// measured on one thread; ten threads of randomio on a 2-CPU machine reach up to twice it
+/// before fsbattery itself is the limit (bench/README.md), so an unscaled ceiling marks
+/// multithreaded rates tool-bound too readily.
+pub fn thread_scale(rec: &RunRecord, workload: &str) -> f64 {
+    let cores = rec.host.cores.max(1);
+    let threads = rec
+        .plan
+        .workloads
+        .iter()
+        .find(|w| w.name == workload)
+        .and_then(|w| w.params.get("threads"))
+        .and_then(|t| t.parse::<u32>().ok())
+        .map_or(1, |t| if t == 0 { cores } else { t });
+    f64::from(threads.clamp(1, cores))
 }
 
 fn column_labels(rec: &RunRecord) -> Vec<String> {

@@ -121,3 +121,25 @@ fn tool_bound_cells_are_marked_and_never_ranked_in_every_renderer() {
         "{summary}"
     );
 }
+
+#[test]
+fn the_ceiling_scales_with_the_threads_up_to_the_cores() {
+    // 99 % of a one-thread ceiling, but randomio ran 10 threads on 2 cores: the ceiling is
+    // twice as high, so nothing is tool-bound and the fastest is ranked.
+    let mut rec = record(ceiling());
+    rec.plan.workloads = serde_json::from_value(json!([{"name": "randomio",
+        "params": {"threads": "10"}, "metrics": []}]))
+    .unwrap();
+    let text = render(&TerminalTable { styled: false }, &rec);
+    assert!(!line(&text, "IOPS").contains("tool-bound"), "{text}");
+    assert_eq!(
+        fsbattery_report::matrix::thread_scale(&rec, "randomio"),
+        2.0
+    );
+    assert_eq!(fsbattery_report::matrix::thread_scale(&rec, "ffsb"), 1.0);
+    rec.plan.workloads[0]
+        .params
+        .insert("threads".into(), "1".into());
+    let text = render(&TerminalTable { styled: false }, &rec);
+    assert!(text.contains("tool-bound"), "{text}");
+}

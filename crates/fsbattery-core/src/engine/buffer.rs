@@ -12,7 +12,7 @@
 
 use super::pattern::XorShift;
 use serde::{Deserialize, Serialize};
-use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
 use std::fmt;
 use std::ptr::NonNull;
 use std::str::FromStr;
@@ -23,6 +23,14 @@ pub const STAMP_LEN: usize = 16;
 /// Chunk size over which [`Fill::Compressible`] alternates random bytes and zeros; small
 /// enough that any compressor's window sees the ratio, as fio's `buffer_compress_chunk`.
 pub const COMPRESS_CHUNK: usize = 4096;
+
+/// Buffers of at least this size start on a 2 MiB boundary and are backed by transparent
+/// huge pages where the kernel has them (`madvise` mode included). Measured on a virtio disk
+/// (max_segments 254): a 1 MiB O_DIRECT read from 4 KiB pages is 256 segments, which the
+/// block layer splits into two requests (io_uring registered buffers are never merged back);
+/// from one huge page it is one segment and one request, as fio's reads were
+/// (bench/README.md).
+pub const HUGE_PAGE: usize = 2 << 20;
 
 /// A zeroed heap buffer aligned to `align` bytes.
 pub struct AlignedBuf {
@@ -37,11 +45,32 @@ unsafe impl Sync for AlignedBuf {}
 
 impl AlignedBuf {
     /// `len` zero bytes aligned to `align` (a power of two). `len` 0 allocates one byte.
+    /// From [`HUGE_PAGE`] bytes up, the buffer starts on a huge-page boundary and asks for
+    /// transparent huge pages before its first touch (see [`HUGE_PAGE`] for why).
     pub fn new(len: usize, align: usize) -> Self {
+        let huge = len >= HUGE_PAGE;
+        let align = if huge { align.max(HUGE_PAGE) } else { align };
         let layout = Layout::from_size_align(len.max(1), align)
             .expect("buffer alignment must be a power of two and the size must fit");
+        if !huge {
+            // SAFETY: layout has a non-zero size.
+            let raw = unsafe { alloc_zeroed(layout) };
+            return Self::from_raw(raw, layout);
+        }
         // SAFETY: layout has a non-zero size.
-        let raw = unsafe { alloc_zeroed(layout) };
+        let raw = unsafe { alloc(layout) };
+        let buf = Self::from_raw(raw, layout);
+        // SAFETY: the range is our allocation, aligned to HUGE_PAGE; the advice only changes
+        // how its pages are backed (it fails harmlessly where THP is off).
+        unsafe {
+            libc::madvise(raw.cast(), len / HUGE_PAGE * HUGE_PAGE, libc::MADV_HUGEPAGE);
+            // Zero it ourselves, after the advice, so the first touch faults huge pages.
+            std::ptr::write_bytes(raw, 0, len);
+        }
+        buf
+    }
+
+    fn from_raw(raw: *mut u8, layout: Layout) -> Self {
         let Some(ptr) = NonNull::new(raw) else {
             std::alloc::handle_alloc_error(layout);
         };

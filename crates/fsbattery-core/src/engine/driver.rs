@@ -11,7 +11,8 @@
 //! - The queue stays full as fio keeps it: every reap takes every completion that is ready,
 //!   every freed slot is refilled before the next reap, and that reap pushes all the refills
 //!   to the engine in one call (one `io_uring_enter` for many entries) and sleeps only when
-//!   no completion is ready (it waits for `EngineSpec::reap_batch` completions, 1 by default).
+//!   no completion is ready (it waits for `EngineSpec::reap_batch` completions: by default a
+//!   quarter of the depth shared among the threads, 1 to 16, see `auto_reap_batch`).
 //! - The achieved queue depth is the time-weighted mean of the engine's own in-flight count:
 //!   the count after the refills holds until the reap's clock reading. A synchronous submit
 //!   counts as one operation in flight for its duration.
@@ -313,7 +314,7 @@ pub(crate) fn drive<E: Engine>(
     plan: &ThreadPlan<'_>,
 ) -> Result<ThreadResult, EngineError> {
     let spec = plan.spec;
-    let mut driver = Driver::new(engine, spec.engine.reap_batch() as usize);
+    let mut driver = Driver::new(engine, spec.engine.reap_batch(spec.jobs) as usize);
     let mut src = JobSource {
         plan,
         gen: OffsetGen::new(

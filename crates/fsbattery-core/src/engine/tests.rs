@@ -460,3 +460,29 @@ fn one_engine_serves_many_files() {
         );
     }
 }
+
+#[test]
+fn auto_reap_batch_is_a_quarter_of_the_depth_per_thread_and_an_explicit_batch_wins() {
+    let spec = |depth, batch| {
+        EngineSpec::IoUring(UringOptions {
+            depth,
+            batch,
+            ..UringOptions::default()
+        })
+    };
+    let auto: Vec<u32> = [1, 2, 8, 32, 128, 4096]
+        .iter()
+        .map(|&d| spec(d, 0).reap_batch(1))
+        .collect();
+    assert_eq!(auto, [1, 1, 2, 8, 16, 16]);
+    let four: Vec<u32> = [8, 32, 128]
+        .iter()
+        .map(|&d| spec(d, 0).reap_batch(4))
+        .collect();
+    assert_eq!(four, [1, 2, 8]);
+    assert_eq!(spec(32, 0).reap_batch(0), 8, "0 threads counts as 1");
+    assert_eq!(UringOptions::default().batch, 0, "auto is the default");
+    assert_eq!(spec(32, 1).reap_batch(4), 1);
+    assert_eq!(spec(32, 64).reap_batch(1), 32, "clamped to the depth");
+    assert_eq!(EngineSpec::Sync.reap_batch(1), 1);
+}

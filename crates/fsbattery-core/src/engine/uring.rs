@@ -29,11 +29,11 @@ pub struct UringOptions {
     pub registered_buffers: bool,
     /// Register files with the ring (`uring.registered_files`).
     pub registered_files: bool,
-    /// Completions to wait for per reap (`uring.batch`, default 1, at most the depth; the CLI's
-    /// `randomio.uring.batch`). Every ready completion is reaped whatever the value; larger
-    /// batches mean fewer wake-ups and larger submissions, but an operation's latency then
-    /// ends when its batch is reaped. No difference on tmpfs; ahead on a virtio disk in
-    /// `engine_bench` rounds (bench/README.md).
+    /// Completions to wait for per reap (`uring.batch`, at most the depth; the CLI's
+    /// `randomio.uring.batch`); 0, the default, is [`super::auto_reap_batch`] of the depth.
+    /// Every ready completion is reaped whatever the value; larger batches mean fewer
+    /// wake-ups and larger submissions, but an operation's latency then ends when its batch
+    /// is reaped. No difference on tmpfs; ahead on a virtio disk (bench/README.md).
     pub batch: u32,
 }
 
@@ -43,7 +43,7 @@ impl Default for UringOptions {
             depth: 32,
             registered_buffers: true,
             registered_files: true,
-            batch: 1,
+            batch: 0,
         }
     }
 }

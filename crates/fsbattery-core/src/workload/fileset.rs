@@ -260,6 +260,15 @@ impl OpStat {
         self.lat.record(t0.elapsed().as_nanos() as u64);
     }
 
+    /// Count one operation that ran from `t0` to `end` and moved `bytes`.
+    #[inline]
+    pub fn done_at(&mut self, t0: Instant, end: Instant, bytes: u64) {
+        self.ops += 1;
+        self.bytes += bytes;
+        self.lat
+            .record(end.saturating_duration_since(t0).as_nanos() as u64);
+    }
+
     /// Add another thread's counts.
     pub fn merge(&mut self, o: &OpStat) {
         self.ops += o.ops;

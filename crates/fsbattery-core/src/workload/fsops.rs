@@ -53,21 +53,27 @@ pub(crate) fn walk_tree(
 ) -> Result<(), WorkloadError> {
     let mut seen = 0u64;
     for name in names {
-        walk_entry(base, PathBuf::from(name), f, &mut seen)?;
+        let abs = base.join(name);
+        let meta = std::fs::symlink_metadata(&abs).ctx(|| format!("stat {}", abs.display()))?;
+        walk_entry(PathBuf::from(name), abs, meta, f, &mut seen)?;
     }
     Ok(())
 }
 
+/// Visit `rel` (at `abs`, lstat `meta`) and, for a directory, everything below it. Entries
+/// below are stat'ed relative to their directory's descriptor (`DirEntry::metadata`: fstatat
+/// with AT_SYMLINK_NOFOLLOW), as find does, not by their whole path: measured on tmpfs with
+/// 100,000 files, the path walk per entry made `metadata`'s find 0.65 × a C readdir + fstatat
+/// loop (bench/meta_floor.c).
 fn walk_entry(
-    base: &Path,
     rel: PathBuf,
+    abs: PathBuf,
+    meta: Metadata,
     f: &mut dyn FnMut(Visit<'_>) -> Result<(), WorkloadError>,
     seen: &mut u64,
 ) -> Result<(), WorkloadError> {
     poll(*seen)?;
     *seen += 1;
-    let abs = base.join(&rel);
-    let meta = std::fs::symlink_metadata(&abs).ctx(|| format!("stat {}", abs.display()))?;
     let visit = |kind| Visit {
         abs: &abs,
         rel: &rel,
@@ -79,7 +85,11 @@ fn walk_entry(
         let rd = std::fs::read_dir(&abs).ctx(|| format!("read directory {}", abs.display()))?;
         for entry in rd {
             let entry = entry.ctx(|| format!("read directory {}", abs.display()))?;
-            walk_entry(base, rel.join(entry.file_name()), f, seen)?;
+            let path = entry.path();
+            let meta = entry
+                .metadata()
+                .ctx(|| format!("stat {}", path.display()))?;
+            walk_entry(rel.join(entry.file_name()), path, meta, f, seen)?;
         }
         f(visit(Kind::Leave))
     } else if meta.is_file() {

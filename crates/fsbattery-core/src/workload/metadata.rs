@@ -11,7 +11,6 @@ use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};
-use std::fs::OpenOptions;
 use std::path::Path;
 
 /// The metadata workload.
@@ -106,16 +105,26 @@ impl Workload for Metadata {
     }
 }
 
+/// Create `file000000`.. in `dir` by name relative to the directory's descriptor (openat), as
+/// a C loop would: a whole path per file made the kernel walk every component of it again
+/// (bench/meta_floor.c is the floor this is held to).
 fn touch_n(dir: &Path, n: u64) -> Result<(), WorkloadError> {
+    use nix::fcntl::{openat, OFlag};
+    use nix::sys::stat::Mode;
+    use std::fmt::Write;
+    let d = std::fs::File::open(dir).ctx(|| format!("open directory {}", dir.display()))?;
+    let flags = OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_CLOEXEC;
+    let mode = Mode::from_bits_truncate(0o666);
+    let mut name = String::with_capacity(16);
     for i in 0..n {
         poll(i)?;
-        let path = dir.join(format!("file{i:06}"));
-        OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .ctx(|| format!("create {}", path.display()))?;
+        name.clear();
+        let _ = write!(name, "file{i:06}");
+        // Dropping the descriptor closes it.
+        openat(&d, name.as_str(), flags, mode).map_err(|e| {
+            let path = dir.join(&name);
+            WorkloadError::io(format!("create {}", path.display()), e.into())
+        })?;
     }
     Ok(())
 }

@@ -81,13 +81,14 @@ const PARAMS: &[ParamSpec] = &[
     blockio::DEPTH,
     blockio::count(
         BATCH,
-        "io_uring: completions each wait asks for (at most depth). Every ready completion is \
-         reaped and every freed slot refilled in one call whatever the value; 1 wakes on the \
-         first, larger values mean fewer wake-ups and larger submit batches",
-        1,
-        1,
+        "io_uring: completions each wait asks for (at most depth); 0 = auto, a quarter of the \
+         depth shared among the threads (1 to 16). Every ready completion is reaped and every freed slot refilled in \
+         one call whatever the value; 1 wakes on the first, larger values mean fewer wake-ups \
+         and larger submit batches",
+        0,
+        0,
     )
-    .range(1, MAX_DEPTH),
+    .range(0, MAX_DEPTH),
     blockio::fill(blockio::FILL_RANDOM),
     blockio::COMPRESS_PCT,
     super::layout::LAYOUT_PARAM,
@@ -339,7 +340,7 @@ mod tests {
             ("buffered_fallback", 0),
             ("engine", 0),
             ("depth", 4),
-            ("uring.batch", 1),
+            ("uring.batch", 0),
             ("fill", 1),
             ("compress_pct", 50),
             ("layout", 0),
