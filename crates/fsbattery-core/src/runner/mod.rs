@@ -243,6 +243,19 @@ pub fn execute_with(
         run_target(&mut run, target.as_mut())?;
     }
     plan.targets = targets;
+    finish(journal, memcg, &notices, obs, out_dir, comm.rank())
+}
+
+/// The end of a run: the memory cgroup's peak, the end event, the observer told, the record
+/// assembled from the journal (and written by rank 0).
+fn finish(
+    mut journal: Journal,
+    memcg: Option<crate::target::MemoryCgroup>,
+    notices: &crate::notice::Capture,
+    obs: &mut dyn RunObserver,
+    out_dir: &Path,
+    rank: usize,
+) -> std::io::Result<Outcome> {
     if let Some(cg) = &memcg {
         journal.append(&Event::MemoryPeak {
             peak_bytes: cg.peak(),
@@ -255,11 +268,11 @@ pub fn execute_with(
         finished: now(),
         interrupted,
     })?;
-    observer::relay(&notices, obs);
+    observer::relay(notices, obs);
     obs.finish();
     let events = journal.events().map_err(std::io::Error::other)?;
     let record = assemble(&events).map_err(std::io::Error::other)?;
-    if comm.rank() == 0 {
+    if rank == 0 {
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
         std::fs::write(out_dir.join(RESULTS_FILE), json)?;
     }

@@ -140,23 +140,26 @@ pub fn written_by_us() -> u64 {
 pub struct Probe<'a> {
     set: &'a DeviceSet,
     before: Option<Vec<Counters>>,
-    wchar: u64,
+    /// `wchar` at the start; None when this process's writes are not the data the phase gave
+    /// the target (command mode), so no write amplification is derived.
+    wchar: Option<u64>,
 }
 
 impl<'a> Probe<'a> {
-    /// Read the counters at the start of a phase (after quiescing, before the stopwatch).
-    pub fn start(set: &'a DeviceSet) -> Probe<'a> {
+    /// Read the counters at the start of a phase (after quiescing, before the stopwatch);
+    /// `counts_writes`: this process's `wchar` is the data the phase gives the target.
+    pub fn start(set: &'a DeviceSet, counts_writes: bool) -> Probe<'a> {
         Probe {
             set,
             before: set.read(),
-            wchar: written_by_us(),
+            wchar: counts_writes.then(written_by_us),
         }
     }
 
     /// Read them at its end, after the stopwatch stopped: `sync(2)` first so the phase's dirty
     /// data has reached the devices (through a loop device: its backing file).
     pub fn finish(self) -> Option<DeviceIo> {
-        let given = written_by_us().saturating_sub(self.wchar);
+        let given = self.wchar.map_or(0, |w| written_by_us().saturating_sub(w));
         nix::unistd::sync();
         let after = self.set.read()?;
         Some(self.set.delta(&self.before?, &after, given))

@@ -19,6 +19,12 @@ pub fn run(cwd: &Path, program: &str, args: &[&str]) -> Result<(), WorkloadError
     if out.status.success() {
         return Ok(());
     }
+    // Ctrl-C reaches the whole foreground process group and mpirun's SIGTERM the ranks'
+    // groups: the child dies of the same signal that interrupts the run, which is an
+    // interruption (journal kept, run ends as interrupted), not a failed cell.
+    if crate::interrupt::requested() {
+        return Err(WorkloadError::Interrupted);
+    }
     let stderr = String::from_utf8_lossy(&out.stderr);
     Err(WorkloadError::Failed(format!(
         "{program} {} failed ({}): {}",

@@ -215,7 +215,10 @@ impl<'a> WorkloadCtx<'a> {
             self.cache.mode.after_measuring(prep);
         }
         self.barrier(Team::phase_start)?;
-        let probe = self.devices.map(Probe::start);
+        // In command mode the children's wchar counts their output to /dev/null and pipes
+        // (find's names), not data given to the target: no amplification from it.
+        let counts_writes = self.method() == Method::Native;
+        let probe = self.devices.map(|d| Probe::start(d, counts_writes));
         let sw = Stopwatch::start();
         let out = paused.and_then(|()| f());
         let mut t = sw.stop();
