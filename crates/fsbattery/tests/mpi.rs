@@ -265,6 +265,7 @@ fn io500_runs_as_one_process_too() {
 }
 
 /// The plan's parameters of `workload` in a record.
+#[cfg(feature = "mpi")]
 fn params_of<'a>(rec: &'a serde_json::Value, workload: &str) -> &'a serde_json::Value {
     let ws = rec["plan"]["workloads"].as_array().unwrap();
     &ws.iter().find(|w| w["name"] == workload).unwrap()["params"]
@@ -408,6 +409,7 @@ fn the_stonewall_deadline_stops_every_rank_and_counts_what_each_did() {
 }
 
 /// Until `done` holds or `secs` pass; whether it held.
+#[cfg(feature = "mpi")]
 fn wait_for(secs: u64, mut done: impl FnMut() -> bool) -> bool {
     let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     while std::time::Instant::now() < end {

@@ -20,9 +20,9 @@ const TEST_SPECS: [&str; 4] = ["loop:ntfs", "loop:exfat", "loop:fuse2fs", "loop:
 
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
-const TEST_PROGRAMS: [&str; 11] = [
-    "fio", "bonnie++", "chromium", "setpriv", "unshare", "blkid", "wipefs", "losetup", "zsh",
-    "fish", "groff",
+const TEST_PROGRAMS: [&str; 12] = [
+    "fio", "bonnie++", "postmark", "chromium", "setpriv", "unshare", "blkid", "wipefs", "losetup",
+    "zsh", "fish", "groff",
 ];
 
 /// What building with `--features mpi` and running under mpirun needs.
