@@ -45,8 +45,8 @@ unsafe impl Sync for AlignedBuf {}
 
 impl AlignedBuf {
     /// `len` zero bytes aligned to `align` (a power of two). `len` 0 allocates one byte.
-    /// From [`HUGE_PAGE`] bytes up, the buffer starts on a huge-page boundary and asks for
-    /// transparent huge pages before its first touch (see [`HUGE_PAGE`] for why).
+    /// From `HUGE_PAGE` bytes up, the buffer starts on a huge-page boundary and asks for
+    /// transparent huge pages before its first touch (see `HUGE_PAGE` for why).
     pub fn new(len: usize, align: usize) -> Self {
         let huge = len >= HUGE_PAGE;
         let align = if huge { align.max(HUGE_PAGE) } else { align };
