@@ -81,8 +81,13 @@ impl Engine for Scripted {
 
 /// Drive `ops` reads at `depth` with `ready` completions per call; the calls and the result.
 fn run(depth: usize, ready: usize, ops: u64) -> (Vec<Enter>, super::ThreadResult) {
+    // A reap batch of 1 (not the auto default): the refill pattern is checked per completion.
     let spec = JobSpec {
-        engine: EngineSpec::uring(depth as u32),
+        engine: EngineSpec::IoUring(crate::engine::uring::UringOptions {
+            depth: depth as u32,
+            batch: 1,
+            ..Default::default()
+        }),
         ..JobSpec::new("/nonexistent", 1 << 20, BS)
     };
     let base = vec![0u8; BS as usize];
