@@ -280,6 +280,9 @@ fn shared_directory_and_shared_file_layouts_run_on_three_ranks_and_are_recorded(
     let r = shared_run(
         Some(3),
         &[
+            // Native: the default suite runs metadata as S1's commands, which share no layout.
+            "--method",
+            "native",
             "--workload",
             "metadata,stream,dd,randomio",
             "--repeat",
