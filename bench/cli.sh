@@ -76,12 +76,14 @@ fi
 
 # fsbattery WORKLOAD METRIC [--set ...]: one repeat on $TGT (default $DIR/fsb); prints the
 # metric's value and, when recorded, the queue depth. METRIC may be several, comma-separated:
-# then their values are printed in that order.
+# then their values are printed in that order. Always `--method native`: the default suite
+# (classic, S1) runs metadata as one touch/mkdir process per file, which would measure
+# process spawning against the C floor.
 fsb() {
     local wl=$1 metric=$2 tgt=${TGT:-$DIR/fsb}
     shift 2
     "$FSB" run -q --format json --target "dir:$tgt" --workdir "$DIR/work" --out "$DIR/out" \
-        --workload "$wl" --repeat 1 "$@" 2>"$DIR/fsb.err" |
+        --workload "$wl" --repeat 1 --method native "$@" 2>"$DIR/fsb.err" |
         jq -r --arg m "$metric" '.host.tool_ceiling.read_4k_ops_per_s as $c
             | ([.cells[] | {(.metric): .samples[0].value}] | add + {ceiling: $c}) as $v
             | [($m | split(",")[] | $v[.]), ($v.queue_depth // "-")] | map(tostring) | join(" ")' ||

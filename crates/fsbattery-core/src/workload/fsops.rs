@@ -2,7 +2,7 @@
 //!
 //! The one directory walk: [`walk_tree`] is find's and tar's, pre-order in readdir order with an
 //! lstat per entry and the interruption flag polled per entry; [`walk`] is `find` on top of it
-//! (counting what it visits).
+//! (counting what it visits) by a lean loop of its own, [`super::find_rm`].
 
 use super::poll;
 use crate::error::{IoContext, WorkloadError};
@@ -10,8 +10,15 @@ use std::fs::Metadata;
 use std::path::{Path, PathBuf};
 
 /// Walk `root` recursively, lstat-ing every entry as `find` does; returns entries seen,
-/// `root` included. Polls the interruption flag as it goes.
+/// `root` included. Polls the interruption flag as it goes. The lean loop of
+/// [`super::find_rm`]: it visits what [`walk_tree`] visits, without the paths.
 pub fn walk(root: &Path) -> Result<u64, WorkloadError> {
+    super::find_rm::count_tree(root)
+}
+
+/// [`walk`] through [`walk_tree`]: the test that the two agree.
+#[cfg(test)]
+pub(crate) fn walk_tree_count(root: &Path) -> Result<u64, WorkloadError> {
     let mut seen = 0u64;
     walk_tree(root, &[String::new()], &mut |v| {
         seen += u64::from(v.kind != Kind::Leave);
@@ -104,7 +111,7 @@ fn walk_entry(
     }
 }
 
-/// Remove a directory and everything below it (rm -rf).
+/// Remove a directory and everything below it (rm -rf), by [`super::find_rm`]'s lean loop.
 pub fn remove_tree(path: &Path) -> Result<(), WorkloadError> {
-    std::fs::remove_dir_all(path).ctx(|| format!("remove {}", path.display()))
+    super::find_rm::remove_tree(path)
 }

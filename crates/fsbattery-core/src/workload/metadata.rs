@@ -129,11 +129,21 @@ fn touch_n(dir: &Path, n: u64) -> Result<(), WorkloadError> {
     Ok(())
 }
 
+/// Make `dir000000`.. in `dir` relative to the directory's descriptor (mkdirat), as
+/// [`touch_n`] creates its files.
 fn mkdir_n(dir: &Path, n: u64) -> Result<(), WorkloadError> {
+    use nix::sys::stat::{mkdirat, Mode};
+    use std::fmt::Write;
+    let d = std::fs::File::open(dir).ctx(|| format!("open directory {}", dir.display()))?;
+    let mut name = String::with_capacity(16);
     for i in 0..n {
         poll(i)?;
-        let path = dir.join(format!("dir{i:06}"));
-        std::fs::create_dir(&path).ctx(|| format!("mkdir {}", path.display()))?;
+        name.clear();
+        let _ = write!(name, "dir{i:06}");
+        mkdirat(&d, name.as_str(), Mode::from_bits_truncate(0o777)).map_err(|e| {
+            let path = dir.join(&name);
+            WorkloadError::io(format!("mkdir {}", path.display()), e.into())
+        })?;
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ mod dd;
 mod dd_copy;
 mod ffsb;
 mod fileset;
+mod find_rm;
 mod fsops;
 mod io500;
 mod iozone;
