@@ -78,7 +78,8 @@ pub fn remove_tree(root: &Path) -> Result<(), WorkloadError> {
         .map_err(|e| err("read directory", root, None, e))?;
     let mut done = 0u64;
     empty_dir(dir, root, &mut done)?;
-    std::fs::remove_dir(root).map_err(|e| WorkloadError::io(format!("remove {}", root.display()), e))
+    std::fs::remove_dir(root)
+        .map_err(|e| WorkloadError::io(format!("remove {}", root.display()), e))
 }
 
 /// Remove everything in the open directory `dir` (at `path`, for messages).
