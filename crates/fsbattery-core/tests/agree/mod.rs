@@ -217,15 +217,6 @@ pub fn check(ours_name: &str, ref_name: &str, ratio: f64, tolerance: f64) {
 
 /// Run a workload natively in `dir` with `over` on its quick defaults; metric → value.
 pub fn run_workload(name: &str, dir: &Path, over: &[(&str, String)]) -> BTreeMap<String, f64> {
-    run_workload_cached(name, dir, over, CacheMode::default())
-}
-
-fn run_workload_cached(
-    name: &str,
-    dir: &Path,
-    over: &[(&str, String)],
-    mode: CacheMode,
-) -> BTreeMap<String, f64> {
     let w = workload::find(name).unwrap();
     let o: BTreeMap<String, String> = over
         .iter()
@@ -237,7 +228,8 @@ fn run_workload_cached(
         out.insert(m.to_string(), s.value);
     };
     let mut ctx =
-        WorkloadCtx::new(dir, 0, Method::Native, Duration::ZERO, &mut on).with_cache(mode);
+        WorkloadCtx::new(dir, 0, Method::Native, Duration::ZERO, &mut on)
+            .with_cache(CacheMode::default());
     w.run(&mut ctx, &p)
         .unwrap_or_else(|e| panic!("{name} failed: {e}"));
     drop(ctx);
