@@ -16,7 +16,7 @@ use nix::sys::stat::{fstatat, Mode, SFlag};
 use nix::unistd::{unlinkat, UnlinkatFlags};
 use std::ffi::CStr;
 use std::os::fd::{AsRawFd, BorrowedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Flags for opening a directory to read it: never follow a symbolic link put in its place.
 fn dir_flags() -> OFlag {
@@ -40,7 +40,7 @@ fn err(what: &str, dir: &Path, name: Option<&CStr>, e: nix::Error) -> WorkloadEr
 pub fn count_tree(root: &Path) -> Result<u64, WorkloadError> {
     let st = nix::sys::stat::lstat(root).map_err(|e| err("stat", root, None, e))?;
     let mut seen = 1u64;
-    if SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR {
+    if is_dir(st.st_mode) {
         let dir = Dir::open(root, dir_flags(), Mode::empty())
             .map_err(|e| err("read directory", root, None, e))?;
         count_below(dir, root, &mut seen)?;
@@ -48,27 +48,49 @@ pub fn count_tree(root: &Path) -> Result<u64, WorkloadError> {
     Ok(seen)
 }
 
-/// Count (and lstat) everything in the open directory `dir` (at `path`, for messages).
-fn count_below(mut dir: Dir, path: &Path, seen: &mut u64) -> Result<(), WorkloadError> {
+/// Call `f(dirfd, name, d_type)` for every entry of the open directory `dir` (at `path`, for
+/// messages) but `.` and `..`, in readdir order.
+fn each_entry(
+    mut dir: Dir,
+    path: &Path,
+    mut f: impl FnMut(BorrowedFd<'_>, &CStr, Option<Type>) -> Result<(), WorkloadError>,
+) -> Result<(), WorkloadError> {
     // SAFETY: `dir` owns this descriptor and outlives every use of `fd` below.
     let fd = unsafe { BorrowedFd::borrow_raw(dir.as_raw_fd()) };
     for entry in dir.iter() {
         let entry = entry.map_err(|e| err("read directory", path, None, e))?;
         let name = entry.file_name();
-        if is_dot(name) {
-            continue;
+        if !is_dot(name) {
+            f(fd, name, entry.file_type())?;
         }
+    }
+    Ok(())
+}
+
+/// Open the subdirectory `name` of `fd` (at `path`) and its path, to descend into it.
+fn open_sub(fd: BorrowedFd<'_>, path: &Path, name: &CStr) -> Result<(Dir, PathBuf), WorkloadError> {
+    let sub = Dir::openat(fd, name, dir_flags(), Mode::empty())
+        .map_err(|e| err("read directory", path, Some(name), e))?;
+    Ok((sub, path.join(name.to_string_lossy().as_ref())))
+}
+
+fn is_dir(st_mode: u32) -> bool {
+    SFlag::from_bits_truncate(st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR
+}
+
+/// Count (and lstat) everything in the open directory `dir` (at `path`, for messages).
+fn count_below(dir: Dir, path: &Path, seen: &mut u64) -> Result<(), WorkloadError> {
+    each_entry(dir, path, |fd, name, _| {
         poll(*seen)?;
         *seen += 1;
         let st = fstatat(fd, name, AtFlags::AT_SYMLINK_NOFOLLOW)
             .map_err(|e| err("stat", path, Some(name), e))?;
-        if SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR {
-            let sub = Dir::openat(fd, name, dir_flags(), Mode::empty())
-                .map_err(|e| err("read directory", path, Some(name), e))?;
-            count_below(sub, &path.join(name.to_string_lossy().as_ref()), seen)?;
+        if is_dir(st.st_mode) {
+            let (sub, at) = open_sub(fd, path, name)?;
+            count_below(sub, &at, seen)?;
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// `rm -rf ROOT` for a directory: unlink every entry relative to its directory (descending into
@@ -83,38 +105,28 @@ pub fn remove_tree(root: &Path) -> Result<(), WorkloadError> {
 }
 
 /// Remove everything in the open directory `dir` (at `path`, for messages).
-fn empty_dir(mut dir: Dir, path: &Path, done: &mut u64) -> Result<(), WorkloadError> {
-    // SAFETY: `dir` owns this descriptor and outlives every use of `fd` below.
-    let fd = unsafe { BorrowedFd::borrow_raw(dir.as_raw_fd()) };
-    for entry in dir.iter() {
-        let entry = entry.map_err(|e| err("read directory", path, None, e))?;
-        let name = entry.file_name();
-        if is_dot(name) {
-            continue;
-        }
+fn empty_dir(dir: Dir, path: &Path, done: &mut u64) -> Result<(), WorkloadError> {
+    each_entry(dir, path, |fd, name, d_type| {
         poll(*done)?;
         *done += 1;
-        let is_dir = match entry.file_type() {
+        let sub_dir = match d_type {
             Some(t) => t == Type::Directory,
             // The filesystem does not say in readdir (d_type DT_UNKNOWN): ask.
-            None => {
-                let st = fstatat(fd, name, AtFlags::AT_SYMLINK_NOFOLLOW)
-                    .map_err(|e| err("stat", path, Some(name), e))?;
-                SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR
-            }
+            None => is_dir(
+                fstatat(fd, name, AtFlags::AT_SYMLINK_NOFOLLOW)
+                    .map_err(|e| err("stat", path, Some(name), e))?
+                    .st_mode,
+            ),
         };
-        if is_dir {
-            let sub = Dir::openat(fd, name, dir_flags(), Mode::empty())
-                .map_err(|e| err("read directory", path, Some(name), e))?;
-            empty_dir(sub, &path.join(name.to_string_lossy().as_ref()), done)?;
-            unlinkat(fd, name, UnlinkatFlags::RemoveDir)
-                .map_err(|e| err("remove", path, Some(name), e))?;
+        let flag = if sub_dir {
+            let (sub, at) = open_sub(fd, path, name)?;
+            empty_dir(sub, &at, done)?;
+            UnlinkatFlags::RemoveDir
         } else {
-            unlinkat(fd, name, UnlinkatFlags::NoRemoveDir)
-                .map_err(|e| err("remove", path, Some(name), e))?;
-        }
-    }
-    Ok(())
+            UnlinkatFlags::NoRemoveDir
+        };
+        unlinkat(fd, name, flag).map_err(|e| err("remove", path, Some(name), e))
+    })
 }
 
 #[cfg(test)]

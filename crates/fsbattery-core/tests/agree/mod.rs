@@ -227,9 +227,8 @@ pub fn run_workload(name: &str, dir: &Path, over: &[(&str, String)]) -> BTreeMap
     let mut on = |m: &str, s: Sample| {
         out.insert(m.to_string(), s.value);
     };
-    let mut ctx =
-        WorkloadCtx::new(dir, 0, Method::Native, Duration::ZERO, &mut on)
-            .with_cache(CacheMode::default());
+    let mut ctx = WorkloadCtx::new(dir, 0, Method::Native, Duration::ZERO, &mut on)
+        .with_cache(CacheMode::default());
     w.run(&mut ctx, &p)
         .unwrap_or_else(|e| panic!("{name} failed: {e}"));
     drop(ctx);
