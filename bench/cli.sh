@@ -18,7 +18,11 @@
 #   psync --numjobs --thread, and ffsb's read profile vs fio over the same files per thread,
 #   on a private tmpfs and on an ext4 loop image;
 # - meta (root): metadata with $FILES files vs bench/meta_floor.c (create, find, remove; both
-#   warm), on the same tmpfs and ext4 image.
+#   warm), on the same tmpfs and ext4 image;
+# - personality (root, needs filebench: FILEBENCH=path, see bench/README.md): fileserver,
+#   varmail and webserver ($PERSONALITIES) vs filebench running its own shipped .f files with
+#   $PFILES entries and $PSECS s, every other parameter (threads, sizes, widths) read from
+#   those files and passed to fsbattery; ops/s (every flowop), on the same tmpfs and ext4 image.
 # Files live in $DIR (default under /var/tmp: the root filesystem's device, not tmpfs); the
 # tmpfs, the loop device, its image and $DIR are removed on exit, interrupted or not.
 set -euo pipefail
@@ -30,11 +34,17 @@ DEPTHS=${DEPTHS:-"1 8 32 128"}
 THREADS=${THREADS:-"1 4"}
 FSB=${FSBATTERY:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fsbattery}
 DIR=${DIR:-/var/tmp/fsbattery-cli-bench.$$}
-CASES=${CASES:-"randread batch seq buffered threads meta"}
+CASES=${CASES:-"randread batch seq buffered threads meta personality"}
 BATCH=${BATCH:-1}
 BATCH_THREADS=${BATCH_THREADS:-"1 4"}
 MT=${MT:-10}
 FILES=${FILES:-100000}
+PERSONALITIES=${PERSONALITIES:-"fileserver varmail webserver"}
+PFILES=${PFILES:-10000}
+PSECS=${PSECS:-5}
+FILEBENCH=${FILEBENCH:-$(command -v filebench || true)}
+# filebench's shipped workload files: installed beside its binary (PREFIX/share/filebench).
+FB_WORKLOADS=${FB_WORKLOADS:-$(dirname "$(dirname "${FILEBENCH:-/x/x}")")/share/filebench/workloads}
 
 for tool in fio dd jq "$FSB"; do
     command -v "$tool" >/dev/null || { echo "cli.sh: $tool not found (build with cargo build --release -p fsbattery; apt-get install fio jq)" >&2; exit 5; }
@@ -58,15 +68,19 @@ trap cleanup EXIT
 SIZE=$((SIZE_MB << 20))
 
 # The filesystems of the threads and meta cases: a private tmpfs and an ext4 loop image
-# (sparse, 1.5 GiB, inodes for $FILES files), both under $DIR. Root only.
-if [[ " $CASES " == *" threads "* || " $CASES " == *" meta "* ]]; then
+# (sparse, 4 GiB, inodes for $FILES files), both under $DIR. Root only.
+if [[ " $CASES " == *" personality "* && ! -x $FILEBENCH ]]; then
+    echo "cli.sh: filebench not found (set FILEBENCH=path; building it: bench/README.md); skipping the personality case" >&2
+    CASES=$(echo " $CASES " | sed 's/ personality / /')
+fi
+if [[ " $CASES " == *" threads "* || " $CASES " == *" meta "* || " $CASES " == *" personality "* ]]; then
     if ((EUID != 0)); then
-        echo "cli.sh: the threads and meta cases need root (mount, losetup); skipping them" >&2
-        CASES=$(echo " $CASES " | sed 's/ threads / /; s/ meta / /')
+        echo "cli.sh: the threads, meta and personality cases need root (mount, losetup); skipping them" >&2
+        CASES=$(echo " $CASES " | sed 's/ threads / /; s/ meta / /; s/ personality / /')
     else
         mkdir -p "$DIR/tmpfs" "$DIR/ext4"
-        mount -t tmpfs -o size=2g fsbattery-bench "$DIR/tmpfs"
-        truncate -s 1536M "$DIR/ext4.img"
+        mount -t tmpfs -o size=4g fsbattery-bench "$DIR/tmpfs"
+        truncate -s 4G "$DIR/ext4.img"
         mkfs.ext4 -q -F -N $((FILES + 50000)) "$DIR/ext4.img"
         LOOPDEV=$(losetup --find --show "$DIR/ext4.img")
         mount "$LOOPDEV" "$DIR/ext4"
@@ -215,6 +229,42 @@ meta() {
     done
 }
 
+# personality FS: each of $PERSONALITIES, fsbattery vs filebench on $DIR/FS, ops/s (both count
+# every flowop: opens, closes, stats, fsyncs too). filebench runs its own shipped workload file
+# with $dir, $nfiles and the run time replaced; fsbattery gets that file's thread count, mean
+# size, directory width and append size. Both start warm (filebench times its flow right
+# after creating the set, with no flush; fsbattery --cache warm). filebench runs under
+# `setarch -R`: it maps its shared memory at a fixed address, and its own attempt to turn off
+# address space randomisation (aslr.c: personality(0xffffffff | ADDR_NO_RANDOMIZE)) only
+# queries the persona, so with randomisation on it hangs at start (measured here: 34 min at
+# 179 % CPU; filebench issue #60).
+personality() {
+    local fs=$1 p f r t=$DIR/$1 fdef th mean width app io
+    for p in $PERSONALITIES; do
+        fdef=$FB_WORKLOADS/$p.f
+        # The .f file's own values: "set $name=value" (the size: the cvar's "mean:N").
+        th=$(sed -n 's/^set \$nthreads=//p' "$fdef")
+        mean=$(sed -n 's/^set \$filesize=.*mean:\([0-9]*\).*/\1/p' "$fdef")
+        width=$(sed -n 's/^set \$meandirwidth=//p' "$fdef")
+        app=$(sed -n 's/^set \$meanappendsize=//p' "$fdef")
+        io=$(sed -n 's/^set \$iosize=//p' "$fdef")
+        sed -e "s|^set \$dir=.*|set \$dir=$t/fb|" -e "s|^set \$nfiles=.*|set \$nfiles=$PFILES|" \
+            -e "s|^run .*|run $PSECS|" "$fdef" >"$DIR/$p.f"
+        pair 'f=$(TGT=$t/fsb fsb "$p" ops --set "$p.files=$PFILES" --set "$p.threads=$th" \
+                --set "$p.mean_size=$mean" --set "$p.dirwidth=$width" --set "$p.append_size=$app" \
+                --set "$p.io_size=$io" --set "$p.runtime=$PSECS" --cache warm)' \
+            'mkdir -p "$t/fb"; setarch "$(uname -m)" -R "$FILEBENCH" -f "$DIR/$p.f" >"$DIR/fb.out" 2>&1 || true
+            r=$(awk "/IO Summary:/ { print \$6 }" "$DIR/fb.out"); rm -rf "$t/fb"'
+        # filebench ends a run early when a flowop finds no free entry (too few files for the
+        # threads): its rate would be of a shorter, different run, so the round counts as 0.
+        if grep -q "stopped early" "$DIR/fb.out"; then
+            echo "cli.sh: filebench $p on $fs stopped early (raise PFILES): $(grep -A1 'stopped early' "$DIR/fb.out" | tail -1 | xargs)" >&2
+            r=0
+        fi
+        add "$p $PFILES files x$th thr $fs, ops/s" "${f% *}" "${r:-0}" -
+    done
+}
+
 trap 'exit 130' INT TERM
 for ROUND in $(seq 1 "$RUNS"); do
     for case in $CASES; do
@@ -226,7 +276,8 @@ for ROUND in $(seq 1 "$RUNS"); do
             buffered) buffered ;;
             threads) mkdir -p "$DIR"/{tmpfs,ext4}/fsb; threads tmpfs; threads ext4 ;;
             meta) mkdir -p "$DIR"/{tmpfs,ext4}/fsb; meta tmpfs; meta ext4 ;;
-            *) echo "cli.sh: unknown case $case (randread, batch, seq, buffered, threads, meta)" >&2; exit 2 ;;
+            personality) mkdir -p "$DIR"/{tmpfs,ext4}/fsb; personality tmpfs; personality ext4 ;;
+            *) echo "cli.sh: unknown case $case (randread, batch, seq, buffered, threads, meta, personality)" >&2; exit 2 ;;
         esac
     done
 done
@@ -245,4 +296,5 @@ while IFS= read -r k; do
     printf '%-44s %12.1f %12.1f %8.3f  %s %s\n' "$k" "$(echo "${A[$k]}" | median)" \
         "$(echo "${B[$k]}" | median)" "$(echo "$ratios" | median)" "[${ratios% }]" "${depth:+[${depth% }]}"
 done < <(printf '%s\n' "${!A[@]}" | sort -V)
+[[ -x $FILEBENCH ]] && echo "filebench: $("$FILEBENCH" -h 2>&1 | sed -n 's/^ *Filebench version //p' | head -1) ($FILEBENCH)"
 echo "fio: $(fio --version); kernel: $(uname -r); $(date -u '+%F %H:%M UTC'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
