@@ -8,6 +8,12 @@
 //! bytes, as filebench's `appendfilerand`. Like filebench, every flowop is one operation:
 //! ops/s counts opens, closes and stats too, and each kind has its own latency.
 //!
+//! Entries are picked as filebench's `fileset_pick` picks them: in rotation, the first free
+//! entry at or after a rotor that then moves past it, wrapping to the lowest; one rotor for
+//! existing entries shared by every flowop and thread (these flows pick with thread id 0) and
+//! one for absent entries. Which entries are made first is drawn per entry, PREALLOC percent,
+//! as filebench's pre-allocation does, so the absent ones lie all over the directories.
+//!
 //! Invariants:
 //! - An entry is held by one thread at a time while it is created, written, appended to or
 //!   deleted (taken out of the shared lists, put back after), as filebench marks entries busy;
@@ -28,6 +34,7 @@ use crate::measure::per_s;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_RUNTIME};
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -149,7 +156,13 @@ const fn specs(
         .range(1, MAX_REQUEST),
         ENGINE_PARAM,
         DEPTH_PARAM,
-        count("seed", "seed of sizes and entry choices", 1, 1).range(0, u64::MAX),
+        count(
+            "seed",
+            "seed of sizes, appends and the entries made first",
+            1,
+            1,
+        )
+        .range(0, u64::MAX),
     ]
 }
 
@@ -321,10 +334,13 @@ impl Config {
     }
 }
 
-/// Entries that exist and entries that do not, neither counting those held by a thread.
+/// Entries that exist and entries that do not, neither counting those held by a thread, and
+/// the rotor of each: the index its next pick starts from.
 struct Lists {
-    existing: Vec<u32>,
-    absent: Vec<u32>,
+    existing: BTreeSet<u32>,
+    absent: BTreeSet<u32>,
+    existing_rotor: u32,
+    absent_rotor: u32,
 }
 
 /// The file set: names, intended sizes, current sizes and who may take what.
@@ -353,8 +369,10 @@ impl Fileset {
             size: target.iter().map(|_| AtomicU64::new(0)).collect(),
             target,
             lists: Mutex::new(Lists {
-                existing: Vec::new(),
+                existing: BTreeSet::new(),
                 absent: (0..cfg.files).collect(),
+                existing_rotor: 0,
+                absent_rotor: 0,
             }),
         }
     }
@@ -367,37 +385,54 @@ impl Fileset {
         self.dir(u64::from(i) / self.dirwidth).join(format!("f{i}"))
     }
 
-    /// Take a random existing (or absent) entry, holding it until [`Fileset::put`].
-    fn take(&self, existing: bool, rng: &mut XorShift) -> Option<u32> {
-        let mut l = self.lists.lock().unwrap_or_else(|p| p.into_inner());
-        let v = if existing {
-            &mut l.existing
+    /// Take the next existing (or absent) entry in rotation, holding it until
+    /// [`Fileset::put`].
+    fn take(&self, existing: bool) -> Option<u32> {
+        let mut guard = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        let l = &mut *guard;
+        let (set, rotor) = if existing {
+            (&mut l.existing, &mut l.existing_rotor)
         } else {
-            &mut l.absent
+            (&mut l.absent, &mut l.absent_rotor)
         };
-        if v.is_empty() {
-            return None;
-        }
-        Some(v.swap_remove(rng.below(v.len() as u64) as usize))
+        let i = next_in(set, *rotor)?;
+        set.remove(&i);
+        *rotor = i.wrapping_add(1);
+        Some(i)
     }
 
-    /// A random existing entry without holding it (read-only sets).
-    fn peek(&self, rng: &mut XorShift) -> Option<u32> {
-        let l = self.lists.lock().unwrap_or_else(|p| p.into_inner());
-        l.existing
-            .get(rng.below(l.existing.len().max(1) as u64) as usize)
-            .copied()
+    /// The next existing entry in rotation, without holding it (read-only sets).
+    fn peek(&self) -> Option<u32> {
+        let mut l = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        let i = next_in(&l.existing, l.existing_rotor)?;
+        l.existing_rotor = i.wrapping_add(1);
+        Some(i)
     }
 
     /// Give entry `i` back, as existing or absent.
     fn put(&self, i: u32, existing: bool) {
         let mut l = self.lists.lock().unwrap_or_else(|p| p.into_inner());
         if existing {
-            l.existing.push(i);
+            l.existing.insert(i);
         } else {
-            l.absent.push(i);
+            l.absent.insert(i);
         }
     }
+}
+
+/// filebench's `fileset_find_entry`: the entry at `from`, else the next higher one, else the
+/// lowest.
+fn next_in(set: &BTreeSet<u32>, from: u32) -> Option<u32> {
+    set.range(from..).next().or_else(|| set.first()).copied()
+}
+
+/// The entries made before the timed phase: each on its own draw, PREALLOC percent, as
+/// filebench's pre-allocation draws `rand()` per entry.
+fn preallocated(cfg: &Config) -> Vec<u32> {
+    let mut rng = XorShift::new(cfg.seed ^ 0x9e37_79b9_7f4a_7c15);
+    (0..cfg.files)
+        .filter(|_| rng.below(100) < cfg.prealloc)
+        .collect()
 }
 
 /// Make the directories, the PREALLOC percent of entries (all threads) and webserver's log.
@@ -412,13 +447,13 @@ fn prepare(
         poll(d)?;
         fileset::mkdir(&set.dir(d), tally)?;
     }
-    let made = (u64::from(cfg.files) * cfg.prealloc / 100) as u32;
+    let made = preallocated(cfg);
     let stop = AtomicBool::new(false);
-    let threads = cfg.threads.min(made.max(1) as usize);
+    let threads = cfg.threads.min(made.len().max(1));
     let setup = |t: usize| cfg.port(t);
     let body = |t: usize, port: Port, _: Instant| {
         let mut w = Worker::new(cfg, set, port, t, tally);
-        for i in (t as u32..made).step_by(threads) {
+        for &i in made.iter().skip(t).step_by(threads) {
             if halted(&stop)? {
                 break;
             }
@@ -431,8 +466,8 @@ fn prepare(
     run_pool::<_, _, WorkloadError>(threads, &stop, setup, body)?;
     {
         let mut l = set.lists.lock().unwrap_or_else(|p| p.into_inner());
-        l.existing = (0..made).collect();
-        l.absent = (made..cfg.files).collect();
+        l.existing = made.iter().copied().collect();
+        l.absent = (0..cfg.files).filter(|i| !l.existing.contains(i)).collect();
     }
     if let Some(log) = log {
         let mut port = cfg.port(0)?;
@@ -519,7 +554,7 @@ fn run_flow(
     })
 }
 
-/// One thread of a personality: its engine, its random choices and its statistics.
+/// One thread of a personality: its engine, its append sizes and its statistics.
 struct Worker<'a> {
     set: &'a Fileset,
     port: Port,
@@ -544,29 +579,29 @@ impl<'a> Worker<'a> {
     /// fileserver.f: create, write whole, close; open, append, close; open, read whole,
     /// close; delete; stat.
     fn fileserver(&mut self) -> Result<(), WorkloadError> {
-        if let Some(i) = self.set.take(false, &mut self.rng) {
+        if let Some(i) = self.set.take(false) {
             let id = self.create(i)?;
             self.write_whole(id, i)?;
             self.close(id);
             self.set.put(i, true);
         }
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             let id = self.open(i)?;
             self.append(id, i)?;
             self.close(id);
             self.set.put(i, true);
         }
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             let id = self.open(i)?;
             self.read_whole(id, i)?;
             self.close(id);
             self.set.put(i, true);
         }
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             self.delete(i)?;
             self.set.put(i, false);
         }
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             self.stat(i)?;
             self.set.put(i, true);
         }
@@ -576,18 +611,18 @@ impl<'a> Worker<'a> {
     /// varmail.f: delete; create, append, fsync, close; open, read whole, append, fsync,
     /// close; open, read whole, close.
     fn varmail(&mut self) -> Result<(), WorkloadError> {
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             self.delete(i)?;
             self.set.put(i, false);
         }
-        if let Some(i) = self.set.take(false, &mut self.rng) {
+        if let Some(i) = self.set.take(false) {
             let id = self.create(i)?;
             self.append(id, i)?;
             self.fsync(id, i)?;
             self.close(id);
             self.set.put(i, true);
         }
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             let id = self.open(i)?;
             self.read_whole(id, i)?;
             self.append(id, i)?;
@@ -595,7 +630,7 @@ impl<'a> Worker<'a> {
             self.close(id);
             self.set.put(i, true);
         }
-        if let Some(i) = self.set.take(true, &mut self.rng) {
+        if let Some(i) = self.set.take(true) {
             let id = self.open(i)?;
             self.read_whole(id, i)?;
             self.close(id);
@@ -608,7 +643,7 @@ impl<'a> Worker<'a> {
     /// log.
     fn webserver(&mut self, (log, id): (&Log<'_>, u32)) -> Result<(), WorkloadError> {
         for _ in 0..10 {
-            if let Some(i) = self.set.peek(&mut self.rng) {
+            if let Some(i) = self.set.peek() {
                 let id = self.open_read(i)?;
                 self.read_whole(id, i)?;
                 self.close(id);

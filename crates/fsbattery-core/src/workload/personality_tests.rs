@@ -10,6 +10,11 @@ const ALL: [&Personality; 3] = [&FILESERVER, &VARMAIL, &WEBSERVER];
 
 /// Quick-scale parameters of `w`, made small, with `threads`.
 fn small(w: &Personality, threads: u64) -> Params {
+    small_with(w, threads, &[])
+}
+
+/// [`small`] with some parameters set otherwise.
+fn small_with(w: &Personality, threads: u64, set: &[(&str, u64)]) -> Params {
     let mut p: BTreeMap<String, u64> = w
         .params()
         .iter()
@@ -20,7 +25,10 @@ fn small(w: &Personality, threads: u64) -> Params {
         ("mean_size", 8 << 10),
         ("runtime", 1),
         ("threads", threads),
-    ] {
+    ]
+    .into_iter()
+    .chain(set.iter().copied())
+    {
         p.insert(k.into(), v);
     }
     let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
@@ -116,11 +124,64 @@ fn the_set_has_filebench_sizes_and_layout() {
     assert!((mean / (8 << 10) as f64 - 1.0).abs() < 0.2, "mean {mean}");
     assert_eq!(set.path(0), Path::new("/x/d00000/f0"));
     assert_eq!(set.path(45), Path::new("/x/d00002/f45"));
-    let mut rng = XorShift::new(1);
-    let i = set.take(false, &mut rng).unwrap();
-    assert!(set.take(true, &mut rng).is_none() && set.peek(&mut rng).is_none());
+    let i = set.take(false).unwrap();
+    assert!(set.take(true).is_none() && set.peek().is_none());
     set.put(i, true);
-    assert_eq!(set.peek(&mut rng), Some(i));
+    assert_eq!(set.peek(), Some(i));
+}
+
+/// filebench's fileset_pick: the first free entry at or after the rotor, the rotor moving past
+/// it, wrapping to the lowest; held entries are skipped; existing and absent entries have
+/// rotors of their own.
+#[test]
+fn entries_are_picked_in_rotation_as_filebench_picks_them() {
+    let p = small_with(&FILESERVER, 1, &[("files", 6)]);
+    let cfg = Config::new(Kind::Fileserver, &p).unwrap();
+    let set = Fileset::new(PathBuf::from("/x"), &cfg);
+    // All absent: creates go 0, 1, 2 ...
+    let made: Vec<u32> = (0..4).map(|_| set.take(false).unwrap()).collect();
+    assert_eq!(made, [0, 1, 2, 3]);
+    for &i in &made {
+        set.put(i, true);
+    }
+    // Existing 0..=3, absent 4, 5: the existing rotor starts at 0 and wraps.
+    assert_eq!(set.take(true), Some(0));
+    assert_eq!(set.take(true), Some(1));
+    set.put(1, true);
+    assert_eq!(set.take(true), Some(2));
+    assert_eq!(set.take(true), Some(3));
+    // 0 and 2, 3 are held: after 3 the rotor wraps to the lowest free, 1.
+    assert_eq!(set.take(true), Some(1));
+    assert_eq!(set.take(true), None);
+    // The absent rotor kept its own place (4), and wraps past 5 to 0 once 0 is deleted.
+    assert_eq!(set.take(false), Some(4));
+    assert_eq!(set.take(false), Some(5));
+    set.put(0, false);
+    assert_eq!(set.take(false), Some(0));
+    // A read-only peek moves the existing rotor without holding the entry.
+    set.put(2, true);
+    set.put(3, true);
+    assert_eq!(
+        (set.peek(), set.peek(), set.peek()),
+        (Some(2), Some(3), Some(2))
+    );
+}
+
+/// Pre-allocation draws each entry, as filebench does: about PREALLOC percent of them, spread
+/// over the whole index range rather than the first ones, the same for the same seed.
+#[test]
+fn the_entries_made_first_are_drawn_per_entry() {
+    let with = |prealloc| {
+        let p = small_with(&FILESERVER, 1, &[("files", 10_000), ("prealloc", prealloc)]);
+        preallocated(&Config::new(Kind::Fileserver, &p).unwrap())
+    };
+    let made = with(80);
+    assert!((7_700..=8_300).contains(&made.len()), "{}", made.len());
+    let late = made.iter().filter(|&&i| i >= 9_000).count();
+    assert!((700..=900).contains(&late), "{late} of the last 1,000");
+    assert_eq!(made, with(80));
+    assert_eq!(with(100).len(), 10_000);
+    assert!(with(0).is_empty());
 }
 
 #[test]
