@@ -4,7 +4,7 @@
 # prints the median of each tool, the median of the per-round ratios, every ratio, and
 # fsbattery's achieved queue depth (the record's randomio queue_depth metric).
 #
-#   RUNS=3 SECS=3 bash bench/cli.sh          # defaults (~12 min); FSBATTERY=path/to/fsbattery
+#   RUNS=3 SECS=3 bash bench/cli.sh          # defaults (~13 min); FSBATTERY=path/to/fsbattery
 #   CASES="seq buffered" DEPTHS=32 THREADS=1 SIZE_MB=512 DIR=/var/tmp/x bash bench/cli.sh
 #
 # Cases (CASES):
