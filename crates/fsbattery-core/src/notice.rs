@@ -65,7 +65,28 @@ fn raise(n: Notice) {
         None => Some(n),
     });
     if let Some(n) = unheard {
-        eprintln!("{}", n.line());
+        to_stderr(&n.line());
+    }
+}
+
+/// Write one line to stderr without ever panicking (`eprintln!` panics when the write fails).
+///
+/// A run's stderr can go away under it: its reader closes the pipe (`fsbattery run 2>&1 |
+/// head`), or the terminal hangs up and writes fail with EIO. Neither may stop a teardown
+/// half-way, so failures are swallowed here. A closed pipe (EPIPE; SIGPIPE itself stays
+/// ignored, as the Rust runtime sets it) also stops the run as SIGPIPE's default action
+/// would, only with the teardown: nobody is watching a run whose progress goes nowhere.
+pub fn to_stderr(line: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let written = err
+        .write_all(line.as_bytes())
+        .and_then(|()| err.write_all(b"\n"))
+        .and_then(|()| err.flush());
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            crate::interrupt::request_closed_output();
+        }
     }
 }
 

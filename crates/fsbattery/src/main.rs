@@ -9,12 +9,14 @@
 mod cli;
 mod cmd;
 mod progress;
+mod stderr;
 mod stdout;
 
 use clap::error::ErrorKind;
 use clap::Parser;
 use fsbattery_core::error::{UsageError, EXIT_RUNTIME, EXIT_USAGE};
 use std::process::ExitCode;
+use stderr::errln;
 
 fn main() -> ExitCode {
     // First thing: from here on SIGINT/SIGTERM only raise a flag, so no resource can be made
@@ -37,7 +39,7 @@ fn main() -> ExitCode {
             _ => ExitCode::from(EXIT_RUNTIME),
         },
         Err(e) => {
-            eprintln!("fsbattery: error: {e:#}");
+            errln!("fsbattery: error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(EXIT_USAGE)
             } else {
@@ -59,7 +61,7 @@ fn clap_exit(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
     }
-    eprintln!("fsbattery: error: {}", one_line(&e.render().to_string()));
+    errln!("fsbattery: error: {}", one_line(&e.render().to_string()));
     ExitCode::from(EXIT_USAGE)
 }
 

@@ -2,6 +2,7 @@
 //! lines on stderr otherwise (CI logs, pipes), only warnings and teardown reports with
 //! `--quiet`.
 
+use crate::stderr::errln;
 use fsbattery_core::model::Sample;
 use fsbattery_core::notice::Notice;
 use fsbattery_core::runner::{RunObserver, Step};
@@ -57,10 +58,10 @@ pub struct Quiet;
 
 impl RunObserver for Quiet {
     fn warning(&mut self, text: &str) {
-        eprintln!("{}", Notice::Warning(text.into()).line());
+        errln!("{}", Notice::Warning(text.into()).line());
     }
     fn teardown(&mut self, text: &str) {
-        eprintln!("{}", Notice::Teardown(text.into()).line());
+        errln!("{}", Notice::Teardown(text.into()).line());
     }
 }
 
@@ -69,7 +70,7 @@ pub struct Log;
 
 impl RunObserver for Log {
     fn step_start(&mut self, s: &Step<'_>) {
-        eprintln!(
+        errln!(
             "[{}/{}] {} · {} · run {}",
             s.index + 1,
             s.total,
@@ -79,17 +80,18 @@ impl RunObserver for Log {
         );
     }
     fn sample(&mut self, _s: &Step<'_>, metric: &str, unit: &str, x: &Sample) {
-        eprintln!(
+        errln!(
             "    {metric} = {:.4} {unit} (cpu {:.0}%)",
-            x.value, x.cpu_pct
+            x.value,
+            x.cpu_pct
         );
     }
     fn step_end(&mut self, s: &Step<'_>, error: Option<&str>) {
         if let Some(e) = error {
-            eprintln!("    failed: {} on {}: {e}", s.workload, s.target);
+            errln!("    failed: {} on {}: {e}", s.workload, s.target);
         }
     }
     fn message(&mut self, text: &str) {
-        eprintln!("{text}");
+        errln!("{text}");
     }
 }

@@ -4,6 +4,7 @@
 //! image inode, same mount source, same process), is removed. A state file or entry that is
 //! not verifiably ours is refused, reported, and makes the exit status 6.
 
+use crate::stderr::errln;
 use crate::stdout::outln;
 use fsbattery_core::error::{EXIT_REFUSED, EXIT_RUNTIME};
 use fsbattery_core::target;
@@ -35,17 +36,17 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
         outln!("refused (left untouched, not verifiably fsbattery's): {r}")?;
     }
     for f in &report.failed {
-        eprintln!("failed: {f}");
+        errln!("failed: {f}");
     }
     if !report.failed.is_empty() {
-        eprintln!(
+        errln!(
             "fsbattery: cleanup left {} item(s); see above",
             report.failed.len()
         );
         return Ok(ExitCode::from(EXIT_RUNTIME));
     }
     if !report.refused.is_empty() {
-        eprintln!(
+        errln!(
             "fsbattery: cleanup refused {} item(s) (see above): remove them yourself if they \
              are really leftovers of fsbattery",
             report.refused.len()

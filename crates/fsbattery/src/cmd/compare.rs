@@ -6,6 +6,7 @@
 //! fail a build on a ratio between unlike runs.
 
 use crate::cli::{CompareArgs, ReportFormat};
+use crate::stderr::errln;
 use fsbattery_core::error::{UsageError, EXIT_REGRESSION};
 use fsbattery_report::compare::CompareReport;
 use fsbattery_report::compare_out;
@@ -78,7 +79,7 @@ fn refuse_unlike(reports: &[CompareReport], allowed: bool) -> Result<(), UsageEr
     }
     for r in reports {
         for d in &r.differences {
-            eprintln!("fsbattery: {} vs {}: {d}", r.base, r.new);
+            errln!("fsbattery: {} vs {}: {d}", r.base, r.new);
         }
     }
     Err(UsageError::Invalid(format!(
@@ -96,7 +97,7 @@ fn gate(reports: &[CompareReport], limit: Option<f64>) -> ExitCode {
     let mut regressed = false;
     for r in reports {
         for row in r.rows.iter().filter(|row| row.regressed(limit)) {
-            eprintln!(
+            errln!(
                 "fsbattery: regression: {} on {} ({}): {:+.1}% worse",
                 row.label,
                 row.target,
@@ -107,7 +108,7 @@ fn gate(reports: &[CompareReport], limit: Option<f64>) -> ExitCode {
         }
         let unlike = r.rows.iter().filter(|row| !row.differs.is_empty()).count();
         if unlike > 0 {
-            eprintln!(
+            errln!(
                 "fsbattery: --fail-if-worse ignored {unlike} row(s) of {} marked ≠ (measured \
                  differently)",
                 r.new

@@ -3,6 +3,7 @@
 //! [`fsbattery_record::load()`]'s; this edge prints its note on stderr and turns its refusal
 //! into a [`UsageError`]: one line, exit 2.
 
+use crate::stderr::errln;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RunRecord;
 use std::path::Path;
@@ -11,7 +12,7 @@ use std::path::Path;
 pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
     let loaded = fsbattery_record::load(dir).map_err(|e| UsageError::Invalid(e.to_string()))?;
     if let Some(note) = &loaded.note {
-        eprintln!("fsbattery: {note}");
+        errln!("fsbattery: {note}");
     }
     Ok(loaded.record)
 }

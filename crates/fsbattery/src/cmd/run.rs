@@ -3,6 +3,7 @@
 use super::{outputs, plan};
 use crate::cli::{ReportFormat, RunArgs};
 use crate::progress;
+use crate::stderr::errln;
 use anyhow::Context;
 use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
@@ -34,19 +35,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
     plan::fit(&mut plan, &args, true)?;
-    // Before anything is made: which defaults this run leaves out, why, and the fix.
-    for s in &plan.skipped {
-        eprintln!("fsbattery: {}", s.line());
-    }
-    // A shortened pause, the seed's memory applied or why not: said before the run as the
-    // record keeps it.
-    if rank == 0 {
-        for n in &plan.notes {
-            eprintln!("fsbattery: {n}");
-        }
-    }
-    // Only rank 0's journal is the run's; the others keep theirs in memory (nothing on disk
-    // that a killed rank would leave behind), so they make no output directory.
+    // Every refusal before any notice, so a refusal is the first and only line: an output
+    // directory that already holds a run too. Only rank 0's journal is the run's; the others
+    // keep theirs in memory (nothing on disk that a killed rank would leave behind), so they
+    // make no output directory.
     let out_dir = match rank {
         0 => Some(out_dir(&args)?),
         _ => None,
@@ -58,17 +50,32 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         return Err(e);
     }
+    let mut default_dir_note = None;
     if plan.targets.is_empty() {
-        if let Err(e) = add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
-            if default_workdir_made {
-                let _ = std::fs::remove_dir_all(&args.workdir);
+        match add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
+            Ok(note) => default_dir_note = Some(note),
+            Err(e) => {
+                if default_workdir_made {
+                    let _ = std::fs::remove_dir_all(&args.workdir);
+                }
+                return Err(e);
             }
-            return Err(e);
         }
     }
     if let Some(dir) = &out_dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("creating output directory {}", dir.display()))?;
+    }
+    // Nothing is refused any more: which defaults this run leaves out (why, and the fix), a
+    // shortened pause, the seed's memory applied or why not — said before the run as the
+    // record keeps them.
+    for s in &plan.skipped {
+        errln!("fsbattery: {}", s.line());
+    }
+    if rank == 0 {
+        for n in plan.notes.iter().chain(&default_dir_note) {
+            errln!("fsbattery: {n}");
+        }
     }
     let out_dir = out_dir.unwrap_or_default();
 
@@ -98,7 +105,7 @@ fn host(args: &RunArgs, parallel: bool) -> fsbattery_core::model::HostInfo {
     if !args.no_ceiling && !parallel {
         match fsbattery_core::ceiling::measure() {
             Ok(c) => host.tool_ceiling = Some(c),
-            Err(e) => eprintln!("fsbattery: the tool's own ceiling was not measured: {e}"),
+            Err(e) => errln!("fsbattery: the tool's own ceiling was not measured: {e}"),
         }
     }
     host
@@ -126,14 +133,17 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
     }
     print_results(args, &outcome.record, out_dir, &written)?;
     if outcome.interrupted {
-        eprintln!(
-            "fsbattery: interrupted: finished cells are kept in {}",
+        let by = fsbattery_core::interrupt::cause()
+            .map(|c| format!(" by {c}"))
+            .unwrap_or_default();
+        errln!(
+            "fsbattery: interrupted{by}: torn down; finished cells are kept in {}",
             out_dir.display()
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     if outcome.failed_cells > 0 {
-        eprintln!(
+        errln!(
             "fsbattery: {} cell(s) failed (see the table)",
             outcome.failed_cells
         );
@@ -143,28 +153,29 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
 }
 
 /// With no target: a fresh directory under the work directory, checked like any target (it
-/// exists only now); refused, it is removed again.
+/// exists only now); refused, it is removed again. Returns the line that says so.
 fn add_default_dir(
     plan: &mut runner::Plan,
     args: &RunArgs,
     why: Option<&str>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<String> {
     let t = DirTarget::owned_under(&args.workdir).with_context(|| {
         format!(
             "creating the default target under {}",
             args.workdir.display()
         )
     })?;
-    eprintln!(
-        "fsbattery: no --target given and {}: using a fresh directory {}",
+    let note = format!(
+        "no --target given and {}: using a fresh directory {}",
         why.unwrap_or("no default filesystem"),
         t.root().display()
     );
     plan.targets.push(Box::new(t));
     plan::check_needs(&plan.workloads, &plan.targets, true).map_err(|e| {
         plan.targets.clear();
-        e.into()
-    })
+        anyhow::Error::from(e)
+    })?;
+    Ok(note)
 }
 
 /// The run record as results.json holds it, to `--json FILE`.
@@ -196,7 +207,7 @@ fn print_results(
     }
     if !args.quiet {
         let table = outputs::terminal_table(record, None, std::io::stderr().is_terminal())?;
-        eprint!("{table}\n{paths}");
+        errln!("{table}\n{}", paths.trim_end());
     }
     let bytes = outputs::render(record, record.plan.aggregate, args.format, false)?;
     crate::stdout::write_unless_closed(bytes)

@@ -4,6 +4,7 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 /// The fsbattery binary built for these tests.
 pub fn bin() -> Command {
@@ -128,4 +129,80 @@ pub fn loop_ext4_available() -> bool {
         missing.push("mkfs.ext4");
     }
     gate("privileged test", &missing)
+}
+
+/// Whether the privileged tests can run; panics instead of skipping when CI requires them.
+pub fn privileged() -> bool {
+    let mut missing = Vec::new();
+    if !nix::unistd::geteuid().is_root() {
+        missing.push("root".to_string());
+    }
+    if !Path::new("/dev/loop-control").exists() {
+        missing.push("/dev/loop-control".to_string());
+    }
+    for tool in ["mkfs.ext4", "mkfs.xfs", "mkfs.btrfs"] {
+        let found = ["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
+            .iter()
+            .any(|d| Path::new(d).join(tool).exists());
+        if !found {
+            missing.push(tool.to_string());
+        }
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("privileged test needs {}", missing.join(", "));
+    if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
+        panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
+    }
+    eprintln!("skipped: {msg}");
+    false
+}
+
+/// Everything of `workdir` still on the machine: loop devices backed by files in it, mounts
+/// under it, processes whose command line names it.
+pub fn leftovers(workdir: &Path) -> Vec<String> {
+    let w = workdir.to_string_lossy().to_string();
+    let mut out = Vec::new();
+    let loops = std::process::Command::new("losetup")
+        .arg("-a")
+        .output()
+        .unwrap();
+    for l in String::from_utf8_lossy(&loops.stdout).lines() {
+        if l.contains(&w) {
+            out.push(format!("loop: {l}"));
+        }
+    }
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    for l in mounts.lines().filter(|l| l.contains(&w)) {
+        out.push(format!("mount: {l}"));
+    }
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&w) && !cmd.contains("cargo") {
+                out.push(format!(
+                    "process {}: {cmd}",
+                    e.file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Wait until no leftovers remain (FUSE daemons exit asynchronously), up to a few seconds.
+pub fn assert_clean(workdir: &Path) {
+    let start = Instant::now();
+    loop {
+        let left = leftovers(workdir);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "left behind: {left:#?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
