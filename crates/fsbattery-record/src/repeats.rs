@@ -1,6 +1,12 @@
-//! `run --repeat auto`: the plan's bounds and precision, and what each target × workload
-//! took to get there. Kept apart from the fixed repeat count so a fixed run's record is
-//! byte-for-byte what it was before auto repeats existed.
+//! `run --repeat auto`: the plan's bounds, stopping rule and budget, and what each target ×
+//! workload took to get there and why it stopped. Kept apart from the fixed repeat count so a
+//! fixed run's record is byte-for-byte what it was before auto repeats existed.
+//!
+//! Two stopping rules: with two or more ranked targets, a cell stops once its place in every
+//! ranked headline row is decided — separated from the best (significant) or shown equivalent
+//! to it within ±`margin_pct` — which is what a comparison needs; alone (one ranked target, or
+//! a filesystem kept for the whole run, where no other target's samples exist yet), once every
+//! comparable metric's CI95 is within `precision_pct` of its mean.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,9 +17,20 @@ pub struct AutoRepeat {
     pub min: u32,
     /// Repeats never exceeded.
     pub max: u32,
-    /// Stop once every comparable metric's CI95 half-width is within this percentage of its
-    /// mean.
+    /// Alone: stop once every comparable metric's CI95 half-width is within this percentage
+    /// of its mean.
     pub precision_pct: f64,
+    /// Compared: the equivalence margin, percent of the better mean (TOST).
+    #[serde(default = "default_margin")]
+    pub margin_pct: f64,
+    /// No new round starts once the run's repeats have taken this long (seconds); `None`:
+    /// no limit. Records written before it existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_secs: Option<f64>,
+}
+
+fn default_margin() -> f64 {
+    AutoRepeat::DEFAULT_MARGIN_PCT
 }
 
 impl AutoRepeat {
@@ -23,14 +40,55 @@ impl AutoRepeat {
     pub const DEFAULT_MAX: u32 = 15;
     /// Default `--precision`, percent.
     pub const DEFAULT_PRECISION_PCT: f64 = 3.0;
+    /// Default `--margin`, percent: differences below it are called equivalent.
+    pub const DEFAULT_MARGIN_PCT: f64 = 5.0;
 
-    /// "3..15 repeats (auto, 3 %)".
+    /// Bounds with the default rules and no budget.
+    pub fn new(min: u32, max: u32) -> AutoRepeat {
+        AutoRepeat {
+            min,
+            max,
+            precision_pct: Self::DEFAULT_PRECISION_PCT,
+            margin_pct: Self::DEFAULT_MARGIN_PCT,
+            budget_secs: None,
+        }
+    }
+
+    /// "3..15 repeats (auto: decided or ±5 % equivalent, alone ±3 %; budget 10 min)".
     pub fn describe(&self) -> String {
+        let budget = self
+            .budget_secs
+            .map_or(String::new(), |b| format!("; budget {}", budget_words(b)));
         format!(
-            "{}..{} repeats (auto, {} %)",
-            self.min, self.max, self.precision_pct
+            "{}..{} repeats (auto: until separated or equivalent within ±{} %, alone ±{} %{budget})",
+            self.min, self.max, self.margin_pct, self.precision_pct
         )
     }
+}
+
+/// "10 min", "90 s", "2 h".
+fn budget_words(secs: f64) -> String {
+    if secs >= 3600.0 && secs % 3600.0 == 0.0 {
+        format!("{} h", secs / 3600.0)
+    } else if secs >= 60.0 && secs % 60.0 == 0.0 {
+        format!("{} min", secs / 60.0)
+    } else {
+        format!("{secs} s")
+    }
+}
+
+/// Why a cell stopped repeating under `--repeat auto`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Its place in every ranked row is decided: separated from the best, or equivalent to it.
+    Decided,
+    /// Alone: every comparable metric reached the precision.
+    Precise,
+    /// The maximum number of repeats was made, still undecided.
+    Maximum,
+    /// The budget ran out, still undecided.
+    Budget,
 }
 
 /// The repeats of a plan as one phrase: "3 repeat(s)" or "3..15 repeats (auto, 3 %)".
@@ -45,8 +103,12 @@ pub struct Convergence {
     pub workload: String,
     /// Repeats made.
     pub repeats: u32,
-    /// Every comparable metric reached the precision; false: stopped at the maximum.
+    /// Stopped because it was decided (or precise); false: at the maximum or the budget.
     pub reached: bool,
+    /// Why it stopped; absent in records written before the reason was kept (those stopped
+    /// at the precision when `reached`, else at the maximum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopReason>,
     /// The metric with the widest relative CI95 half-width at the stop (empty when the
     /// workload has no comparable metric).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -58,7 +120,8 @@ pub struct Convergence {
 }
 
 impl Convergence {
-    /// "5 repeats, ±2.1 % (metadata.touch)" or "15 repeats, not converged: ±8.3 % (stream.write)".
+    /// "5 repeats, decided", "5 repeats, ±2.1 % (metadata.touch)" or "15 repeats, not
+    /// converged at the maximum: ±8.3 % (stream.write)".
     pub fn describe(&self) -> String {
         let width = self
             .widest_half_width_pct
@@ -67,7 +130,13 @@ impl Convergence {
             "" => String::new(),
             m => format!(" ({}.{m})", self.workload),
         };
-        let state = if self.reached { "" } else { "not converged: " };
+        let state = match (self.stop, self.reached) {
+            (Some(StopReason::Decided), _) => "decided: ",
+            (Some(StopReason::Precise), _) | (None, true) => "",
+            (None, false) => "not converged: ",
+            (Some(StopReason::Maximum), _) => "not converged at the maximum: ",
+            (Some(StopReason::Budget), _) => "undecided when the budget ran out: ",
+        };
         format!("{} repeats, {state}{width}{which}", self.repeats)
     }
 }

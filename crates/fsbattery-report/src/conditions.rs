@@ -1,14 +1,15 @@
 //! What every renderer says of the run's conditions beyond the numbers: `--repeat auto`
-//! (how many repeats a cell took, and a `~` on a cell that stopped at the maximum without the
-//! precision) and `--age` (the churn each filesystem went through, and its free-space
+//! (how many repeats a cell took and why it stopped, and a `~` on a cell that stopped at the
+//! maximum or the budget still undecided) and `--age` (the churn each filesystem went through, and its free-space
 //! fragmentation). One place, so the table, the Markdown and the HTML say the same thing.
 
 use fsbattery_record::{format_bytes, RunRecord};
 
-/// The text mark of a cell whose `--repeat auto` did not reach the precision.
+/// The text mark of a cell whose `--repeat auto` stopped undecided (or short of the precision).
 pub const UNCONVERGED: &str = "~";
 
-/// True when `workload` on `target` stopped at the maximum repeats without the precision.
+/// True when `workload` on `target` stopped at the maximum repeats or the budget, undecided
+/// (or, alone, short of the precision).
 pub fn unconverged(rec: &RunRecord, target: &str, workload: &str) -> bool {
     rec.convergence(target, workload)
         .is_some_and(|c| !c.reached)
@@ -18,6 +19,12 @@ pub fn unconverged(rec: &RunRecord, target: &str, workload: &str) -> bool {
 /// above a table.
 pub fn runs_and_age(rec: &RunRecord) -> String {
     let runs = match &rec.plan.repeat_auto {
+        Some(a) if compared(rec) => {
+            format!(
+                "{}..{} runs (auto, ±{} % margin)",
+                a.min, a.max, a.margin_pct
+            )
+        }
         Some(a) => format!("{}..{} runs (auto, {} %)", a.min, a.max, a.precision_pct),
         None => format!("{} run(s)", rec.plan.repeat),
     };
@@ -34,11 +41,32 @@ pub fn legend(rec: &RunRecord) -> Option<String> {
         return None;
     }
     rec.plan.repeat_auto.map(|a| {
-        format!(
-            "{UNCONVERGED} not converged: {} repeats left the CI95 wider than {} % of the mean",
-            a.max, a.precision_pct
-        )
+        if compared(rec) {
+            let budget = a
+                .budget_secs
+                .map_or(String::new(), |_| " or the budget".into());
+            format!(
+                "{UNCONVERGED} undecided: {} repeats{budget} neither separated it from the best \
+                 nor showed it equivalent within ±{} %",
+                a.max, a.margin_pct
+            )
+        } else {
+            format!(
+                "{UNCONVERGED} not converged: {} repeats left the CI95 wider than {} % of the mean",
+                a.max, a.precision_pct
+            )
+        }
     })
+}
+
+/// Whether some cell was decided by the compared rule (separated or equivalent), or stopped
+/// undecided under it: then the legend speaks of verdicts, not of precision.
+fn compared(rec: &RunRecord) -> bool {
+    use fsbattery_record::repeats::StopReason;
+    rec.targets
+        .iter()
+        .flat_map(|t| &t.convergence)
+        .any(|c| matches!(c.stop, Some(StopReason::Decided | StopReason::Budget)))
 }
 
 /// One line per auto-repeat decision and per aged filesystem, in target order.
@@ -92,11 +120,7 @@ mod tests {
     /// at `max` with `widest` as its widest metric.
     fn unconverged_run(values: &[f64], max: u32, widest: &str, pct: f64) -> RunRecord {
         let mut rec = crate::compare::tests::record(values);
-        rec.plan.repeat_auto = Some(AutoRepeat {
-            min: 3,
-            max,
-            precision_pct: 3.0,
-        });
+        rec.plan.repeat_auto = Some(AutoRepeat::new(3, max));
         let mut t = fsbattery_record::TargetRecord {
             label: "ext4".into(),
             ..Default::default()
@@ -105,6 +129,7 @@ mod tests {
             workload: "metadata".into(),
             repeats: max,
             reached: false,
+            stop: None,
             widest_metric: widest.into(),
             widest_half_width_pct: Some(pct),
         });
@@ -180,5 +205,20 @@ mod tests {
                  extents < 1 MiB"
             ]
         );
+    }
+
+    #[test]
+    fn a_compared_run_speaks_of_verdicts() {
+        use fsbattery_record::repeats::StopReason;
+        let mut rec = unconverged_run(&[1.0, 1.0, 1.0], 15, "touch", 8.31);
+        rec.plan.repeat_auto.as_mut().unwrap().budget_secs = Some(600.0);
+        rec.targets[0].convergence[0].stop = Some(StopReason::Budget);
+        assert_eq!(runs_and_age(&rec), "3..15 runs (auto, ±5 % margin)");
+        let legend = legend(&rec).unwrap();
+        assert!(
+            legend.contains("undecided") && legend.contains("or the budget"),
+            "{legend}"
+        );
+        assert!(notes(&rec)[0].contains("undecided when the budget ran out"));
     }
 }

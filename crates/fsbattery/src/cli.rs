@@ -228,14 +228,27 @@ pub struct RunArgs {
     /// Run only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
-    /// Repeats per test, 1 to 10000 [default: the suite's, 3 for classic]; or `auto`
-    /// (`auto:MIN..MAX`, default 3..15): repeat each target × workload until every comparable
-    /// metric's 95 % confidence interval is within --precision of its mean.
+    /// Repeats per test, 1 to 10000; or `auto` (`auto:MIN..MAX`, default 3..15): with two or
+    /// more targets, repeat each target × workload in interleaved rounds until its place in
+    /// every ranked row is decided — significantly better or worse than the best, or
+    /// equivalent within --margin — or MAX or --budget is reached; a target alone repeats until
+    /// every comparable metric's 95 % confidence interval is within --precision of its mean.
+    /// [default: auto from the suite's count (3 for classic) to 15 with two or more targets;
+    /// the suite's count for one]
     #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]
     pub repeat: Option<RepeatArg>,
-    /// With --repeat auto: the CI95 half-width, in percent of the mean, to stop at [default: 3].
+    /// With --repeat auto, a target alone: the CI95 half-width, in percent of the mean, to stop
+    /// at [default: 3].
     #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true)]
     pub precision: Option<f64>,
+    /// With --repeat auto: differences within ±PCT % of the better mean count as equivalent
+    /// (two one-sided tests) [default: 5].
+    #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true)]
+    pub margin: Option<f64>,
+    /// With --repeat auto: start no round that would end after this much time in repeats, e.g.
+    /// `30m`, `2h`, `90s` [default: 10m at quick scale, none otherwise].
+    #[arg(long, value_name = "DURATION", value_parser = conditions::budget)]
+    pub budget: Option<std::time::Duration>,
     /// Age every made filesystem before its workloads: fill it to PCT % (1 to 95) with a seeded,
     /// fragmenting churn of creates, appends and deletes (not timed in any cell).
     #[arg(long, value_name = "PCT[,seed=N]", value_parser = conditions::age)]

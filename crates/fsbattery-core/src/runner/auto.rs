@@ -1,141 +1,304 @@
-//! `--repeat auto` in the runner: per target, the comparable samples each workload produced so
-//! far, and the decision to stop repeating it.
+//! `--repeat auto` in the runner: every cell's comparable samples so far, and the decision to
+//! stop repeating it.
 //!
-//! Invariants: a workload is decided at most once per target, after a finished (not failed,
-//! not interrupted) repeat; never before `min` repeats, always at `max`. The schedule is the
-//! fixed one for `max` repeats; a decided or failed workload's later steps are skipped, so a
-//! cycle whose workloads are all decided makes no filesystem. Only comparable metrics count:
-//! a value that describes the target (space after mkfs) is not a measurement to converge.
+//! Two rules (see [`fsbattery_record::repeats`]):
+//! - *compared* (two or more ranked targets, filesystems made afresh per round): after each
+//!   round — every target ran the same repeat — a cell (target × workload) stops once, in every
+//!   headline metric of its workload, its place is decided against the best target: it wins,
+//!   or is significantly worse, or is equivalent within the margin (Holm over the row's
+//!   comparisons). Only headline metrics count: comparable times and rates, the mean or median
+//!   of a latency distribution; maxima and other percentiles, sizes, counts, constants and
+//!   timings under [`TINY_SECS`] are shown and ranked but never hold a run hostage.
+//! - *alone* (one ranked target, a reference target, or one filesystem for the whole run, where
+//!   the other targets' samples do not exist yet): after each step, once every comparable
+//!   metric's CI95 is within the precision of its mean.
+//!
+//! Invariants: a cell is decided at most once, after a finished (not failed, not interrupted)
+//! repeat; never before `min` repeats, always at `max`; a failed step stops its cell. The
+//! schedule is the fixed one for `max` repeats; a stopped cell's later steps are skipped, so a
+//! cycle whose cells are all stopped makes no filesystem. The budget is checked before each
+//! round: no round starts that the last one's length says would end past it.
 
 use crate::model::Sample;
-use fsbattery_record::repeats::{AutoRepeat, Convergence};
+use fsbattery_record::meta::{MetricKind, Stat};
+use fsbattery_record::repeats::{AutoRepeat, Convergence, StopReason};
+use fsbattery_record::MetricSpec;
+use fsbattery_stats::Better;
+use fsbattery_stats::Contestant;
+use std::time::{Duration, Instant};
 
-/// One target's auto-repeat state.
-pub(super) struct AutoState {
-    spec: AutoRepeat,
-    /// Per workload index: (metric, comparable values in repeat order).
-    samples: Vec<Vec<(String, Vec<f64>)>>,
-    /// Per workload index: decided or failed, no more repeats.
-    stopped: Vec<bool>,
+/// A time metric whose best mean is under this many seconds is too short to decide on: its
+/// spread is the scheduler's, not the filesystem's.
+pub(super) const TINY_SECS: f64 = 0.01;
+
+/// One metric that can hold a cell back under the compared rule.
+#[derive(Debug, Clone)]
+pub(super) struct Headline {
+    name: String,
+    better: Better,
+    /// A time (seconds): subject to [`TINY_SECS`].
+    time: bool,
 }
 
-impl AutoState {
-    pub(super) fn new(spec: AutoRepeat, workloads: usize) -> Self {
+/// Whether `m` is a headline metric (see the module header).
+pub(super) fn is_headline(m: &MetricSpec) -> bool {
+    if !m.comparable {
+        return false;
+    }
+    let meta = m
+        .meta
+        .clone()
+        .unwrap_or_else(|| fsbattery_record::meta::MetricMeta::from_unit(&m.unit));
+    match meta.kind {
+        MetricKind::Time | MetricKind::Rate => true,
+        MetricKind::Latency => {
+            matches!(meta.stat, Some(Stat::Mean | Stat::Value))
+                || matches!(meta.stat, Some(Stat::Percentile(p)) if p == 50.0)
+        }
+        MetricKind::Size | MetricKind::Count | MetricKind::Ratio | MetricKind::Other => false,
+    }
+}
+
+/// Per workload, its headline metrics: those of `metrics` that [`is_headline`], and, when the
+/// plan's table shows only some of the workload's metrics (`shown`, empty: all), only those.
+pub(super) fn headlines(metrics: &[MetricSpec], shown: &[&str]) -> Vec<Headline> {
+    metrics
+        .iter()
+        .filter(|m| is_headline(m) && (shown.is_empty() || shown.contains(&m.name.as_str())))
+        .map(|m| Headline {
+            name: m.name.clone(),
+            better: m.better,
+            time: m.unit == "s",
+        })
+        .collect()
+}
+
+/// One cell's state.
+#[derive(Debug, Clone, Default)]
+struct CellState {
+    /// (metric, comparable values in repeat order).
+    samples: Vec<(String, Vec<f64>)>,
+    /// Finished repeats.
+    made: u32,
+    /// Decided, failed or out of budget: no more repeats.
+    stopped: bool,
+}
+
+impl CellState {
+    fn values(&self, metric: &str) -> Option<&[f64]> {
+        self.samples
+            .iter()
+            .find(|(m, _)| m == metric)
+            .map(|(_, v)| v.as_slice())
+    }
+}
+
+/// The whole run's auto-repeat state: one [`CellState`] per target × workload.
+pub(super) struct AutoRun {
+    spec: AutoRepeat,
+    /// `[target][workload]`.
+    cells: Vec<Vec<CellState>>,
+    /// Per workload, its headline metrics.
+    headlines: Vec<Vec<Headline>>,
+    /// Per target: ranked against the others (false: a reference, decided alone).
+    ranked: Vec<bool>,
+    /// The compared rule applies (see the module header).
+    compared: bool,
+    /// When the first round started (the budget's clock).
+    started: Option<Instant>,
+    /// When the last round started.
+    round_started: Option<Instant>,
+    /// How long the last finished round took.
+    last_round: Duration,
+}
+
+impl AutoRun {
+    /// `ranked`: per target, whether it is ranked; `once`: one filesystem per target for the
+    /// whole run (no rounds to compare after).
+    pub(super) fn new(
+        spec: AutoRepeat,
+        headlines: Vec<Vec<Headline>>,
+        ranked: Vec<bool>,
+        once: bool,
+    ) -> Self {
+        let compared = !once && ranked.iter().filter(|r| **r).count() >= 2;
+        let cells = vec![vec![CellState::default(); headlines.len()]; ranked.len()];
         Self {
             spec,
-            samples: vec![Vec::new(); workloads],
-            stopped: vec![false; workloads],
+            cells,
+            headlines,
+            ranked,
+            compared,
+            started: None,
+            round_started: None,
+            last_round: Duration::ZERO,
         }
     }
 
-    pub(super) fn stopped(&self, w: usize) -> bool {
-        self.stopped[w]
+    pub(super) fn stopped(&self, t: usize, w: usize) -> bool {
+        self.cells[t][w].stopped
     }
 
-    /// No more repeats of `w` (it failed: no precision can come of it).
-    pub(super) fn stop(&mut self, w: usize) {
-        self.stopped[w] = true;
+    /// No more repeats of cell (`t`, `w`): it failed, and no decision can come of it.
+    pub(super) fn fail(&mut self, t: usize, w: usize) {
+        self.cells[t][w].stopped = true;
     }
 
-    /// Keep one comparable sample of workload `w`.
-    pub(super) fn record(&mut self, w: usize, metric: &str, sample: &Sample) {
-        let sets = &mut self.samples[w];
+    /// Keep one comparable sample of cell (`t`, `w`).
+    pub(super) fn record(&mut self, t: usize, w: usize, metric: &str, sample: &Sample) {
+        let sets = &mut self.cells[t][w].samples;
         match sets.iter_mut().find(|(m, _)| m == metric) {
             Some((_, v)) => v.push(sample.value),
             None => sets.push((metric.to_string(), vec![sample.value])),
         }
     }
 
-    /// After repeat `repeat` (0-based) of workload `w` finished: the decision when it stops
-    /// here (precision reached at ≥ min repeats, or max made), else `None`.
-    pub(super) fn decide(&mut self, w: usize, workload: &str, repeat: u32) -> Option<Convergence> {
-        let made = repeat + 1;
-        if self.stopped[w] || made < self.spec.min {
+    /// A repeat of cell (`t`, `w`) finished. Under the alone rule (or for a reference
+    /// target), the decision when the cell stops here.
+    pub(super) fn after_step(&mut self, t: usize, w: usize, workload: &str) -> Option<Convergence> {
+        let cell = &mut self.cells[t][w];
+        if cell.stopped {
             return None;
         }
-        let sets: Vec<&[f64]> = self.samples[w].iter().map(|(_, v)| v.as_slice()).collect();
+        cell.made += 1;
+        if self.compared && self.ranked[t] {
+            return None;
+        }
+        self.decide_alone(t, w, workload)
+    }
+
+    /// The precision rule for one cell.
+    fn decide_alone(&mut self, t: usize, w: usize, workload: &str) -> Option<Convergence> {
+        let cell = &self.cells[t][w];
+        if cell.made < self.spec.min {
+            return None;
+        }
+        let sets: Vec<&[f64]> = cell.samples.iter().map(|(_, v)| v.as_slice()).collect();
         let widest = fsbattery_stats::widest_ci95(&sets);
         // No comparable metric: nothing to make precise, the minimum is enough.
-        let reached = widest.is_none_or(|x| x.within(self.spec.precision_pct));
-        if !reached && made < self.spec.max {
+        let precise = widest.is_none_or(|x| x.within(self.spec.precision_pct));
+        if !precise && cell.made < self.spec.max {
             return None;
         }
-        self.stopped[w] = true;
-        Some(Convergence {
+        let stop = if precise {
+            StopReason::Precise
+        } else {
+            StopReason::Maximum
+        };
+        Some(self.stop(t, w, workload, stop))
+    }
+
+    /// Mark cell (`t`, `w`) stopped for `reason`; what the record says of it.
+    fn stop(&mut self, t: usize, w: usize, workload: &str, reason: StopReason) -> Convergence {
+        let cell = &mut self.cells[t][w];
+        cell.stopped = true;
+        let sets: Vec<&[f64]> = cell.samples.iter().map(|(_, v)| v.as_slice()).collect();
+        let widest = fsbattery_stats::widest_ci95(&sets);
+        Convergence {
             workload: workload.to_string(),
-            repeats: made,
-            reached,
-            widest_metric: widest.map_or_else(String::new, |x| self.samples[w][x.index].0.clone()),
+            repeats: cell.made,
+            reached: matches!(reason, StopReason::Decided | StopReason::Precise),
+            stop: Some(reason),
+            widest_metric: widest.map_or_else(String::new, |x| cell.samples[x.index].0.clone()),
             widest_half_width_pct: widest.and_then(|x| x.half_width_pct),
-        })
+        }
+    }
+
+    /// A round is about to start: false when the budget says it would end past it.
+    pub(super) fn round_fits(&mut self) -> bool {
+        let now = Instant::now();
+        let started = *self.started.get_or_insert(now);
+        if let Some(r) = self.round_started {
+            self.last_round = now - r;
+        }
+        self.round_started = Some(now);
+        let Some(budget) = self.spec.budget_secs else {
+            return true;
+        };
+        let spent = (now - started).as_secs_f64();
+        spent + self.last_round.as_secs_f64() <= budget
+    }
+
+    /// Every cell still repeating stops for `reason` (the budget): their decisions.
+    pub(super) fn stop_all(
+        &mut self,
+        names: &[&str],
+        reason: StopReason,
+    ) -> Vec<(usize, Convergence)> {
+        let mut out = Vec::new();
+        for t in 0..self.cells.len() {
+            for (w, name) in names.iter().enumerate() {
+                if !self.cells[t][w].stopped && self.cells[t][w].made > 0 {
+                    out.push((t, self.stop(t, w, name, reason)));
+                }
+            }
+        }
+        out
+    }
+
+    /// A round ended (every target ran the same repeat of the workloads in `workloads`):
+    /// under the compared rule, the cells of ranked targets that stop now.
+    pub(super) fn after_round(
+        &mut self,
+        workloads: &[usize],
+        names: &[&str],
+        alpha: f64,
+    ) -> Vec<(usize, Convergence)> {
+        let mut out = Vec::new();
+        if !self.compared {
+            return out;
+        }
+        for &w in workloads {
+            let decided = self.decided(w, alpha);
+            for (t, decided) in decided.into_iter().enumerate() {
+                let cell = &self.cells[t][w];
+                if !self.ranked[t] || cell.stopped || cell.made < self.spec.min {
+                    continue;
+                }
+                if decided {
+                    out.push((t, self.stop(t, w, names[w], StopReason::Decided)));
+                } else if cell.made >= self.spec.max {
+                    out.push((t, self.stop(t, w, names[w], StopReason::Maximum)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Per target, whether its place is decided in every headline metric of workload `w`.
+    fn decided(&self, w: usize, alpha: f64) -> Vec<bool> {
+        let mut all = vec![true; self.cells.len()];
+        for h in &self.headlines[w] {
+            let cells: Vec<Option<Contestant<'_>>> = (0..self.cells.len())
+                .map(|t| {
+                    let v = self.cells[t][w].values(&h.name)?;
+                    (self.ranked[t] && !v.is_empty()).then(|| Contestant {
+                        value: v.iter().sum::<f64>() / v.len() as f64,
+                        samples: v,
+                    })
+                })
+                .collect();
+            if h.time && best_mean(&cells, h.better).is_some_and(|m| m < TINY_SECS) {
+                continue;
+            }
+            let these = fsbattery_stats::decided(&cells, h.better, alpha, self.spec.margin_pct);
+            for (a, d) in all.iter_mut().zip(these) {
+                *a &= d;
+            }
+        }
+        all
+    }
+}
+
+/// The best column's mean in direction `better`.
+fn best_mean(cells: &[Option<Contestant<'_>>], better: Better) -> Option<f64> {
+    let means = cells.iter().flatten().map(|c| c.value);
+    match better {
+        Better::Lower => means.reduce(f64::min),
+        Better::Higher => means.reduce(f64::max),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample(value: f64) -> Sample {
-        Sample {
-            repeat: 0,
-            value,
-            elapsed_s: 0.0,
-            user_s: 0.0,
-            sys_s: 0.0,
-            cpu_pct: 0.0,
-            ..Default::default()
-        }
-    }
-
-    fn spec() -> AutoRepeat {
-        AutoRepeat {
-            min: 3,
-            max: 6,
-            precision_pct: 3.0,
-        }
-    }
-
-    /// Feed `values` one repeat at a time; the repeat at which it stopped and the decision.
-    fn run(values: &[f64]) -> Option<(u32, Convergence)> {
-        let mut a = AutoState::new(spec(), 1);
-        for (r, v) in values.iter().enumerate() {
-            a.record(0, "touch", &sample(*v));
-            if let Some(c) = a.decide(0, "metadata", r as u32) {
-                assert!(a.stopped(0) && a.decide(0, "metadata", r as u32).is_none());
-                return Some((r as u32, c));
-            }
-        }
-        None
-    }
-
-    #[test]
-    fn a_quiet_metric_stops_at_the_minimum_and_says_why() {
-        let (at, c) = run(&[100.0, 100.5, 99.8, 100.1, 100.0, 99.9]).unwrap();
-        assert_eq!((at, c.repeats, c.reached), (2, 3, true));
-        assert_eq!(c.widest_metric, "touch");
-        assert!(c.widest_half_width_pct.unwrap() < 3.0, "{c:?}");
-    }
-
-    #[test]
-    fn a_noisy_metric_goes_on_to_the_maximum() {
-        let (at, c) = run(&[50.0, 150.0, 80.0, 130.0, 60.0, 140.0, 100.0]).unwrap();
-        assert_eq!((at, c.repeats, c.reached), (5, 6, false));
-        assert!(c.widest_half_width_pct.unwrap() > 3.0);
-        assert!(c.describe().contains("not converged"), "{}", c.describe());
-    }
-
-    #[test]
-    fn the_widest_comparable_metric_decides() {
-        let mut a = AutoState::new(spec(), 2);
-        for r in 0..3u32 {
-            a.record(0, "quiet", &sample(10.0));
-            a.record(0, "noisy", &sample(f64::from(r) * 10.0 + 1.0));
-            a.record(1, "only", &sample(5.0));
-            assert!(a.decide(0, "w0", r).is_none());
-            let one = a.decide(1, "w1", r);
-            assert_eq!(one.is_some(), r == 2, "w1 is exact from its 3rd repeat");
-        }
-        let c = a.decide(0, "w0", 5).unwrap();
-        assert_eq!((c.widest_metric.as_str(), c.reached), ("noisy", false));
-    }
-}
+#[path = "auto_tests.rs"]
+mod tests;

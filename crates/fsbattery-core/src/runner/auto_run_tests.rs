@@ -56,7 +56,8 @@ static NOISY: Fake = Fake {
     values: &[50.0, 150.0, 90.0, 120.0],
 };
 
-fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
+/// [`plan`] on `targets` directory targets.
+fn plan_on(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh, targets: usize) -> Plan {
     // Any suite: the runner reads only its name; the workloads are the plan's.
     let suite = crate::suite::load("classic").unwrap();
     let planned = |w: &'static Fake| PlannedWorkload {
@@ -75,7 +76,9 @@ fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
         notes: Vec::new(),
         workloads: vec![planned(&QUIET), planned(&NOISY)],
         rows: Vec::new(),
-        targets: vec![Box::new(DirTarget::owned_under(work).unwrap())],
+        targets: (0..targets)
+            .map(|_| Box::new(DirTarget::owned_under(work).unwrap()) as Box<dyn Target>)
+            .collect(),
         fresh,
         datasets: None,
         skipped: Vec::new(),
@@ -88,10 +91,14 @@ fn plan(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh) -> Plan {
 }
 
 fn run(auto: Option<AutoRepeat>, fresh: Fresh) -> RunRecord {
+    run_on(auto, fresh, 1)
+}
+
+fn run_on(auto: Option<AutoRepeat>, fresh: Fresh, targets: usize) -> RunRecord {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    let mut p = plan(&tmp.path().join("work"), auto, fresh);
+    let mut p = plan_on(&tmp.path().join("work"), auto, fresh, targets);
     let outcome = execute(&mut p, &out, HostInfo::default(), &mut Silent).unwrap();
     // The journal alone assembles to the same record (what `report` reads after a crash).
     let events = crate::journal::read(&out.join(crate::journal::JOURNAL_FILE)).unwrap();
@@ -103,6 +110,8 @@ const AUTO: AutoRepeat = AutoRepeat {
     min: 3,
     max: 6,
     precision_pct: 3.0,
+    margin_pct: 5.0,
+    budget_secs: None,
 };
 
 #[test]
@@ -180,4 +189,55 @@ fn an_auto_cell_without_a_decision_is_incomplete() {
         (status("quiet"), status("noisy")),
         (CellStatus::Ok, CellStatus::Incomplete)
     );
+}
+
+#[test]
+fn compared_targets_run_in_interleaved_rounds_and_stop_when_decided() {
+    for fresh in [Fresh::PerRepeat, Fresh::PerWorkload] {
+        let rec = run_on(Some(AUTO), fresh, 2);
+        let labels: Vec<&str> = rec.targets.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels.len(), 2);
+        for t in &labels {
+            // Both targets measure the same values: the quiet workload is shown equivalent
+            // at the minimum; the noisy one is neither separated nor equivalent.
+            let quiet = rec.convergence(t, "quiet").unwrap();
+            assert_eq!((quiet.repeats, quiet.stop), (3, Some(StopReason::Decided)));
+            let noisy = rec.convergence(t, "noisy").unwrap();
+            assert_eq!((noisy.repeats, noisy.stop), (6, Some(StopReason::Maximum)));
+            assert_eq!(rec.cell(t, "quiet", "rate").unwrap().samples.len(), 3);
+            assert_eq!(rec.cell(t, "noisy", "rate").unwrap().samples.len(), 6);
+        }
+        assert!(rec.cells.iter().all(|c| c.status == CellStatus::Ok));
+    }
+}
+
+#[test]
+fn rounds_interleave_the_targets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let mut p = plan_on(&tmp.path().join("work"), None, Fresh::PerRepeat, 2);
+    p.repeat = 2;
+    execute(&mut p, &out, HostInfo::default(), &mut Silent).unwrap();
+    let events = crate::journal::read(&out.join(crate::journal::JOURNAL_FILE)).unwrap();
+    let order: Vec<(String, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Sample {
+                target,
+                workload,
+                metric,
+                sample,
+                ..
+            } if workload == "quiet" && metric == "rate" => Some((target.clone(), sample.repeat)),
+            _ => None,
+        })
+        .collect();
+    // Repeat 0 on both targets before repeat 1 on either.
+    assert_eq!(order.len(), 4, "{order:?}");
+    assert_eq!(
+        (order[0].1, order[1].1, order[2].1, order[3].1),
+        (0, 0, 1, 1)
+    );
+    assert_ne!(order[0].0, order[1].0);
 }

@@ -1,10 +1,14 @@
 //! The runner: expands targets × repeats × workloads, drives each target's lifecycle, and
 //! journals every result the moment it exists.
 //!
-//! Order: for each target, for each repeat, set the target up (a fresh filesystem when its
-//! kind makes one), run every workload, tear it down. A failed setup fails that target's cells
-//! and the run goes on; a signal stops the run before the next step and everything measured
-//! so far stays in the journal.
+//! Order: in rounds. Each round runs the same cycle on every target in turn — set the target
+//! up (a fresh filesystem when its kind makes one), run the cycle's workloads, tear it down —
+//! so the targets are measured interleaved, under the same drift of the machine, and after
+//! each round `--repeat auto` can judge every row on all targets' samples so far. A cycle is
+//! one repeat of every workload (`--fresh per-repeat`, the seeds' way), one repeat of one
+//! workload (`per-workload`), or the whole run (`once`). A failed setup fails that target's
+//! remaining cells and the run goes on; a signal stops the run before the next step and
+//! everything measured so far stays in the journal.
 
 mod age;
 mod auto;
@@ -32,7 +36,7 @@ use crate::target::blockstat::DeviceSet;
 use crate::target::{fsinfo, Target};
 use crate::workload::{Method, Workload, WorkloadCtx};
 use fsbattery_record::aging::AgeSpec;
-use fsbattery_record::repeats::AutoRepeat;
+use fsbattery_record::repeats::{AutoRepeat, StopReason};
 use fsbattery_stats::Aggregate;
 use std::path::Path;
 use std::time::Duration;
@@ -222,28 +226,84 @@ pub fn execute_with(
     let mut index = 0u64;
     let mut targets = std::mem::take(&mut plan.targets);
     let labels = unique_labels(&targets);
-    for (target, label) in targets.iter_mut().zip(&labels) {
-        if stop(&team) {
-            break;
+    let mut auto = plan.auto.map(|a| auto_run(plan, a, &targets));
+    let names: Vec<&str> = plan.workloads.iter().map(|w| w.workload.name()).collect();
+    let all = cycles(plan);
+    let mut states = vec![TargetState::default(); targets.len()];
+    'rounds: for (i, cycle) in all.iter().enumerate() {
+        if let Some(a) = auto.as_mut() {
+            // Every rank must agree, as the clocks differ.
+            if team.agree_stop(!a.round_fits()) {
+                let out = a.stop_all(&names, StopReason::Budget);
+                converged(&mut journal, &labels, out)?;
+                break;
+            }
         }
-        let mut run = TargetRun {
-            team: &team,
-            plan,
-            label,
-            journal: &mut journal,
-            obs: &mut *obs,
-            notices: &notices,
-            index: &mut index,
-            total,
-            auto: plan
-                .auto
-                .map(|a| auto::AutoState::new(a, plan.workloads.len())),
-            memcg: memcg.as_ref(),
-        };
-        run_target(&mut run, target.as_mut())?;
+        for (t, target) in targets.iter_mut().enumerate() {
+            if stop(&team) {
+                break 'rounds;
+            }
+            if states[t].dead {
+                continue;
+            }
+            let mut run = TargetRun {
+                team: &team,
+                plan,
+                label: &labels[t],
+                t,
+                journal: &mut journal,
+                obs: &mut *obs,
+                notices: &notices,
+                index: &mut index,
+                total,
+                auto: auto.as_mut(),
+                memcg: memcg.as_ref(),
+            };
+            run_cycle(&mut run, target.as_mut(), &all, i, &mut states[t])?;
+        }
+        if let Some(a) = auto.as_mut() {
+            let ws: Vec<usize> = cycle.iter().map(|&(_, w)| w).collect();
+            let out = a.after_round(&ws, &names, fsbattery_stats::DEFAULT_ALPHA);
+            converged(&mut journal, &labels, out)?;
+        }
     }
     plan.targets = targets;
     finish(journal, memcg, &notices, obs, out_dir, comm.rank())
+}
+
+/// The auto-repeat state of a run: its workloads' headline metrics (those its table shows)
+/// and which targets are ranked.
+fn auto_run(plan: &Plan, spec: AutoRepeat, targets: &[Box<dyn Target>]) -> auto::AutoRun {
+    let headlines = plan
+        .workloads
+        .iter()
+        .map(|w| {
+            let shown: Vec<&str> = plan
+                .rows
+                .iter()
+                .filter(|r| r.workload == w.workload.name())
+                .map(|r| r.metric.as_str())
+                .collect();
+            auto::headlines(&w.workload.metrics(&w.params), &shown)
+        })
+        .collect();
+    let ranked = targets.iter().map(|_| true).collect();
+    auto::AutoRun::new(spec, headlines, ranked, plan.fresh == Fresh::Once)
+}
+
+/// Journal the auto-repeat decisions made, each under its target's label.
+fn converged(
+    journal: &mut Journal,
+    labels: &[String],
+    decisions: Vec<(usize, fsbattery_record::repeats::Convergence)>,
+) -> std::io::Result<()> {
+    for (t, convergence) in decisions {
+        journal.append(&Event::Converged {
+            target: labels[t].clone(),
+            convergence,
+        })?;
+    }
+    Ok(())
 }
 
 /// The end of a run: the memory cgroup's peak, the end event, the observer told, the record
@@ -304,27 +364,38 @@ fn cycles(plan: &Plan) -> Vec<Cycle> {
     }
 }
 
-/// Everything the runner threads through one target's steps.
+/// Everything the runner threads through one target's cycle.
 struct TargetRun<'a> {
     team: &'a Team<'a>,
     plan: &'a Plan,
     label: &'a str,
+    /// The target's index in plan order.
+    t: usize,
     journal: &'a mut Journal,
     obs: &'a mut dyn RunObserver,
     notices: &'a crate::notice::Capture,
     index: &'a mut u64,
     total: u64,
-    /// `--repeat auto`: this target's samples and decisions.
-    auto: Option<auto::AutoState>,
+    /// `--repeat auto`: every cell's samples and decisions.
+    auto: Option<&'a mut auto::AutoRun>,
     /// `--memory`: the cgroup the run is in (its page cache is sampled after each phase).
     memcg: Option<&'a crate::target::MemoryCgroup>,
+}
+
+/// What the runner remembers of a target between rounds.
+#[derive(Debug, Clone, Copy, Default)]
+struct TargetState {
+    /// Its record is journaled (after its first setup, or its failure).
+    announced: bool,
+    /// Its setup failed: its remaining cells are failed, it takes no further round.
+    dead: bool,
 }
 
 impl TargetRun<'_> {
     /// Workload `w` needs no more repeats on this target (`--repeat auto` decided, or it
     /// failed there).
     fn done(&self, w: usize) -> bool {
-        self.auto.as_ref().is_some_and(|a| a.stopped(w))
+        self.auto.as_ref().is_some_and(|a| a.stopped(self.t, w))
     }
 }
 
@@ -335,55 +406,59 @@ impl TargetRun<'_> {
     }
 }
 
-fn run_target(run: &mut TargetRun<'_>, target: &mut dyn Target) -> std::io::Result<()> {
-    let mut announced = false;
-    let all = cycles(run.plan);
-    for (i, cycle) in all.iter().enumerate() {
-        if stop(run.team) || cycle.is_empty() {
+/// Run cycle `i` of `all` on one target: set it up, run the cycle's steps that are still
+/// wanted, tear it down. A failed setup (or aging) fails every remaining step of the target.
+fn run_cycle(
+    run: &mut TargetRun<'_>,
+    target: &mut dyn Target,
+    all: &[Cycle],
+    i: usize,
+    state: &mut TargetState,
+) -> std::io::Result<()> {
+    let cycle = &all[i];
+    if cycle.is_empty() {
+        return Ok(());
+    }
+    if cycle.iter().all(|&(_, w)| run.done(w)) {
+        *run.index += cycle.len() as u64;
+        return Ok(());
+    }
+    let repeat = cycle[0].0;
+    let setup = target.setup(repeat);
+    run.relay();
+    let mut lifecycle = match setup {
+        Ok(lc) => lc,
+        Err(e) => {
+            let reason = format!("setup of {} failed: {e}", target.spec());
+            return fail_rest(run, target, &all[i..], &reason, state);
+        }
+    };
+    if !state.announced {
+        let rec = describe(target, run.label);
+        run.journal.append(&Event::Target { target: rec })?;
+        state.announced = true;
+    }
+    if let Some(lc) = &lifecycle {
+        for (metric, sample) in lifecycle::after_setup(lc, repeat) {
+            lifecycle_sample(run, metric, sample)?;
+        }
+    }
+    if let Err(reason) = age_fresh(run, target, lifecycle.as_mut()) {
+        teardown(run, target, lifecycle, repeat)?;
+        return fail_rest(run, target, &all[i..], &reason, state);
+    }
+    let devices = DeviceSet::open(&target.block_devices());
+    let result = cycle.iter().try_for_each(|&(r, w)| {
+        if run.done(w) {
+            *run.index += 1;
             return Ok(());
         }
-        if cycle.iter().all(|&(_, w)| run.done(w)) {
-            *run.index += cycle.len() as u64;
-            continue;
-        }
-        let repeat = cycle[0].0;
-        let setup = target.setup(repeat);
+        let step = run_step(run, target, devices.as_ref(), r, w);
         run.relay();
-        let mut lifecycle = match setup {
-            Ok(lc) => lc,
-            Err(e) => {
-                let reason = format!("setup of {} failed: {e}", target.spec());
-                return fail_rest(run, target, &all[i..], &reason, announced);
-            }
-        };
-        if !announced {
-            let rec = describe(target, run.label);
-            run.journal.append(&Event::Target { target: rec })?;
-            announced = true;
-        }
-        if let Some(lc) = &lifecycle {
-            for (metric, sample) in lifecycle::after_setup(lc, repeat) {
-                lifecycle_sample(run, metric, sample)?;
-            }
-        }
-        if let Err(reason) = age_fresh(run, target, lifecycle.as_mut()) {
-            teardown(run, target, lifecycle, repeat)?;
-            return fail_rest(run, target, &all[i..], &reason, announced);
-        }
-        let devices = DeviceSet::open(&target.block_devices());
-        let result = cycle.iter().try_for_each(|&(r, w)| {
-            if run.done(w) {
-                *run.index += 1;
-                return Ok(());
-            }
-            let step = run_step(run, target, devices.as_ref(), r, w);
-            run.relay();
-            step
-        });
-        teardown(run, target, lifecycle, repeat)?;
-        result?;
-    }
-    Ok(())
+        step
+    });
+    teardown(run, target, lifecycle, repeat)?;
+    result
 }
 
 /// `--age`: churn the filesystem just made to the planned fill before any workload (untimed;
@@ -461,10 +536,12 @@ fn fail_rest(
     target: &dyn Target,
     rest: &[Cycle],
     reason: &str,
-    announced: bool,
+    state: &mut TargetState,
 ) -> std::io::Result<()> {
     run.obs.message(reason);
-    if !announced {
+    state.dead = true;
+    if !state.announced {
+        state.announced = true;
         let rec = TargetRecord {
             label: run.label.to_string(),
             spec: target.spec().into(),
@@ -486,6 +563,11 @@ fn fail_rest(
         };
         run.journal.append(&ev)?;
         *run.index += 1;
+    }
+    if let Some(a) = run.auto.as_mut() {
+        for w in 0..run.plan.workloads.len() {
+            a.fail(run.t, w);
+        }
     }
     Ok(())
 }

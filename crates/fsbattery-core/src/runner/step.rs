@@ -118,7 +118,7 @@ pub(super) fn run_step(
             reason: reason.clone(),
         })?;
     }
-    auto_step(run, w, repeat, res.is_ok(), &comparable)?;
+    auto_step(run, w, res.is_ok(), &comparable)?;
     run.obs.step_end(&step, error.as_deref());
     *run.index += 1;
     Ok(())
@@ -192,26 +192,27 @@ fn outcome(team: &Team<'_>, res: &Result<(), WorkloadError>) -> Option<String> {
 }
 
 /// `--repeat auto` after one step: keep its comparable samples, and journal the decision when
-/// the workload stops here; a failed step stops it (no precision can come of it).
+/// the cell stops here (alone rule; the compared rule decides after the round); a failed step
+/// stops its cell (no decision can come of it).
 fn auto_step(
     run: &mut TargetRun<'_>,
     w: usize,
-    repeat: u32,
     finished: bool,
     samples: &[(String, Sample)],
 ) -> std::io::Result<()> {
+    let t = run.t;
     let Some(auto) = run.auto.as_mut() else {
         return Ok(());
     };
     if !finished {
-        auto.stop(w);
+        auto.fail(t, w);
         return Ok(());
     }
     for (metric, sample) in samples {
-        auto.record(w, metric, sample);
+        auto.record(t, w, metric, sample);
     }
     let name = run.plan.workloads[w].workload.name();
-    match auto.decide(w, name, repeat) {
+    match auto.after_step(t, w, name) {
         Some(convergence) => run.journal.append(&Event::Converged {
             target: run.label.to_string(),
             convergence,

@@ -1,5 +1,5 @@
-//! Parsers of the run conditions `--repeat N|auto[:MIN..MAX]`, `--precision PCT` and
-//! `--age PCT[,seed=N]`: pure, so a mistake is a clap usage error (exit 2) naming the form.
+//! Parsers of the run conditions `--repeat N|auto[:MIN..MAX]`, `--precision PCT`,
+//! `--budget DURATION` and `--age PCT[,seed=N]`: pure, so a mistake is a clap usage error (exit 2) naming the form.
 
 use fsbattery_core::params;
 use fsbattery_record::aging::AgeSpec;
@@ -69,6 +69,16 @@ pub(super) fn precision(s: &str) -> Result<f64, String> {
     Ok(pct)
 }
 
+/// `--budget`: a duration as humantime writes them (`30m`, `1h 30m`, `90s`), above zero.
+pub(super) fn budget(s: &str) -> Result<std::time::Duration, String> {
+    let bad = || "must be a duration above zero, e.g. 30m, 2h or 90s".to_string();
+    let d = humantime::parse_duration(s.trim()).map_err(|_| bad())?;
+    if d.is_zero() {
+        return Err(bad());
+    }
+    Ok(d)
+}
+
 /// `--age`: `PCT[,seed=N]`, PCT from 1 to 95 (a full filesystem leaves the workloads no room).
 pub(super) fn age(s: &str) -> Result<AgeSpec, String> {
     let bad = || "must read PCT[,seed=N] with PCT from 1 to 95, e.g. 70,seed=7".to_string();
@@ -105,6 +115,15 @@ mod tests {
             "-1",
         ] {
             assert!(repeat(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn budget_forms() {
+        assert_eq!(budget("30m"), Ok(std::time::Duration::from_secs(1800)));
+        assert_eq!(budget("1h 30m"), Ok(std::time::Duration::from_secs(5400)));
+        for bad in ["", "0s", "soon", "-5m", "10"] {
+            assert!(budget(bad).is_err(), "{bad}");
         }
     }
 

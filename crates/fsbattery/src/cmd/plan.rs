@@ -39,7 +39,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             m.source.clone(),
         ));
     }
-    let (repeat, auto) = repeats(args, &suite)?;
+    let (repeat, auto) = repeats(args, &suite, scale, targets.len())?;
     check_age(args, &targets)?;
     let (cache, cache_setting) = plan_settings::cache(args, &suite);
     let (pause, pause_setting) = plan_settings::pause(args, &suite, scale)?;
@@ -509,30 +509,56 @@ fn targets(
     Ok((out, Vec::new(), None))
 }
 
-/// `--repeat` (else the suite's count) and `--precision`: the count the schedule runs to (auto's
-/// maximum) and auto's bounds. `--precision` without auto would be silently ignored: refused.
+/// `--repeat` (else the default: auto from the suite's count when two or more targets are
+/// compared, the suite's count for one) with `--precision`, `--margin` and `--budget`: the
+/// count the schedule runs to (auto's maximum) and auto's rules. Auto's conditions without
+/// auto would be silently ignored: refused.
 fn repeats(
     args: &RunArgs,
     suite: &suite::Suite,
+    scale: Scale,
+    targets: usize,
 ) -> Result<(u32, Option<fsbattery_record::repeats::AutoRepeat>), UsageError> {
     use crate::cli::RepeatArg;
     use fsbattery_record::repeats::AutoRepeat;
-    match args.repeat {
-        Some(RepeatArg::Auto { min, max }) => Ok((
-            max,
-            Some(AutoRepeat {
-                min,
-                max,
-                precision_pct: args.precision.unwrap_or(AutoRepeat::DEFAULT_PRECISION_PCT),
-            }),
+    let auto = |min: u32, max: u32| {
+        let budget = args.budget.or(match scale {
+            Scale::Quick => Some(DEFAULT_QUICK_BUDGET),
+            _ => None,
+        });
+        let mut a = AutoRepeat::new(min, max);
+        a.precision_pct = args.precision.unwrap_or(a.precision_pct);
+        a.margin_pct = args.margin.unwrap_or(a.margin_pct);
+        a.budget_secs = budget.map(|b| b.as_secs_f64());
+        (max, Some(a))
+    };
+    let conditions = [
+        ("--precision", args.precision.is_some()),
+        ("--margin", args.margin.is_some()),
+        ("--budget", args.budget.is_some()),
+    ];
+    let given = conditions.iter().find(|(_, set)| *set).map(|(f, _)| *f);
+    match (args.repeat, given) {
+        (Some(RepeatArg::Auto { min, max }), _) => Ok(auto(min, max)),
+        (Some(RepeatArg::Fixed(_)), Some(flag)) => Err(UsageError::Invalid(format!(
+            "{flag} applies to --repeat auto: drop the fixed --repeat N, or drop {flag}"
+        ))),
+        (Some(RepeatArg::Fixed(n)), None) => Ok((n, None)),
+        (None, _) if targets >= 2 && suite.repeat >= 2 => Ok(auto(
+            suite.repeat,
+            suite.repeat.max(AutoRepeat::DEFAULT_MAX),
         )),
-        _ if args.precision.is_some() => Err(UsageError::Invalid(
-            "--precision applies to --repeat auto: add --repeat auto, or drop --precision".into(),
-        )),
-        Some(RepeatArg::Fixed(n)) => Ok((n, None)),
-        None => Ok((suite.repeat, None)),
+        (None, Some(flag)) => Err(UsageError::Invalid(format!(
+            "{flag} applies to --repeat auto, which one target does not get by default: add \
+             --repeat auto, or drop {flag}"
+        ))),
+        (None, None) => Ok((suite.repeat, None)),
     }
 }
+
+/// The default `--budget` at quick scale: rounds of the default comparison take about a
+/// minute here, so 10 minutes leave room for a few rounds past the minimum.
+const DEFAULT_QUICK_BUDGET: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// [`image_size`], grown under `--age PCT` so the workloads' data (and 64 MiB of slack) still
 /// fits in the (100 − PCT) % the churn leaves free.

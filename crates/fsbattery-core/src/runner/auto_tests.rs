@@ -1,0 +1,230 @@
+//! The two stopping rules of `--repeat auto`, cell by cell, with planted values: the alone
+//! rule's precision, and the compared rule's separated / equivalent / undecided rows, the
+//! headline filter and the budget.
+
+use super::*;
+
+fn sample(value: f64) -> Sample {
+    Sample {
+        repeat: 0,
+        value,
+        elapsed_s: 0.0,
+        user_s: 0.0,
+        sys_s: 0.0,
+        cpu_pct: 0.0,
+        ..Default::default()
+    }
+}
+
+fn spec() -> AutoRepeat {
+    AutoRepeat::new(3, 6)
+}
+
+fn rate(name: &str) -> Headline {
+    Headline {
+        name: name.into(),
+        better: Better::Higher,
+        time: false,
+    }
+}
+
+/// Feed `values` to one target alone, a repeat at a time; the repeat at which it stopped and
+/// the decision.
+fn alone(values: &[f64]) -> Option<(u32, Convergence)> {
+    let mut a = AutoRun::new(spec(), vec![vec![rate("touch")]], vec![true], false);
+    for (r, v) in values.iter().enumerate() {
+        a.record(0, 0, "touch", &sample(*v));
+        if let Some(c) = a.after_step(0, 0, "metadata") {
+            assert!(a.stopped(0, 0) && a.after_step(0, 0, "metadata").is_none());
+            return Some((r as u32, c));
+        }
+    }
+    None
+}
+
+#[test]
+fn alone_a_quiet_metric_stops_at_the_minimum_and_says_why() {
+    let (at, c) = alone(&[100.0, 100.5, 99.8, 100.1, 100.0, 99.9]).unwrap();
+    assert_eq!((at, c.repeats, c.reached), (2, 3, true));
+    assert_eq!(c.stop, Some(StopReason::Precise));
+    assert_eq!(c.widest_metric, "touch");
+    assert!(c.widest_half_width_pct.unwrap() < 3.0, "{c:?}");
+}
+
+#[test]
+fn alone_a_noisy_metric_goes_on_to_the_maximum() {
+    let (at, c) = alone(&[50.0, 150.0, 80.0, 130.0, 60.0, 140.0, 100.0]).unwrap();
+    assert_eq!((at, c.repeats, c.reached), (5, 6, false));
+    assert_eq!(c.stop, Some(StopReason::Maximum));
+    assert!(c.describe().contains("not converged"), "{}", c.describe());
+}
+
+/// Run rounds of two (or more) ranked targets, `values[t][r]` for repeat r of target t; the
+/// decisions in the order made, with the round they came after.
+fn compared(values: &[&[f64]], heads: Vec<Headline>) -> Vec<(usize, usize, Convergence)> {
+    let targets = values.len();
+    let mut a = AutoRun::new(spec(), vec![heads], vec![true; targets], false);
+    let mut out = Vec::new();
+    for r in 0..spec().max as usize {
+        assert!(a.round_fits());
+        for (t, v) in values.iter().enumerate() {
+            if a.stopped(t, 0) {
+                continue;
+            }
+            a.record(t, 0, "rate", &sample(v[r % v.len()]));
+            a.record(t, 0, "max_lat", &sample(v[r % v.len()] * (1.0 + r as f64)));
+            assert!(a.after_step(t, 0, "w").is_none(), "decided after the round");
+        }
+        for (t, c) in a.after_round(&[0], &["w"], 0.05) {
+            out.push((r, t, c));
+        }
+    }
+    out
+}
+
+#[test]
+fn separated_targets_stop_at_the_minimum() {
+    // 20 % apart with ±0.5 % noise: decided after the third round, both.
+    let out = compared(
+        &[&[100.0, 100.5, 99.6], &[80.0, 80.3, 79.7]],
+        vec![rate("rate")],
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    for (r, _, c) in &out {
+        assert_eq!((*r, c.repeats, c.stop), (2, 3, Some(StopReason::Decided)));
+        assert!(c.reached && c.describe().starts_with("3 repeats, decided"));
+    }
+}
+
+#[test]
+fn equivalent_targets_stop_once_shown_equivalent() {
+    // 0.2 % apart with ±0.3 % noise: equivalent within ±5 % well before the maximum.
+    let out = compared(
+        &[&[100.0, 100.3, 99.7, 100.1], &[100.2, 99.9, 100.4, 100.0]],
+        vec![rate("rate")],
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out
+        .iter()
+        .all(|(_, _, c)| c.stop == Some(StopReason::Decided) && c.repeats < 6));
+}
+
+#[test]
+fn a_noisy_target_stays_undecided_to_the_maximum() {
+    // Means 2 % apart, one target's noise ±50 %: neither separated nor equivalent.
+    let out = compared(
+        &[
+            &[100.0, 100.2, 99.8],
+            &[50.0, 150.0, 60.0, 140.0, 102.0, 100.0],
+        ],
+        vec![rate("rate")],
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out.iter()
+            .all(|(r, _, c)| *r == 5 && c.stop == Some(StopReason::Maximum) && !c.reached),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn only_headline_metrics_hold_a_cell() {
+    // A wild maximum latency beside a clearly separated rate: the rate decides alone.
+    let spec = |name: &str, unit: &str, stat: Option<Stat>| {
+        let mut m = MetricSpec::rate(name, unit, "x");
+        m.meta = Some(fsbattery_record::meta::MetricMeta {
+            kind: if stat.is_some() {
+                MetricKind::Latency
+            } else {
+                MetricKind::Rate
+            },
+            stat,
+            of: None,
+            dims: Vec::new(),
+        });
+        m
+    };
+    let metrics = vec![
+        spec("rate", "MB/s", None),
+        spec("lat_max", "ms", Some(Stat::Max)),
+        spec("lat_p99", "ms", Some(Stat::Percentile(99.0))),
+        spec("lat_p50", "ms", Some(Stat::Percentile(50.0))),
+        spec("lat_mean", "ms", Some(Stat::Mean)),
+        MetricSpec::rate("space", "MiB", "x").not_comparable(),
+    ];
+    let names: Vec<String> = headlines(&metrics, &[])
+        .into_iter()
+        .map(|h| h.name)
+        .collect();
+    assert_eq!(names, ["rate", "lat_p50", "lat_mean"]);
+    // A table that shows only some rows: only those.
+    let shown: Vec<String> = headlines(&metrics, &["lat_mean", "lat_max"])
+        .into_iter()
+        .map(|h| h.name)
+        .collect();
+    assert_eq!(shown, ["lat_mean"]);
+    let out = compared(
+        &[&[100.0, 100.5, 99.6], &[80.0, 80.3, 79.7]],
+        vec![rate("rate")],
+    );
+    assert!(out.iter().all(|(r, _, _)| *r == 2));
+}
+
+#[test]
+fn tiny_timings_never_hold_a_cell() {
+    let tiny = Headline {
+        name: "rate".into(),
+        better: Better::Lower,
+        time: true,
+    };
+    // 2 ms timings, wildly noisy: not judged, the cells stop at the minimum as decided.
+    let out = compared(
+        &[&[0.002, 0.004, 0.001], &[0.003, 0.001, 0.002]],
+        vec![tiny],
+    );
+    assert!(
+        out.iter()
+            .all(|(r, _, c)| *r == 2 && c.stop == Some(StopReason::Decided)),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_reference_target_is_decided_alone_and_one_ranked_target_is_alone() {
+    let mut a = AutoRun::new(spec(), vec![vec![rate("rate")]], vec![true, false], false);
+    for r in 0..3 {
+        a.record(0, 0, "rate", &sample(100.0 + f64::from(r)));
+        assert!(a.after_step(0, 0, "w").is_none() || r == 2);
+        a.record(1, 0, "rate", &sample(500.0));
+        let c = a.after_step(1, 0, "w");
+        assert_eq!(
+            c.is_some(),
+            r == 2,
+            "the reference is precise at the minimum"
+        );
+    }
+}
+
+#[test]
+fn the_budget_stops_every_undecided_cell() {
+    let mut spec = spec();
+    spec.budget_secs = Some(0.0);
+    let mut a = AutoRun::new(spec, vec![vec![rate("rate")]], vec![true, true], false);
+    assert!(
+        a.round_fits(),
+        "the first round always fits a zero budget's clock"
+    );
+    a.record(0, 0, "rate", &sample(1.0));
+    a.after_step(0, 0, "w");
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    assert!(!a.round_fits());
+    let out = a.stop_all(&["w"], StopReason::Budget);
+    // Only the cell that made a repeat has something to say.
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].1.stop, Some(StopReason::Budget));
+    assert!(
+        out[0].1.describe().contains("budget"),
+        "{}",
+        out[0].1.describe()
+    );
+}
