@@ -54,7 +54,8 @@ impl AutoRepeat {
         }
     }
 
-    /// "3..15 repeats (auto: decided or ±5 % equivalent, alone ±3 %; budget 10 min)".
+    /// "3..15 repeats (auto: until separated or equivalent within ±5 %, alone ±3 %; budget
+    /// 10 min)".
     pub fn describe(&self) -> String {
         let budget = self
             .budget_secs
@@ -91,7 +92,7 @@ pub enum StopReason {
     Budget,
 }
 
-/// The repeats of a plan as one phrase: "3 repeat(s)" or "3..15 repeats (auto, 3 %)".
+/// The repeats of a plan as one phrase: "3 repeat(s)" or "3..15 repeats (auto: ...)".
 pub fn describe(repeat: u32, auto: Option<&AutoRepeat>) -> String {
     auto.map_or_else(|| format!("{repeat} repeat(s)"), AutoRepeat::describe)
 }
