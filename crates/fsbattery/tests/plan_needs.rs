@@ -210,3 +210,52 @@ fn the_capabilities_the_plan_checked_are_recorded() {
     let direct = caps["direct_io"].as_bool().unwrap();
     assert_eq!(caps["direct_io_align"].as_u64().is_some(), direct, "{caps}");
 }
+
+/// An estimate over the target's room, where what the run holds for certain fits, is a
+/// warning, not a refusal (issue 29 §3): the run goes ahead, and a target that does fill
+/// fails its cell (exit 3) with everything torn down.
+#[test]
+fn an_estimate_over_the_room_warns_and_runs() {
+    if !loop_targets() {
+        return;
+    }
+    let cwd = tempfile::tempdir().unwrap();
+    let work = cwd.path().join("work");
+    // 200 files of up to 100 kB through 20,000 transactions: an estimate near 30 MB (the
+    // walk's three deviations), 0.8 MB for certain, a peak nearer 20 MB.
+    let sets = [
+        "postmark.files=200",
+        "postmark.transactions=20000",
+        "postmark.size_high=100000",
+    ];
+    let mut args = vec![
+        "run",
+        "--workload",
+        "postmark",
+        "--target",
+        "loop:ext4,size=24M",
+    ];
+    for s in &sets {
+        args.extend(["--set", s]);
+    }
+    args.extend(["--repeat", "1", "--no-ceiling", "--quiet", "--out", "res"]);
+    let o = fsb(cwd.path(), &work, &args);
+    let err = stderr(&o);
+    let warning = err
+        .lines()
+        .find(|l| l.contains("postmark may need up to"))
+        .unwrap_or_else(|| panic!("no warning: {err}"));
+    assert!(
+        warning.contains("on loop:ext4,size=24M, which has 24MiB") && warning.contains("running"),
+        "{warning}"
+    );
+    match code(&o) {
+        0 => {}
+        3 => assert!(
+            stdout(&o).contains("space") || err.contains("space"),
+            "{err}"
+        ),
+        c => panic!("exit {c}: {err}"),
+    }
+    assert_clean(&work);
+}

@@ -111,11 +111,16 @@ const PARAMS: &[ParamSpec] = &[
 
 impl Workload for Bonnie {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        // The big file, then (after it is removed) the small files.
+        // The big file, then (after it is removed) the small files: uniform sizes from
+        // min_size to max_size, so each holds the mean and less than a block of rounding on
+        // average, and never more than max_size's blocks. The big file is exact.
         let (files, dirs) = (p.get("files"), p.get("dirs"));
-        let small = super::needs::files_bytes(files, p.get("max_size"));
-        let bytes = p.get("size").max(small);
+        let (lo, hi) = (p.get("min_size"), p.get("max_size").max(p.get("min_size")));
+        let most = super::needs::files_bytes(1, hi);
+        let each = (lo / 2 + hi / 2 + super::needs::BLOCK).min(most);
+        let bytes = p.get("size").max(files.saturating_mul(each));
         super::needs::Needs::space(bytes, files + dirs + 2, "size, files and max_size")
+            .uncertain(p.get("size"))
             .engine(p)
             .direct(p, "false", true, &["chunk"])
     }

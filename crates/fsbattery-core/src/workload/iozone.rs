@@ -299,8 +299,10 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
 
 impl Workload for Iozone {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        // Records double from min_record: an aligned min_record aligns them all.
-        super::needs::Needs::space(p.get("size"), 2, "size")
+        // The test file and the record-rewrite test's file of one record (max_record at
+        // most). Records double from min_record: an aligned min_record aligns them all.
+        let bytes = p.get("size").saturating_add(p.get("max_record"));
+        super::needs::Needs::space(bytes, 3, "size and max_record")
             .engine(p)
             .direct(p, "false", true, &["min_record"])
     }

@@ -26,6 +26,7 @@ pub mod layout;
 mod metadata;
 pub mod needs;
 mod personality;
+mod personality_needs;
 mod postmark;
 mod postmark_mt;
 mod postmark_run;

@@ -202,15 +202,13 @@ impl Kind {
 
 impl Workload for Personality {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        // Gamma-sized files (a quarter over the mean for the tail), each grown by appends.
-        let (files, mean) = (p.get("files"), p.get("mean_size"));
-        let size = mean
-            .saturating_add(mean / 4)
-            .saturating_add(p.get("append_size"));
-        let dirs = files / p.get("dirwidth") + 2;
-        let bytes = super::needs::files_bytes(files, size);
-        super::needs::Needs::space(bytes, files + dirs, "files, mean_size and append_size")
-            .engine(p)
+        use super::personality_needs::{needs, Flow};
+        let flow = match self.kind {
+            Kind::Fileserver => Flow::Fileserver,
+            Kind::Varmail => Flow::Varmail,
+            Kind::Webserver => Flow::Webserver,
+        };
+        needs(flow, p).engine(p)
     }
     fn name(&self) -> &'static str {
         match self.kind {

@@ -426,15 +426,21 @@ pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageErro
 /// [`check_needs`] for the plan: targets the user named are refused, while a default target
 /// that cannot run a planned workload is left out with the reason, as the defaults this
 /// machine cannot make are (tmpfs, half of RAM, cannot hold full-scale files) — unless no
-/// default can: then the first reason refuses the plan.
+/// default can: then the first reason refuses the plan. Estimates over a kept target's room
+/// (what the run holds for certain fits) become notes, printed before the run as notices are.
 pub fn fit(plan: &mut Plan, args: &RunArgs, space: bool) -> Result<(), UsageError> {
     if !args.targets.is_empty() || plan.targets.is_empty() {
-        return check_needs(&plan.workloads, &plan.targets, space);
+        let warnings = check_needs(&plan.workloads, &plan.targets, space)?;
+        plan.notes.extend(warnings);
+        return Ok(());
     }
     let mut first = None;
     for t in std::mem::take(&mut plan.targets) {
         match check_needs(&plan.workloads, std::slice::from_ref(&t), space) {
-            Ok(()) => plan.targets.push(t),
+            Ok(warnings) => {
+                plan.notes.extend(warnings);
+                plan.targets.push(t);
+            }
             Err(e) => {
                 plan.skipped.push(fsbattery_core::model::SkippedTarget {
                     spec: t.spec().into(),
@@ -453,12 +459,14 @@ pub fn fit(plan: &mut Plan, args: &RunArgs, space: bool) -> Result<(), UsageErro
 
 /// Every workload's needs against every target's capabilities (probed on the first call,
 /// here, before any setup): O_DIRECT and its alignment, io_uring and, with `space`, bytes and
-/// inodes. The first mismatch refuses the plan in one line that names the parameter and fix.
+/// inodes. The first mismatch refuses the plan in one line that names the parameter and fix;
+/// otherwise the warnings, one line each, for estimates over a target's room.
 pub fn check_needs(
     workloads: &[PlannedWorkload],
     targets: &[Box<dyn Target>],
     space: bool,
-) -> Result<(), UsageError> {
+) -> Result<Vec<String>, UsageError> {
+    let mut warnings = Vec::new();
     for t in targets {
         let mut caps = t.capabilities();
         if !space {
@@ -466,11 +474,12 @@ pub fn check_needs(
         }
         for w in workloads {
             let needs = w.workload.needs(&w.params);
-            workload::needs::check(w.workload.name(), &needs, t.spec(), &caps)
+            let warning = workload::needs::check(w.workload.name(), &needs, t.spec(), &caps)
                 .map_err(UsageError::Invalid)?;
+            warnings.extend(warning);
         }
     }
-    Ok(())
+    Ok(warnings)
 }
 
 type Skipped = Vec<fsbattery_core::model::SkippedTarget>;

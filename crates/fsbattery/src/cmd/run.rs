@@ -171,10 +171,11 @@ fn add_default_dir(
         t.root().display()
     );
     plan.targets.push(Box::new(t));
-    plan::check_needs(&plan.workloads, &plan.targets, true).map_err(|e| {
+    let warnings = plan::check_needs(&plan.workloads, &plan.targets, true).map_err(|e| {
         plan.targets.clear();
         anyhow::Error::from(e)
     })?;
+    plan.notes.extend(warnings);
     Ok(note)
 }
 

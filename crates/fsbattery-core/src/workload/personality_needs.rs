@@ -1,0 +1,65 @@
+//! The space the filebench personalities hold at their peak: the file set as its flow keeps
+//! it, and what grows with the runtime. Growth with time depends on how fast the machine runs
+//! the loop, so these estimates are expected peaks (the plan warns rather than refuses over
+//! them); what is certain is a block for each entry made before the timed phase.
+//!
+//! Measured on a loop ext4 (tests/needs_peaks.rs, 2 CPUs, debug build, 2026-11-26):
+//! - fileserver: each loop creates one entry and deletes one, and appends to another; the
+//!   peak did not move between 1 s and 4 s of runtime (13.1 and 13.3 MB for 300 entries of
+//!   32 KiB), above the set alone because the appended entries are not the deleted ones: the
+//!   estimate keeps every entry at 1.25 × the mean plus one whole APPEND_SIZE.
+//! - varmail: deletes one, creates one empty and appends to it, appends to another; the
+//!   appends outgrow the deletions, about 1 MB/s here (4.8, 6.6, 11.2 and 19.2 MB after 1, 4,
+//!   6 and 16 s; fsync-bound, so a faster device grows it faster).
+//! - webserver: reads the set and appends 1..=APPEND_SIZE bytes to one log every loop: the log
+//!   grew 57–90 MB/s here (65–90 MB after 1 s, 237 MB after 4 s), so a 60 s standard run
+//!   writes gigabytes of it.
+
+use super::needs::{files_bytes, Needs, BLOCK};
+use crate::params::Params;
+
+/// Which personality.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flow {
+    Fileserver,
+    Varmail,
+    Webserver,
+}
+
+/// varmail's net growth a second (appends less deletions): half again the 1 MB/s seen.
+const VARMAIL_GROWTH: u64 = 3 << 19;
+/// webserver's log growth a second: the most seen (90 MB in a first second) and a margin.
+const LOG_GROWTH: u64 = 96 << 20;
+
+/// The expected peak of `flow` with `p`, and the entries made first as the certain part.
+pub(super) fn needs(flow: Flow, p: &Params) -> Needs {
+    let (files, mean, append) = (p.get("files"), p.get("mean_size"), p.get("append_size"));
+    let made = files.saturating_mul(p.get("prealloc").min(100)) / 100;
+    let runtime = p.get("runtime").max(1);
+    let bytes = match flow {
+        // Every entry may exist (creations fill the absent ones as fast as deletions empty
+        // them), with gamma's tail and an append each.
+        Flow::Fileserver => {
+            files_bytes(files, mean.saturating_add(mean / 4).saturating_add(append))
+        }
+        Flow::Varmail => {
+            gamma_set(made, mean).saturating_add(runtime.saturating_mul(VARMAIL_GROWTH))
+        }
+        Flow::Webserver => gamma_set(made, mean).saturating_add(runtime.saturating_mul(LOG_GROWTH)),
+    };
+    let dirs = files / p.get("dirwidth").max(1) + 2;
+    Needs::space(
+        bytes,
+        files + dirs,
+        "files, mean_size, append_size and runtime",
+    )
+    .uncertain(made.saturating_mul(BLOCK))
+}
+
+/// `n` files of gamma sizes (shape 1.5, so a standard deviation of mean/√1.5 each) with
+/// `mean`: n × (mean + a block for the rounding) plus three standard deviations of the sum.
+fn gamma_set(n: u64, mean: u64) -> u64 {
+    let sd = mean as f64 / 1.5f64.sqrt() * (n as f64).sqrt();
+    n.saturating_mul(mean.saturating_add(BLOCK))
+        .saturating_add((3.0 * sd) as u64)
+}
