@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod answer;
 pub mod cache_notes;
 pub mod comparable;
 pub mod compare;

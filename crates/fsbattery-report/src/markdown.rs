@@ -25,6 +25,20 @@ impl Renderer for Markdown {
         if let Some(l) = conditions::legend(rec) {
             out.push_str(&format!("{}.\n\n", escape(&l)));
         }
+        // The answer first, as the HTML opens with it: the reader's question before the data.
+        let answer = crate::answer::lines(&crate::answer::for_report(report));
+        if let Some((head, rest)) = answer.split_first() {
+            out.push_str(&format!(
+                "## {}
+
+",
+                escape(head.trim_end_matches(':'))
+            ));
+            for l in rest {
+                out.push_str(&format!("{}\n", escape(&markdown_item(l))));
+            }
+            out.push('\n');
+        }
         let main = Matrix::build_main(report, Quantity::Value);
         let iozone = crate::iozone_tables::markdown(report);
         // An iozone-only run has no other rows: its tables are the whole report.
@@ -176,4 +190,14 @@ fn device_io(rec: &fsbattery_record::RunRecord) -> String {
 /// Escape characters that would break a Markdown table cell.
 fn escape(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// An answer line as a Markdown list item, its indentation kept as nesting.
+fn markdown_item(line: &str) -> String {
+    let depth = (line.len() - line.trim_start().len()) / 2;
+    format!(
+        "{}- {}",
+        "  ".repeat(depth.saturating_sub(1)),
+        line.trim_start()
+    )
 }

@@ -63,6 +63,13 @@ impl Renderer for TerminalTable {
             out.push('\n');
             out.push_str(&t);
         }
+        // Last, as hyperfine ends: the answer in plain words.
+        let answer = crate::answer::lines(&crate::answer::for_report(report));
+        if !answer.is_empty() {
+            out.push('\n');
+            out.push_str(&answer.join("\n"));
+            out.push('\n');
+        }
         Ok(out.into_bytes())
     }
 }

@@ -87,6 +87,7 @@ fn plan_on(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh, targets: usize) 
         age: None,
         cache: Default::default(),
         memory: None,
+        rank_reference: false,
     }
 }
 

@@ -96,6 +96,9 @@ pub struct Plan {
     pub cache: CachePolicy,
     /// `--memory`: run inside a memory cgroup with this limit.
     pub memory: Option<MemoryRequest>,
+    /// `--rank-reference`: rank RAM targets (tmpfs) against disks in `--repeat auto`'s
+    /// decisions too.
+    pub rank_reference: bool,
 }
 
 /// `--memory`: the limit, where it came from, and the work directory its state file goes to
@@ -287,7 +290,14 @@ fn auto_run(plan: &Plan, spec: AutoRepeat, targets: &[Box<dyn Target>]) -> auto:
             auto::headlines(&w.workload.metrics(&w.params), &shown)
         })
         .collect();
-    let ranked = targets.iter().map(|_| true).collect();
+    // A RAM reference (tmpfs) is shown, not ranked against disks, unless asked or unless
+    // every target is one; it then repeats alone, to its precision.
+    let reference: Vec<bool> = targets
+        .iter()
+        .map(|t| fsinfo::in_memory(t.as_ref()))
+        .collect();
+    let rank_all = plan.rank_reference || reference.iter().all(|r| *r);
+    let ranked = reference.iter().map(|r| rank_all || !r).collect();
     auto::AutoRun::new(spec, headlines, ranked, plan.fresh == Fresh::Once)
 }
 

@@ -83,6 +83,7 @@ fn plan(root: PathBuf) -> Plan {
         age: None,
         cache: Default::default(),
         memory: None,
+        rank_reference: false,
     }
 }
 

@@ -69,6 +69,18 @@ pub fn describe(path: &Path) -> MountEntry {
     m
 }
 
+/// Whether `target` lives in RAM — a `tmpfs` spec, or a directory on tmpfs or ramfs — and so
+/// is a reference for what the kernel does without a device rather than a contender against
+/// disks (the record side's `TargetRecord::in_memory`, known here before setup).
+pub fn in_memory(target: &dyn super::Target) -> bool {
+    let spec = target.spec();
+    if spec == "tmpfs" || spec.starts_with("tmpfs:") {
+        return true;
+    }
+    let root = target.root();
+    root.exists() && matches!(describe(root).fs_type.as_str(), "tmpfs" | "ramfs")
+}
+
 /// The filesystem's magic number from statfs (`f_type`), to tell whether two processes see
 /// the same kind of filesystem at a path.
 pub fn fs_magic(path: &Path) -> Option<i64> {

@@ -279,6 +279,7 @@ pub fn run_via_runner(
         age: None,
         cache,
         memory: None,
+        rank_reference: false,
     };
     let out = tempfile::tempdir().unwrap();
     let outcome = runner::execute(

@@ -39,7 +39,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             m.source.clone(),
         ));
     }
-    let (repeat, auto) = repeats(args, &suite, scale, targets.len())?;
+    let (repeat, auto) = repeats(args, &suite, scale, ranked_targets(&targets))?;
     check_age(args, &targets)?;
     let (cache, cache_setting) = plan_settings::cache(args, &suite);
     let (pause, pause_setting) = plan_settings::pause(args, &suite, scale)?;
@@ -80,6 +80,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         label: args.label.clone(),
         cache,
         memory,
+        rank_reference: false,
     };
     // Space is checked by `run` alone: a dry run shows a target too small for the data.
     fit(&mut plan, args, false)?;
@@ -519,14 +520,14 @@ fn targets(
 }
 
 /// `--repeat` (else the default: auto from the suite's count when two or more targets are
-/// compared, the suite's count for one) with `--precision`, `--margin` and `--budget`: the
+/// ranked against each other, the suite's count otherwise) with `--precision`, `--margin` and `--budget`: the
 /// count the schedule runs to (auto's maximum) and auto's rules. Auto's conditions without
 /// auto would be silently ignored: refused.
 fn repeats(
     args: &RunArgs,
     suite: &suite::Suite,
     scale: Scale,
-    targets: usize,
+    ranked: usize,
 ) -> Result<(u32, Option<fsbattery_record::repeats::AutoRepeat>), UsageError> {
     use crate::cli::RepeatArg;
     use fsbattery_record::repeats::AutoRepeat;
@@ -553,7 +554,7 @@ fn repeats(
             "{flag} applies to --repeat auto: drop the fixed --repeat N, or drop {flag}"
         ))),
         (Some(RepeatArg::Fixed(n)), None) => Ok((n, None)),
-        (None, _) if targets >= 2 && suite.repeat >= 2 => Ok(auto(
+        (None, _) if ranked >= 2 && suite.repeat >= 2 => Ok(auto(
             suite.repeat,
             suite.repeat.max(AutoRepeat::DEFAULT_MAX),
         )),
@@ -562,6 +563,19 @@ fn repeats(
              --repeat auto, or drop {flag}"
         ))),
         (None, None) => Ok((suite.repeat, None)),
+    }
+}
+
+/// How many targets `--repeat auto` would rank against each other: the disks, or every target
+/// when all live in RAM (a RAM reference beside disks is shown, not ranked).
+fn ranked_targets(targets: &[Box<dyn Target>]) -> usize {
+    let disks = targets
+        .iter()
+        .filter(|t| !fsbattery_core::target::fsinfo::in_memory(t.as_ref()))
+        .count();
+    match disks {
+        0 => targets.len(),
+        n => n,
     }
 }
 
