@@ -231,7 +231,10 @@ fn better_word(unit: &str, better: Better) -> &'static str {
 /// "1.31× [1.12–1.50]".
 fn times(ratio: Option<f64>, ci: Option<(f64, f64)>) -> String {
     match (ratio, ci) {
-        (Some(r), Some((lo, hi))) => format!("{r:.2}× [{lo:.2}–{hi:.2}]"),
+        // The interval is the difference's, relative to the worse mean (so it holds 1 exactly
+        // when the test finds no difference); under heavy noise its low end can pass 0, which
+        // no ratio of two times or rates can: shown as 0.
+        (Some(r), Some((lo, hi))) => format!("{r:.2}× [{:.2}–{hi:.2}]", lo.max(0.0)),
         (Some(r), None) => format!("{r:.2}×"),
         _ => "by an unstated ratio".into(),
     }
