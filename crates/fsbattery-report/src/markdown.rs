@@ -1,6 +1,7 @@
-//! Markdown: the matrix with a significant winner of each row in bold and `*`, cells tied with
-//! the best marked `≈` (the shared [`crate::matrix::Row::verdict`]), the CPU % matrix (shown,
-//! never ranked), and the environment the numbers came from.
+//! Markdown: the matrix with a significant winner of each row in bold and `*`, cells shown
+//! equivalent to the best `≈`, undecided ones `?` (the shared [`crate::matrix::Row::verdict`]),
+//! the verdicts in words, the CPU % matrix (shown, never ranked), and the environment the
+//! numbers came from.
 
 use crate::matrix::{Matrix, Quantity};
 use crate::{conditions, format};
@@ -39,6 +40,19 @@ impl Renderer for Markdown {
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("\n{}\n", escape(&note)));
+        }
+        let excluded = crate::reference::excluded(rec, &main.columns, report.rank_reference);
+        if let Some(note) = crate::reference::note(&main.columns, &excluded) {
+            out.push_str(&format!("\n{}\n", escape(&note)));
+        }
+        let verdicts = crate::closing::lines(&main);
+        if let Some((head, rest)) = verdicts.split_first() {
+            out.push_str(&format!("\n## Verdicts\n\n{}\n\n", escape(head)));
+            for l in rest {
+                // Workload lines are bullets, row lines nested under them.
+                let depth = if l.starts_with("    ") { "  - " } else { "- " };
+                out.push_str(&format!("{depth}{}\n", escape(l.trim_start())));
+            }
         }
         out.push_str(&device_io(rec));
         let failed = crate::table::failures(&main);
@@ -136,7 +150,8 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             }
             match row.verdict.mark(i) {
                 Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
-                Mark::Tied => out.push_str(&format!(" {text} ≈ |")),
+                Mark::Equivalent => out.push_str(&format!(" {text} ≈ |")),
+                Mark::Undecided => out.push_str(&format!(" {text} ? |")),
                 Mark::None => out.push_str(&format!(" {text} |")),
             }
         }

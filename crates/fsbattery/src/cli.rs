@@ -246,6 +246,10 @@ pub struct RunArgs {
     /// Aggregate shown in tables [default: the suite's; S1 used mean, S2 best].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
+    /// Rank targets whose filesystem is in RAM (tmpfs, ramfs) against disks too. By default
+    /// they are shown as a reference but take no part in the verdicts or the score.
+    #[arg(long)]
+    pub rank_reference: bool,
     /// Seconds to pause after sync before each timed phase, 0 to 3600 [default: the suite's
     /// `pause` (S1: 10 s) at standard and full scale; quick shortens it to 0.1 s unless the
     /// suite sets `pause_quick`, and says so].
@@ -473,6 +477,10 @@ pub struct ReportArgs {
     /// Aggregate shown [default: the run's].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
+    /// Rank targets whose filesystem is in RAM (tmpfs, ramfs) against disks too. By default
+    /// they are shown as a reference but take no part in the verdicts or the score.
+    #[arg(long)]
+    pub rank_reference: bool,
 }
 
 /// Formats `report` can write to stdout.
