@@ -167,8 +167,18 @@ pub struct CompareArgs {
     /// One or more run directories compared against BASE.
     #[arg(required = true)]
     pub new: Vec<PathBuf>,
-    /// Output format: table, markdown, csv (one line per row) or json (differences and rows).
-    #[arg(long, value_enum, default_value = "table")]
+    /// Output format (compare's own, not `report`'s): table — per NEW run, each row and
+    /// target with the base and new means, their ratio, the change and its verdict; markdown —
+    /// the same tables in Markdown; csv — one line per row and target with those fields and the
+    /// p-value; json — every NEW run's differences from BASE and its rows. Rows only one run
+    /// holds are listed apart, and rows a difference touches are marked ≠, in every format.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "table",
+        hide_possible_values = true,
+        value_name = "table|markdown|csv|json"
+    )]
     pub format: ReportFormat,
     /// Exit with status 4 if any metric is significantly worse by more than PCT percent
     /// (a finite number ≥ 0). Rows marked ≠ by --allow-different never count.
@@ -490,9 +500,9 @@ pub enum ReportFormat {
     Table,
     /// Markdown with the best value of each row in bold.
     Markdown,
-    /// One row per sample.
+    /// One row per sample, with its cell's n, mean, median, CI, verdict and p.
     Csv,
-    /// The run record.
+    /// The run record, each cell with its n, mean, median, CI, verdict and p beside the samples.
     Json,
 }
 
