@@ -22,6 +22,7 @@ pub fn run_record(data: &[u8]) -> Result<(), String> {
         let report = Report {
             record: &record,
             aggregate,
+            rank_reference: false,
         };
         let e = |e: fsbattery_report::RenderError| e.to_string();
         TerminalTable { styled: false }.render(&report).map_err(e)?;

@@ -276,6 +276,7 @@ fn cell_mut<'a>(
             method: rec.plan.method.clone(),
             status: CellStatus::Ok,
             samples: Vec::new(),
+            stats: None,
         });
         rec.cells.len() - 1
     });

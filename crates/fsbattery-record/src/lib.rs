@@ -15,6 +15,7 @@
 
 pub mod aging;
 pub mod cache;
+pub mod cell_stats;
 pub mod dataset;
 pub mod journal;
 pub mod lifecycle;
@@ -24,6 +25,7 @@ pub mod model;
 pub mod repeats;
 pub mod settings;
 
+pub use cell_stats::{CellStats, CellVerdict};
 pub use load::{load, LoadError, Loaded};
 pub use meta::{Dim, MetricKind, MetricMeta, Stat};
 pub use model::*;

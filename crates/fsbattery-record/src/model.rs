@@ -297,6 +297,17 @@ pub struct TargetRecord {
     pub error: Option<String>,
 }
 
+impl TargetRecord {
+    /// Whether the target's filesystem lives in RAM (tmpfs, ramfs, or a `tmpfs:` spec): a
+    /// reference for what the kernel does without a device, not a contender against disks.
+    /// Known from the measured type, so `dir:/dev/shm/x` counts as well as `tmpfs:`.
+    pub fn in_memory(&self) -> bool {
+        matches!(self.fs_type.as_str(), "tmpfs" | "ramfs")
+            || self.spec == "tmpfs"
+            || self.spec.starts_with("tmpfs:")
+    }
+}
+
 /// What a target can do; checked before the first cell runs.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Capabilities {
@@ -434,6 +445,10 @@ pub struct Cell {
     pub status: CellStatus,
     /// Every repeat's measurement, in order.
     pub samples: Vec<Sample>,
+    /// The samples' summary and the cell's verdict, filled when the record is written out
+    /// (results.json, `--format json`); absent while running and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<crate::cell_stats::CellStats>,
 }
 
 /// One repeat's measurement of one metric.

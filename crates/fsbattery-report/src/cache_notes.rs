@@ -136,6 +136,7 @@ mod tests {
                 cache: Some(cache),
                 ..Default::default()
             }],
+            stats: None,
         }
     }
 

@@ -260,6 +260,7 @@ pub(crate) mod tests {
                 method: "native".into(),
                 status: CellStatus::Ok,
                 samples,
+                stats: None,
             }],
             source: None,
         }

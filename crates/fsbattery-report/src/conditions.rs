@@ -143,6 +143,7 @@ mod tests {
         let report = crate::Report {
             record: &rec,
             aggregate: fsbattery_stats::Aggregate::Mean,
+            rank_reference: false,
         };
         use crate::Renderer;
         let text = |r: &dyn Renderer| String::from_utf8(r.render(&report).unwrap()).unwrap();

@@ -2,6 +2,10 @@
 //! fields and the sample, so a field added to either appears here without a hand-kept list.
 //! A nested object (a sample's `device_io`) becomes one column per field (`device_io.write_bytes`);
 //! optional fields absent from some samples are empty there, so every row has every column.
+//! Each row also carries its cell's statistics (`cell_n`, `cell_mean`, `cell_median`,
+//! `cell_ci95_low`, `cell_ci95_high`, `cell_verdict`, `cell_p`; see [`crate::cell_stats`]),
+//! repeated on every sample of the cell, so one file answers both "what was measured" and
+//! "what was concluded".
 
 use crate::{RenderError, Renderer, Report};
 use fsbattery_record::{Cell, Sample};
@@ -60,6 +64,17 @@ fn flatten(
             }
         }
     }
+    if let Some(st) = &cell.stats {
+        let ci = |i: usize| st.ci95.map(|c| c[i]);
+        let verdict = serde_json::to_value(st.verdict).map_err(|e| RenderError(e.to_string()))?;
+        map.insert("cell_n".into(), st.n.into());
+        map.insert("cell_mean".into(), st.mean.into());
+        map.insert("cell_median".into(), st.median.into());
+        map.insert("cell_ci95_low".into(), ci(0).into());
+        map.insert("cell_ci95_high".into(), ci(1).into());
+        map.insert("cell_verdict".into(), verdict);
+        map.insert("cell_p".into(), st.p.into());
+    }
     // Per-rank parts (MPI) as columns rather than a list: number of ranks, their smallest
     // and largest value, and the seconds between the first and the last rank to finish.
     map.remove("ranks");
@@ -95,7 +110,10 @@ impl Renderer for Csv {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
         let mut rows = Vec::new();
         let mut header: Vec<String> = Vec::new();
-        for cell in &report.record.cells {
+        // The statistics are derived: recomputed here, whatever the record carried.
+        let mut record = report.record.clone();
+        crate::cell_stats::annotate(&mut record, report.rank_reference);
+        for cell in &record.cells {
             for sample in &cell.samples {
                 let row = flatten(cell, sample)?;
                 for k in row.keys() {
@@ -143,6 +161,7 @@ mod tests {
         let report = Report {
             record: &rec,
             aggregate: fsbattery_stats::Aggregate::Mean,
+            rank_reference: false,
         };
         let text = String::from_utf8(Csv.render(&report).unwrap()).unwrap();
         let lines: Vec<&str> = text.lines().collect();

@@ -2,7 +2,7 @@
 //! width when there is one, and words for cells without numbers.
 
 use crate::matrix::Entry;
-use fsbattery_stats::{Aggregate, Mark, Summary, DEFAULT_ALPHA, MIN_SAMPLES};
+use fsbattery_stats::{Aggregate, Mark, Summary, DEFAULT_ALPHA, DEFAULT_MARGIN_PCT, MIN_SAMPLES};
 
 /// A value with about four significant digits, never in scientific notation.
 pub fn num(v: f64) -> String {
@@ -66,11 +66,14 @@ pub fn tool_bound_note(
     ))
 }
 
-/// The text mark of a cell: `*` significantly best, `≈` tied with the best, nothing else.
+/// The text mark of a cell: `*` significantly best, `≈` shown equivalent to the best, `?`
+/// undecided (too noisy to tell), nothing else. "≈" is kept for what readers take it to
+/// mean, "about as good", and only given when an equivalence test showed it.
 pub fn mark(m: Mark) -> &'static str {
     match m {
         Mark::Winner => "*",
-        Mark::Tied => "≈",
+        Mark::Equivalent => "≈",
+        Mark::Undecided => "?",
         Mark::None => "",
     }
 }
@@ -78,9 +81,13 @@ pub fn mark(m: Mark) -> &'static str {
 /// What the marks mean, for every text renderer (one line, no trailing newline).
 pub fn legend() -> String {
     format!(
-        "* significantly best (Welch's t-test, α = {DEFAULT_ALPHA}, n ≥ {MIN_SAMPLES} each); \
-         ≈ tied with the best (no significant difference); unmarked: fewer than {MIN_SAMPLES} \
-         runs, or not ranked (CPU %, values that describe the target); n/a: does not apply"
+        "* significantly best: better than every other target (Welch's t-test, Holm-adjusted, \
+         α = {DEFAULT_ALPHA}, n ≥ {MIN_SAMPLES} each); ≈ equivalent to the best within \
+         ±{DEFAULT_MARGIN_PCT} % (TOST equivalence test, Holm-adjusted); ? undecided: too noisy \
+         to tell, neither separated from nor shown equivalent to the best (the best of such a \
+         row is marked too); unmarked: significantly worse than the best, fewer than \
+         {MIN_SAMPLES} runs, or not ranked (CPU %, values that describe the target, reference \
+         targets in RAM); n/a: does not apply"
     )
 }
 

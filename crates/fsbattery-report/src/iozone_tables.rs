@@ -366,7 +366,8 @@ pub fn markdown(report: &Report<'_>) -> Option<String> {
                 let text = format::entry(e, report.aggregate);
                 match r.verdict.mark(i) {
                     Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
-                    Mark::Tied => out.push_str(&format!(" {text} ≈ |")),
+                    Mark::Equivalent => out.push_str(&format!(" {text} ≈ |")),
+                    Mark::Undecided => out.push_str(&format!(" {text} ? |")),
                     Mark::None => out.push_str(&format!(" {text} |")),
                 }
             }

@@ -43,6 +43,7 @@ fn cell(target: &str, workload: &str, metric: &str, value: f64, cpu: f64) -> Cel
         method: "native".into(),
         status: CellStatus::Ok,
         samples: vec![sample(value, cpu)],
+        stats: None,
     }
 }
 
@@ -117,12 +118,13 @@ fn report(rec: &RunRecord) -> Report<'_> {
     Report {
         record: rec,
         aggregate: Aggregate::Mean,
+        rank_reference: false,
     }
 }
 
 const TEXT: &str = "\
 iozone — mean of 1 run(s); KB/s = kBytes/sec (1 KB = 1024 B); rows: record size in KiB
-* significantly best (Welch's t-test, α = 0.05, n ≥ 3 each); ≈ tied with the best (no significant difference); unmarked: fewer than 3 runs, or not ranked (CPU %, values that describe the target); n/a: does not apply
+* significantly best: better than every other target (Welch's t-test, Holm-adjusted, α = 0.05, n ≥ 3 each); ≈ equivalent to the best within ±5 % (TOST equivalence test, Holm-adjusted); ? undecided: too noisy to tell, neither separated from nor shown equivalent to the best (the best of such a row is marked too); unmarked: significantly worse than the best, fewer than 3 runs, or not ranked (CPU %, values that describe the target, reference targets in RAM); n/a: does not apply
 
 Writer report (S3) (KB/s)
 KiB    ext4     xfs
@@ -207,7 +209,7 @@ fn main_renderers_show_iozone_as_tables_not_rows() {
                 || text
                     .split(TEXT)
                     .nth(1)
-                    .is_some_and(|a| a.contains("Answer"))),
+                    .is_some_and(|a| a.contains("Decided:"))),
         "{text}"
     );
     assert!(

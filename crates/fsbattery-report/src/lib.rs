@@ -8,6 +8,8 @@
 
 pub mod answer;
 pub mod cache_notes;
+pub mod cell_stats;
+pub mod closing;
 pub mod comparable;
 pub mod compare;
 pub mod compare_out;
@@ -20,9 +22,11 @@ pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
 pub mod rank_spread;
+pub mod reference;
 pub mod seed_notes;
 pub mod settings_notes;
 pub mod table;
+pub mod verdict_text;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
 
@@ -35,6 +39,20 @@ pub struct Report<'a> {
     pub record: &'a RunRecord,
     /// Aggregate shown in tables.
     pub aggregate: Aggregate,
+    /// Rank targets in RAM (tmpfs) against disks too (`--rank-reference`); by default they
+    /// are shown but not ranked ([`mod@reference`]).
+    pub rank_reference: bool,
+}
+
+impl<'a> Report<'a> {
+    /// A report of `record` by `aggregate`, reference targets not ranked.
+    pub fn new(record: &'a RunRecord, aggregate: Aggregate) -> Report<'a> {
+        Report {
+            record,
+            aggregate,
+            rank_reference: false,
+        }
+    }
 }
 
 /// Something that turns a report into bytes.

@@ -1,6 +1,7 @@
-//! Markdown: the matrix with a significant winner of each row in bold and `*`, cells tied with
-//! the best marked `≈` (the shared [`crate::matrix::Row::verdict`]), the CPU % matrix (shown,
-//! never ranked), and the environment the numbers came from.
+//! Markdown: the matrix with a significant winner of each row in bold and `*`, cells shown
+//! equivalent to the best `≈`, undecided ones `?` (the shared [`crate::matrix::Row::verdict`]),
+//! the verdicts in words, the CPU % matrix (shown, never ranked), and the environment the
+//! numbers came from.
 
 use crate::matrix::{Matrix, Quantity};
 use crate::{conditions, format};
@@ -25,20 +26,6 @@ impl Renderer for Markdown {
         if let Some(l) = conditions::legend(rec) {
             out.push_str(&format!("{}.\n\n", escape(&l)));
         }
-        // The answer first, as the HTML opens with it: the reader's question before the data.
-        let answer = crate::answer::lines(&crate::answer::for_report(report));
-        if let Some((head, rest)) = answer.split_first() {
-            out.push_str(&format!(
-                "## {}
-
-",
-                escape(head.trim_end_matches(':'))
-            ));
-            for l in rest {
-                out.push_str(&format!("{}\n", escape(&markdown_item(l))));
-            }
-            out.push('\n');
-        }
         let main = Matrix::build_main(report, Quantity::Value);
         let iozone = crate::iozone_tables::markdown(report);
         // An iozone-only run has no other rows: its tables are the whole report.
@@ -53,6 +40,26 @@ impl Renderer for Markdown {
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("\n{}\n", escape(&note)));
+        }
+        let excluded = crate::reference::excluded(rec, &main.columns, report.rank_reference);
+        if let Some(note) = crate::reference::note(&main.columns, &excluded) {
+            out.push_str(&format!("\n{}\n", escape(&note)));
+        }
+        let verdicts = crate::closing::lines(&main);
+        if let Some((head, rest)) = verdicts.split_first() {
+            out.push_str(&format!("\n## Verdicts\n\n{}\n\n", escape(head)));
+            for l in rest {
+                // Workload lines are bullets, row lines nested under them.
+                let depth = if l.starts_with("    ") { "  - " } else { "- " };
+                out.push_str(&format!("{depth}{}\n", escape(l.trim_start())));
+            }
+        }
+        let overall = crate::answer::lines(&crate::answer::for_report(report));
+        if !overall.is_empty() {
+            out.push('\n');
+            for l in overall {
+                out.push_str(&format!("{}\n\n", escape(l.trim_start())));
+            }
         }
         out.push_str(&device_io(rec));
         let failed = crate::table::failures(&main);
@@ -150,7 +157,8 @@ fn table(m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
             }
             match row.verdict.mark(i) {
                 Mark::Winner => out.push_str(&format!(" **{text}** \\* |")),
-                Mark::Tied => out.push_str(&format!(" {text} ≈ |")),
+                Mark::Equivalent => out.push_str(&format!(" {text} ≈ |")),
+                Mark::Undecided => out.push_str(&format!(" {text} ? |")),
                 Mark::None => out.push_str(&format!(" {text} |")),
             }
         }
@@ -190,14 +198,4 @@ fn device_io(rec: &fsbattery_record::RunRecord) -> String {
 /// Escape characters that would break a Markdown table cell.
 fn escape(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
-}
-
-/// An answer line as a Markdown list item, its indentation kept as nesting.
-fn markdown_item(line: &str) -> String {
-    let depth = (line.len() - line.trim_start().len()) / 2;
-    format!(
-        "{}- {}",
-        "  ".repeat(depth.saturating_sub(1)),
-        line.trim_start()
-    )
 }

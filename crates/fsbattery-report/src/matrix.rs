@@ -2,9 +2,10 @@
 //!
 //! Rows come from the suite (in the study's order, pending rows included) and then every
 //! measured metric no suite row names, so nothing measured is hidden. Each row's verdict
-//! (winner, cells tied with the best, or none) comes from [`fsbattery_stats::rank_row`] over
-//! the cells whose status is ok; CPU % rows and rows not comparable across targets
-//! ([`Cell::comparable`]) get no verdict at all.
+//! (a winner, equivalent within the margin, undecided, or none) comes from
+//! [`fsbattery_stats::rank_row`] over the cells whose status is ok, reference targets in RAM
+//! left out unless asked ([`crate::reference`]); CPU % rows and rows not comparable across
+//! targets ([`Cell::comparable`]) get no verdict at all.
 
 use crate::Report;
 use fsbattery_record::{Cell, CellStatus, RunRecord};
@@ -53,7 +54,8 @@ pub struct Row {
     pub entries: Vec<Entry>,
     /// Whether targets may be ranked on this row (false: shown, never marked or scored).
     pub comparable: bool,
-    /// Winner, tied cells or no verdict; no marks at all for CPU % and non-comparable rows.
+    /// Winner, equivalent, undecided or no verdict; no marks at all for CPU % and
+    /// non-comparable rows.
     pub verdict: RowVerdict,
     /// The row's own aggregate (S2's min/max rows); `None`: the table's.
     pub aggregate: Option<fsbattery_stats::Aggregate>,
@@ -94,6 +96,8 @@ impl Matrix {
     pub fn build(report: &Report<'_>, quantity: Quantity) -> Matrix {
         let rec = report.record;
         let columns: Vec<String> = column_labels(rec);
+        // Targets in RAM are shown, not ranked against disks, unless asked.
+        let reference = crate::reference::excluded(rec, &columns, report.rank_reference);
         let mut rows = Vec::new();
         for RowKey {
             label,
@@ -146,7 +150,9 @@ impl Matrix {
                             .unwrap_or_default()
                     })
                     .collect();
-                judge(&entries, &samples, better, agg, |i| !tool_bound[i])
+                judge(&entries, &samples, better, agg, |i| {
+                    !tool_bound[i] && !reference[i]
+                })
             } else {
                 // CPU % is shown, never ranked; a non-comparable row is shown, never marked.
                 RowVerdict::none(entries.len())

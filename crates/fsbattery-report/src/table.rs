@@ -1,6 +1,7 @@
 //! The terminal table: the seeds' matrix with the aggregate ± CI95; a row's best is marked `*`
-//! only when it is significantly better than every other target, cells tied with the best `≈`
-//! (the verdict is [`crate::matrix::Row::verdict`], shared with every renderer).
+//! only when it is significantly better than every other target, cells shown equivalent to
+//! the best `≈`, undecided ones `?` (the verdict is [`crate::matrix::Row::verdict`], shared
+//! with every renderer); the output ends with the verdicts in words ([`crate::closing`]).
 
 use crate::matrix::{Entry, Matrix, Quantity};
 use crate::{conditions, format};
@@ -44,6 +45,10 @@ impl Renderer for TerminalTable {
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("{note}\n"));
         }
+        let excluded = crate::reference::excluded(rec, &main.columns, report.rank_reference);
+        if let Some(note) = crate::reference::note(&main.columns, &excluded) {
+            out.push_str(&format!("{note}\n"));
+        }
         if ranked(rec) {
             out.push_str(crate::rank_spread::LEGEND);
             out.push('\n');
@@ -63,12 +68,16 @@ impl Renderer for TerminalTable {
             out.push('\n');
             out.push_str(&t);
         }
-        // Last, as hyperfine ends: the answer in plain words.
-        let answer = crate::answer::lines(&crate::answer::for_report(report));
-        if !answer.is_empty() {
+        // The answer comes last, where the reader's eye ends (as hyperfine's closing lines):
+        // each ranked row's verdict in words, then the composite ranking and the count.
+        let mut verdicts = crate::closing::lines(&main);
+        verdicts.extend(crate::answer::lines(&crate::answer::for_report(report)));
+        if !verdicts.is_empty() {
             out.push('\n');
-            out.push_str(&answer.join("\n"));
-            out.push('\n');
+            for l in verdicts {
+                out.push_str(&l);
+                out.push('\n');
+            }
         }
         Ok(out.into_bytes())
     }

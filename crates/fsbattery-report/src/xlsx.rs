@@ -29,13 +29,26 @@ pub struct Xlsx;
 impl Renderer for Xlsx {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
         let label = report.record.plan.suite.clone();
-        xlsx(&[(label, report.record)], report.aggregate)
+        xlsx_ranked(
+            &[(label, report.record)],
+            report.aggregate,
+            report.rank_reference,
+        )
     }
 }
 
 /// Render labelled runs as one workbook; columns are "label: target" when there are several.
 pub fn xlsx(runs: &[(String, &RunRecord)], aggregate: Aggregate) -> Result<Vec<u8>, RenderError> {
-    let d = Data::build(runs, aggregate)?;
+    xlsx_ranked(runs, aggregate, false)
+}
+
+/// [`xlsx`], ranking targets in RAM against disks when `rank_reference`.
+pub fn xlsx_ranked(
+    runs: &[(String, &RunRecord)],
+    aggregate: Aggregate,
+    rank_reference: bool,
+) -> Result<Vec<u8>, RenderError> {
+    let d = Data::build(runs, aggregate, rank_reference)?;
     write(&d).map_err(|e| RenderError(format!("cannot write the spreadsheet: {e}")))
 }
 
@@ -44,6 +57,7 @@ struct Styles {
     header: Format,
     best: Format,
     tied: Format,
+    undecided: Format,
     word: Format,
 }
 
@@ -67,6 +81,10 @@ fn write(d: &Data<'_>) -> Result<Vec<u8>, XlsxError> {
             .set_font_color(Color::RGB(0x047857))
             .set_background_color(Color::RGB(0xD1FAE5)),
         tied: Format::new().set_background_color(Color::RGB(0xF0FDF4)),
+        // Undecided is no colour of the scale: grey italic reads as "not known".
+        undecided: Format::new()
+            .set_italic()
+            .set_font_color(Color::RGB(0x6B7280)),
         word: Format::new()
             .set_italic()
             .set_font_color(Color::RGB(0x6B7280)),
@@ -207,8 +225,11 @@ fn entry(
         Entry::Measured(s) if mark == Mark::Winner => ws
             .write_number_with_format(row, col, s.aggregate(agg), &st.best)
             .map(|_| ()),
-        Entry::Measured(s) if mark == Mark::Tied => ws
+        Entry::Measured(s) if mark == Mark::Equivalent => ws
             .write_number_with_format(row, col, s.aggregate(agg), &st.tied)
+            .map(|_| ()),
+        Entry::Measured(s) if mark == Mark::Undecided => ws
+            .write_number_with_format(row, col, s.aggregate(agg), &st.undecided)
             .map(|_| ()),
         Entry::Measured(s) | Entry::Incomplete(Some(s)) => {
             ws.write_number(row, col, s.aggregate(agg)).map(|_| ())
@@ -257,8 +278,8 @@ fn matrix_sheet(
         "CPU % is shown, not ranked.".to_string()
     } else {
         format!(
-            "Green bold: {}",
-            crate::format::legend().replace("* significantly", "significantly")
+            "Green bold: *; pale green: ≈; grey italic: ?. {}",
+            crate::format::legend()
         )
     };
     ws.autofit();

@@ -78,6 +78,7 @@ fn page(dir: &Path, extra: &str) -> (PathBuf, String) {
         .render(&Report {
             record: &rec,
             aggregate: Aggregate::Mean,
+            rank_reference: false,
         })
         .unwrap();
     let html = String::from_utf8(html)

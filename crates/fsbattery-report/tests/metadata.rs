@@ -53,6 +53,7 @@ fn cell(target: &str, spec: &MetricSpec, value: f64) -> Cell {
         method: "native".into(),
         status: CellStatus::Ok,
         samples: (0..3).map(sample).collect(),
+        stats: None,
     }
 }
 
@@ -83,6 +84,7 @@ fn render(r: &dyn Renderer, rec: &RunRecord) -> String {
     let report = Report {
         record: rec,
         aggregate: Aggregate::Mean,
+        rank_reference: false,
     };
     String::from_utf8(r.render(&report).unwrap()).unwrap()
 }

@@ -59,6 +59,7 @@ fn page(dir: &Path) -> PathBuf {
         .render(&Report {
             record: &rec,
             aggregate: Aggregate::Mean,
+            rank_reference: false,
         })
         .unwrap();
     let html =

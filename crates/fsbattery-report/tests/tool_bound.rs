@@ -71,6 +71,7 @@ fn render(r: &dyn Renderer, rec: &RunRecord) -> String {
     let report = Report {
         record: rec,
         aggregate: Aggregate::Mean,
+        rank_reference: false,
     };
     String::from_utf8(r.render(&report).unwrap()).unwrap()
 }

@@ -25,6 +25,7 @@ fn render(rec: &RunRecord) -> Vec<u8> {
     Xlsx.render(&Report {
         record: rec,
         aggregate: Aggregate::Mean,
+        rank_reference: false,
     })
     .unwrap()
 }

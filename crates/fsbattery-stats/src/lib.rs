@@ -44,7 +44,7 @@ pub use holm::holm;
 pub use hypothesis::{mann_whitney_u, welch_t_test, MannWhitney, TTest};
 pub use pair::{pair, Pair, PairOutcome};
 pub use precision::{ci95_relative_pct, widest_ci95, Widest};
-pub use rank::{rank_row, Contestant, Mark, Outcome, RowVerdict, DEFAULT_ALPHA};
+pub use rank::{rank_row, rank_row_within, Contestant, Mark, Outcome, RowVerdict, DEFAULT_ALPHA};
 pub use repeats::MAX_REPEATS;
 pub use stonewall::{stonewall, Combine, RankPart, Stonewall};
 pub use student_t::{student_t_cdf, student_t_quantile, student_t_sf};

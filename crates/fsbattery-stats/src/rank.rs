@@ -1,22 +1,20 @@
-//! The verdict of one table row: which target wins, which are tied with the best, or why
-//! there is no verdict.
+//! The marks of one table row, derived from its three-outcome verdict.
 //!
 //! Role: the single place every renderer (terminal table, Markdown, HTML, spreadsheet) asks
-//! "does this row have a winner?", so a `*`, a bold cell or a coloured cell always means the
-//! same thing. The best cell is chosen by the shown value (the run's aggregate) in the metric's
-//! direction; it is called the winner only when Welch's t-test (via [`compare`]) says it is
-//! significantly better than every other contestant.
+//! "how is this cell marked?", so a `*`, a bold cell or a coloured cell always means the same
+//! thing. The decision itself is [`decide_row`]'s (Welch and TOST against the best, Holm over
+//! the row); this module turns it into one [`Mark`] per column and a summary [`Outcome`].
 //!
 //! Invariants:
-//! - at most one [`Mark::Winner`] per row, and never together with [`Mark::Tied`];
+//! - at most one [`Mark::Winner`] per row, and then no other mark;
+//! - [`Mark::Equivalent`] only on columns shown equivalent to the best within the margin (and
+//!   on the best when at least one is): "≈" never means "too noisy to tell";
+//! - [`Mark::Undecided`] on the undecided columns and on the best of an undecided row;
 //! - an exact tie of the shown values never produces a winner;
-//! - with fewer than [`MIN_SAMPLES`] samples on the best or the runner-up there is no verdict
-//!   and no mark at all ([`Outcome::NotEnoughSamples`]), because two runs cannot tell a real
-//!   difference from noise;
-//! - a single contestant has nothing to win against ([`Outcome::Alone`]), no mark;
-//! - [`Mark::Tied`] goes to the best and to every contestant that cannot be told apart from it.
+//! - fewer than [`MIN_SAMPLES`](crate::MIN_SAMPLES) samples anywhere in the row, or a single contestant: no
+//!   marks at all.
 
-use crate::{compare, Better, Verdict, MIN_SAMPLES};
+use crate::{decide_row, Better, Decision, Standing, DEFAULT_MARGIN_PCT};
 
 /// Significance level used when the run record does not carry one.
 pub const DEFAULT_ALPHA: f64 = 0.05;
@@ -33,12 +31,14 @@ pub struct Contestant<'a> {
 /// How one cell of a row is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mark {
-    /// No mark.
+    /// No mark: significantly worse than the best, or no verdict.
     None,
     /// Significantly better than every other contestant.
     Winner,
-    /// The best, or not distinguishable from the best.
-    Tied,
+    /// Shown equivalent to the best within the margin (or the best of such a group).
+    Equivalent,
+    /// Neither separated from nor shown equivalent to the best (or the best of such a row).
+    Undecided,
 }
 
 /// What a row says as a whole.
@@ -48,16 +48,19 @@ pub enum Outcome {
     NoContest,
     /// Only one column measured it.
     Alone,
-    /// The best or the runner-up has fewer than [`MIN_SAMPLES`] samples.
+    /// A contestant has fewer than [`MIN_SAMPLES`](crate::MIN_SAMPLES) samples.
     NotEnoughSamples,
-    /// The best cannot be told apart from at least one other contestant.
-    NoSignificantDifference,
     /// This column is significantly better than every other.
     Winner(usize),
+    /// Every other column is significantly worse than the best or equivalent to it, and at
+    /// least one is equivalent.
+    Equivalent,
+    /// At least one column is neither separated from nor equivalent to the best.
+    Undecided,
 }
 
 /// The verdict of a row.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RowVerdict {
     /// Column with the best shown value (first on a tie), whether or not it wins.
     pub best: Option<usize>,
@@ -67,6 +70,13 @@ pub struct RowVerdict {
     pub marks: Vec<Mark>,
     /// The row as a whole.
     pub outcome: Outcome,
+    /// The decision with its numbers: ratio, CI, the p behind it, the repeats that would
+    /// decide it.
+    pub decision: Decision,
+    /// Each column's standing against the best.
+    pub standings: Vec<Standing>,
+    /// The equivalence margin, in percent of the better mean.
+    pub margin_pct: f64,
 }
 
 impl RowVerdict {
@@ -77,6 +87,9 @@ impl RowVerdict {
             runner_up: None,
             marks: vec![Mark::None; columns],
             outcome: Outcome::NoContest,
+            decision: Decision::NoContest,
+            standings: vec![Standing::Absent; columns],
+            margin_pct: DEFAULT_MARGIN_PCT,
         }
     }
 
@@ -93,67 +106,75 @@ impl RowVerdict {
         }
     }
 
-    /// Words for a summary: "significant", "no significant difference", ...
+    /// The p-value behind the verdict: the largest Holm-adjusted Welch p of a winner, the
+    /// largest Holm-adjusted TOST p of an equivalence; `None` otherwise (an undecided row has
+    /// no verdict to stand behind; its numbers are in [`Decision::Undecided`]).
+    pub fn p(&self) -> Option<f64> {
+        match self.decision {
+            Decision::Winner { p, .. } | Decision::Equivalent { p, .. } => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Words for a summary: "significant", "equivalent", "undecided", ...
     pub fn describe(&self) -> &'static str {
         match self.outcome {
             Outcome::NoContest => "not ranked",
             Outcome::Alone => "only one target measured",
             Outcome::NotEnoughSamples => "not enough samples (n < 3)",
-            Outcome::NoSignificantDifference => "no significant difference",
+            Outcome::Equivalent => "equivalent",
+            Outcome::Undecided => "undecided: too noisy",
             Outcome::Winner(_) => "significant",
         }
     }
 }
 
 /// The verdict of a row whose columns are `cells` (`None`: nothing measured there), in the
-/// metric's direction `better`, at significance level `alpha`.
+/// metric's direction `better`, at significance level `alpha`, with the default equivalence
+/// margin ([`DEFAULT_MARGIN_PCT`]).
 pub fn rank_row(cells: &[Option<Contestant<'_>>], better: Better, alpha: f64) -> RowVerdict {
-    let mut v = RowVerdict::none(cells.len());
-    let mut order: Vec<(usize, f64)> = cells
+    rank_row_within(cells, better, alpha, DEFAULT_MARGIN_PCT)
+}
+
+/// [`rank_row`] with an equivalence margin of `margin_pct` % of the better mean.
+pub fn rank_row_within(
+    cells: &[Option<Contestant<'_>>],
+    better: Better,
+    alpha: f64,
+    margin_pct: f64,
+) -> RowVerdict {
+    let row = decide_row(cells, better, alpha, margin_pct);
+    let outcome = match row.decision {
+        Decision::NoContest => Outcome::NoContest,
+        Decision::Alone { .. } => Outcome::Alone,
+        Decision::NotEnoughSamples { .. } => Outcome::NotEnoughSamples,
+        Decision::Winner { column, .. } => Outcome::Winner(column),
+        Decision::Equivalent { .. } => Outcome::Equivalent,
+        Decision::Undecided { .. } => Outcome::Undecided,
+    };
+    let marks = row
+        .standings
         .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.filter(|c| c.value.is_finite()).map(|c| (i, c.value)))
+        .map(|s| match (s, outcome) {
+            (Standing::Best, Outcome::Winner(_)) => Mark::Winner,
+            (Standing::Best, Outcome::Equivalent) | (Standing::Equivalent { .. }, _) => {
+                Mark::Equivalent
+            }
+            (Standing::Best, Outcome::Undecided) | (Standing::Undecided { .. }, _) => {
+                Mark::Undecided
+            }
+            _ => Mark::None,
+        })
         .collect();
-    // Stable: equal values keep column order, so the best of a tie is the first column.
-    order.sort_by(|a, b| match better {
-        Better::Lower => a.1.total_cmp(&b.1),
-        Better::Higher => b.1.total_cmp(&a.1),
-    });
-    let Some(&(best, best_value)) = order.first() else {
-        return v;
-    };
-    v.best = Some(best);
-    let Some(&(runner_up, _)) = order.get(1) else {
-        v.outcome = Outcome::Alone;
-        return v;
-    };
-    v.runner_up = Some(runner_up);
-    let samples = |i: usize| cells[i].map(|c| c.samples).unwrap_or_default();
-    if samples(best).len() < MIN_SAMPLES || samples(runner_up).len() < MIN_SAMPLES {
-        v.outcome = Outcome::NotEnoughSamples;
-        return v;
+    RowVerdict {
+        best: row.best,
+        runner_up: row.runner_up,
+        marks,
+        outcome,
+        decision: row.decision,
+        standings: row.standings,
+        margin_pct,
     }
-    // A contestant is beaten when the best is significantly better and not merely equal.
-    let beaten = |i: usize, value: f64| {
-        value != best_value
-            && compare(samples(i), samples(best), better, alpha).verdict == Verdict::Better
-    };
-    let tied: Vec<usize> = order[1..]
-        .iter()
-        .filter(|&&(i, value)| !beaten(i, value))
-        .map(|&(i, _)| i)
-        .collect();
-    if tied.is_empty() {
-        v.marks[best] = Mark::Winner;
-        v.outcome = Outcome::Winner(best);
-    } else {
-        v.marks[best] = Mark::Tied;
-        for i in tied {
-            v.marks[i] = Mark::Tied;
-        }
-        v.outcome = Outcome::NoSignificantDifference;
-    }
-    v
 }
 
 #[cfg(test)]
@@ -182,13 +203,14 @@ mod tests {
     }
 
     #[test]
-    fn overlapping_samples_are_tied() {
-        // Three targets whose CI95 intervals overlap: no single winner.
+    fn overlapping_samples_are_undecided() {
+        // Three targets whose CI95 intervals overlap: no single winner, and ±20 % noise on
+        // three runs cannot show ±5 % equivalence either.
         let cells = row(&[&[10.0, 12.0, 8.0], &[9.5, 11.5, 8.5], &[30.0, 31.0, 29.0]]);
         let v = rank_row(&cells, Better::Lower, DEFAULT_ALPHA);
-        assert_eq!(v.outcome, Outcome::NoSignificantDifference);
+        assert_eq!(v.outcome, Outcome::Undecided);
         assert_eq!(v.best, Some(1));
-        assert_eq!(v.marks, [Mark::Tied, Mark::Tied, Mark::None]);
+        assert_eq!(v.marks, [Mark::Undecided, Mark::Undecided, Mark::None]);
         assert_eq!(v.winner(), None);
     }
 
@@ -196,12 +218,12 @@ mod tests {
     fn exact_ties_have_no_winner() {
         let cells = row(&[&[5.0, 5.0, 5.0], &[5.0, 5.0, 5.0], &[9.0, 9.0, 9.0]]);
         let v = rank_row(&cells, Better::Lower, DEFAULT_ALPHA);
-        assert_eq!(v.outcome, Outcome::NoSignificantDifference);
-        assert_eq!(v.marks, [Mark::Tied, Mark::Tied, Mark::None]);
-        // Equal means with different spreads are a tie too.
+        assert_eq!(v.outcome, Outcome::Equivalent);
+        assert_eq!(v.marks, [Mark::Equivalent, Mark::Equivalent, Mark::None]);
+        // Equal means with different spreads are no winner either (±20 % noise: undecided).
         let cells = row(&[&[4.0, 5.0, 6.0], &[5.0, 5.0, 5.0]]);
         let v = rank_row(&cells, Better::Higher, DEFAULT_ALPHA);
-        assert_eq!(v.outcome, Outcome::NoSignificantDifference);
+        assert_eq!(v.outcome, Outcome::Undecided);
     }
 
     #[test]
@@ -235,6 +257,6 @@ mod tests {
     fn describe_words() {
         let cells = row(&[&[10.0, 12.0, 8.0], &[9.5, 11.5, 8.5]]);
         let v = rank_row(&cells, Better::Lower, 0.05);
-        assert_eq!(v.describe(), "no significant difference");
+        assert_eq!(v.describe(), "undecided: too noisy");
     }
 }

@@ -156,16 +156,23 @@ proptest! {
         use fsbattery_stats::{Mark, Outcome};
         let v = fsbattery_stats::rank_row(&contestants(&cols), b, alpha);
         let winners = v.marks.iter().filter(|m| **m == Mark::Winner).count();
-        let tied = v.marks.iter().filter(|m| **m == Mark::Tied).count();
+        let marked = v.marks.iter().filter(|m| **m != Mark::None).count();
+        let equivalent = v.marks.iter().filter(|m| **m == Mark::Equivalent).count();
         prop_assert!(winners <= 1);
-        prop_assert!(winners == 0 || tied == 0);
+        prop_assert!(winners == 0 || marked == 1);
         match v.outcome {
             Outcome::Winner(i) => prop_assert_eq!(v.marks[i], Mark::Winner),
-            Outcome::NoSignificantDifference => {
-                prop_assert!(tied >= 2);
-                prop_assert_eq!(v.marks[v.best.unwrap()], Mark::Tied);
+            // The best and at least one column shown equivalent to it; nothing undecided.
+            Outcome::Equivalent => {
+                prop_assert!(equivalent >= 2);
+                prop_assert_eq!(v.marks[v.best.unwrap()], Mark::Equivalent);
+                prop_assert!(!v.marks.contains(&Mark::Undecided));
             }
-            _ => prop_assert_eq!(winners + tied, 0),
+            Outcome::Undecided => {
+                prop_assert_eq!(v.marks[v.best.unwrap()], Mark::Undecided);
+                prop_assert!(v.marks.iter().filter(|m| **m == Mark::Undecided).count() >= 2);
+            }
+            _ => prop_assert_eq!(marked, 0),
         }
         // Fewer than three samples on the best or the runner-up: no verdict.
         if let (Some(bi), Some(ri)) = (v.best, v.runner_up) {

@@ -167,8 +167,18 @@ pub struct CompareArgs {
     /// One or more run directories compared against BASE.
     #[arg(required = true)]
     pub new: Vec<PathBuf>,
-    /// Output format: table, markdown, csv (one line per row) or json (differences and rows).
-    #[arg(long, value_enum, default_value = "table")]
+    /// Output format (compare's own, not `report`'s): table — per NEW run, each row and
+    /// target with the base and new means, their ratio, the change and its verdict; markdown —
+    /// the same tables in Markdown; csv — one line per row and target with those fields and the
+    /// p-value; json — every NEW run's differences from BASE and its rows. Rows only one run
+    /// holds are listed apart, and rows a difference touches are marked ≠, in every format.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "table",
+        hide_possible_values = true,
+        value_name = "table|markdown|csv|json"
+    )]
     pub format: ReportFormat,
     /// Exit with status 4 if any metric is significantly worse by more than PCT percent
     /// (a finite number ≥ 0). Rows marked ≠ by --allow-different never count.
@@ -259,6 +269,10 @@ pub struct RunArgs {
     /// Aggregate shown in tables [default: the suite's; S1 used mean, S2 best].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
+    /// Rank targets whose filesystem is in RAM (tmpfs, ramfs) against disks too. By default
+    /// they are shown as a reference but take no part in the verdicts or the score.
+    #[arg(long)]
+    pub rank_reference: bool,
     /// Seconds to pause after sync before each timed phase, 0 to 3600 [default: the suite's
     /// `pause` (S1: 10 s) at standard and full scale; quick shortens it to 0.1 s unless the
     /// suite sets `pause_quick`, and says so].
@@ -486,6 +500,10 @@ pub struct ReportArgs {
     /// Aggregate shown [default: the run's].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
+    /// Rank targets whose filesystem is in RAM (tmpfs, ramfs) against disks too. By default
+    /// they are shown as a reference but take no part in the verdicts or the score.
+    #[arg(long)]
+    pub rank_reference: bool,
 }
 
 /// Formats `report` can write to stdout.
@@ -495,9 +513,9 @@ pub enum ReportFormat {
     Table,
     /// Markdown with the best value of each row in bold.
     Markdown,
-    /// One row per sample.
+    /// One row per sample, with its cell's n, mean, median, CI, verdict and p.
     Csv,
-    /// The run record.
+    /// The run record, each cell with its n, mean, median, CI, verdict and p beside the samples.
     Json,
 }
 

@@ -312,6 +312,7 @@ fn cell<'a>(
         method: format!("imported:{}", first.tool),
         status,
         samples,
+        stats: None,
     }
 }
 

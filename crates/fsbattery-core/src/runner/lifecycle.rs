@@ -112,6 +112,7 @@ mod tests {
             method: "native".into(),
             status: crate::model::CellStatus::Ok,
             samples: Vec::new(),
+            stats: None,
         };
         let json = serde_json::to_value(cell("avail_mib")).unwrap();
         assert!(

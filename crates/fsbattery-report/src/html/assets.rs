@@ -46,6 +46,7 @@ th.num{text-align:right}
 td.unit{color:var(--muted);white-space:nowrap}
 td.best{color:var(--best);font-weight:700;background:#d1fae5}
 td.tied{background:#f0fdf4}
+td.undecided .mark{color:var(--muted, #6b7280)}
 td .mark{font-weight:700}
 td.best-journaling{color:var(--best);box-shadow:inset 0 0 0 2px #34d399}
 td.best-journaling::after{content:" J";font-size:10px;vertical-align:super}
@@ -56,6 +57,7 @@ td.pending,tr.pending th,tr.pending td{color:var(--muted);font-style:italic}
 .legend li{display:flex;align-items:center;font-size:13px}
 .sig{color:#047857;font-weight:600}
 table.winners td{white-space:nowrap}
+table.winners td[data-label="Significance"],table.winners td[data-label="Winner"]{white-space:normal}
 .best-mark{color:var(--best);font-weight:700}
 .tied-mark,.tie{font-weight:700}
 .rank-spread{color:#555;font-size:85%;white-space:nowrap}

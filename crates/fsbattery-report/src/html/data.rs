@@ -57,6 +57,8 @@ pub(crate) struct Column {
     pub journaling: bool,
     /// Fill colour, `#rrggbb`.
     pub colour: String,
+    /// A target in RAM left out of the ranking and the score ([`crate::reference`]).
+    pub reference: bool,
 }
 
 /// What a line measures, which decides the section that shows it.
@@ -166,6 +168,7 @@ impl<'a> Data<'a> {
     pub fn build(
         runs: &[(String, &'a RunRecord)],
         aggregate: Aggregate,
+        rank_reference: bool,
     ) -> Result<Self, RenderError> {
         if runs.is_empty() {
             return Err(RenderError("no run record to report".into()));
@@ -183,6 +186,7 @@ impl<'a> Data<'a> {
                 let report = Report {
                     record: r.record,
                     aggregate,
+                    rank_reference,
                 };
                 (
                     Matrix::build(&report, Quantity::Value),
@@ -190,7 +194,7 @@ impl<'a> Data<'a> {
                 )
             })
             .collect();
-        let columns = columns(&runs, &matrices);
+        let columns = columns(&runs, &matrices, rank_reference);
         let mut lines: Vec<Line> = Vec::new();
         let mut first_col = 0;
         for (val, cpu) in &matrices {
@@ -236,7 +240,7 @@ impl<'a> Data<'a> {
             .map(|c| self.samples(line, c))
             .collect();
         judge(&line.value, &samples, line.better, line.aggregate, |i| {
-            cols.contains(&i) && !line.tool_bound[i]
+            cols.contains(&i) && !line.tool_bound[i] && !self.columns[i].reference
         })
     }
 
@@ -334,7 +338,7 @@ impl<'a> Data<'a> {
     }
 }
 
-fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)]) -> Vec<Column> {
+fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)], rank_reference: bool) -> Vec<Column> {
     let mut targets: Vec<&str> = Vec::new();
     for (m, _) in matrices {
         for c in &m.columns {
@@ -346,7 +350,8 @@ fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)]) -> Vec<Column> {
     let many = runs.len() > 1;
     let mut out = Vec::new();
     for (ri, (m, _)) in matrices.iter().enumerate() {
-        for t in &m.columns {
+        let reference = crate::reference::excluded(runs[ri].record, &m.columns, rank_reference);
+        for (ti, t) in m.columns.iter().enumerate() {
             let rec = runs[ri].record;
             let fs_type = rec
                 .targets
@@ -372,6 +377,7 @@ fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)]) -> Vec<Column> {
                 target: t.clone(),
                 journaling: !(non_journaling(t) || fs_type.is_some_and(non_journaling)),
                 colour: tint(PALETTE[hue % PALETTE.len()], fade),
+                reference: reference[ti],
             });
         }
     }

@@ -6,9 +6,10 @@
 //!
 //! Invariants:
 //! - the best comes from the row verdict every renderer shares ([`super::data::Line::verdict`]):
-//!   a significant winner and every cell tied with the best share the best shade, so a row
-//!   without a significant winner never shows a lone best cell; the winner also carries `*`
-//!   and tied cells `≈`, so nothing depends on colour alone;
+//!   a significant winner and every cell shown equivalent to the best share the best shade;
+//!   undecided cells (too noisy to tell) never take it, so noise is never painted as a win;
+//!   the winner also carries `*`, equivalent cells `≈` and undecided ones `?`, so nothing
+//!   depends on colour alone;
 //! - rows that are not comparable across targets (space available), pending rows and cells
 //!   without a number are printed but never shaded as ranked;
 //! - the palette (ColorBrewer YlGnBu, colour-blind safe) is ordered by lightness, so "darker is
@@ -42,11 +43,13 @@ pub(crate) fn section(d: &Data<'_>) -> String {
     let mut out = format!(
         "<p>Every test on every target ({} of the runs). A cell's shade is its ratio to the best \
          value of its row (times: yours ÷ best, rates: best ÷ yours); the significant winner \
-         (<strong>*</strong>) and every target that cannot be told apart from the best \
-         (<strong>≈</strong>) share the best shade. Rows in grey are not ranked (values that \
+         (<strong>*</strong>) and every target shown equivalent to the best within ±{}&nbsp;% \
+         (<strong>≈</strong>, an equivalence test) share the best shade; <strong>?</strong> \
+         marks targets too noisy to tell from the best (undecided), shaded by their ratio. Rows in grey are not ranked (values that \
          describe the target, pending tests). Click a column heading to sort the tests by that \
          target's ratio; click “Test” for the suite's order.</p>\n",
-        d.aggregate
+        d.aggregate,
+        fsbattery_stats::DEFAULT_MARGIN_PCT
     );
     out.push_str(&legend());
     out.push_str(
@@ -75,7 +78,7 @@ fn legend() -> String {
     let mut lower = 1.0;
     for (i, (upper, bg, fg)) in SHADES.iter().enumerate() {
         let text = match i {
-            0 => "best or tied".to_string(),
+            0 => "best or equivalent".to_string(),
             _ if upper.is_infinite() => format!("&gt; {lower}×"),
             _ => format!("≤ {upper}×"),
         };
@@ -97,13 +100,14 @@ pub(crate) fn ratio(v: f64, best: f64, better: Better) -> Option<f64> {
     (r.is_finite() && r > 0.0).then_some(r)
 }
 
-/// The shade of a ratio: index into [`SHADES`]; a cell the verdict marks (winner or tied) is 0.
+/// The shade of a ratio: index into [`SHADES`]; a winner or a cell shown equivalent is 0.
 pub(crate) fn shade(ratio: f64, mark: Mark) -> usize {
-    if mark != Mark::None {
+    if matches!(mark, Mark::Winner | Mark::Equivalent) {
         return 0;
     }
-    // Only marked cells may take the best shade: an unmarked cell equal to the best (fewer than
-    // 3 runs) is shown one step lighter so no row without a verdict looks like it has one.
+    // Only those may take the best shade: an unmarked or undecided cell equal to the best
+    // (fewer than 3 runs, or too noisy) is shown one step lighter so no row without a verdict
+    // looks like it has one.
     SHADES
         .iter()
         .position(|(upper, _, _)| ratio <= *upper)
@@ -187,7 +191,10 @@ mod tests {
     #[test]
     fn only_marked_cells_take_the_best_shade() {
         assert_eq!(shade(1.0, Mark::Winner), 0);
-        assert_eq!(shade(1.3, Mark::Tied), 0);
+        assert_eq!(shade(1.3, Mark::Equivalent), 0);
+        // Too noisy to tell is not "as good as the best".
+        assert_eq!(shade(1.0, Mark::Undecided), 1);
+        assert_eq!(shade(14.0, Mark::Undecided), SHADES.len() - 1);
         // Equal to the best but without a verdict: not shaded as a winner.
         assert_eq!(shade(1.0, Mark::None), 1);
         assert_eq!(shade(1.2, Mark::None), 2);

@@ -7,8 +7,8 @@
 //! coloured by the winner.
 //! Invariants: record sizes are placed on a log2 axis (iozone doubles them), so gaps in the
 //! measured sizes show as gaps; a cell is coloured only by a significant winner (the shared
-//! row verdict); a cell with no winner (a tie, shown `≈`, too few runs, failed, single column)
-//! is grey and says why in its tooltip.
+//! row verdict); a cell with no winner (equivalent, shown `≈`; undecided, shown `?`; too few
+//! runs, failed, single column) is grey and says why in its tooltip.
 
 use super::charts::{line_chart, LineChart, Series};
 use super::data::{Data, IozoneTest};
@@ -125,7 +125,8 @@ fn winner_cell(d: &Data<'_>, t: &IozoneTest<'_>, record: u64, cols: &[usize]) ->
         return "<td class=\"none\" title=\"not measured\">—</td>".into();
     };
     let verdict = d.verdict(line, cols);
-    // Only a significant winner colours the cell; a tie or too few runs leave it blank.
+    // Only a significant winner colours the cell; equivalence, noise or too few runs leave it
+    // blank.
     let (Some(b), Some(next)) = (verdict.winner(), verdict.runner_up) else {
         let why: Vec<String> = cols
             .iter()
@@ -137,10 +138,10 @@ fn winner_cell(d: &Data<'_>, t: &IozoneTest<'_>, record: u64, cols: &[usize]) ->
                 )
             })
             .collect();
-        let mark = if verdict.outcome == Outcome::NoSignificantDifference {
-            "≈"
-        } else {
-            "—"
+        let mark = match verdict.outcome {
+            Outcome::Equivalent => "≈",
+            Outcome::Undecided => "?",
+            _ => "—",
         };
         return format!(
             "<td class=\"none\" title=\"no winner ({}): {}\">{mark}</td>",

@@ -58,7 +58,17 @@ impl Html {
         runs: &[(String, &RunRecord)],
         aggregate: Aggregate,
     ) -> Result<Vec<u8>, RenderError> {
-        let data = Data::build(runs, aggregate)?;
+        Html::render_many_ranked(runs, aggregate, false)
+    }
+
+    /// [`Html::render_many`], ranking targets in RAM against disks when `rank_reference`
+    /// (`--rank-reference`); otherwise they are shown but not ranked or scored.
+    pub fn render_many_ranked(
+        runs: &[(String, &RunRecord)],
+        aggregate: Aggregate,
+        rank_reference: bool,
+    ) -> Result<Vec<u8>, RenderError> {
+        let data = Data::build(runs, aggregate, rank_reference)?;
         Ok(page(&data).into_bytes())
     }
 }
@@ -66,7 +76,11 @@ impl Html {
 impl Renderer for Html {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
         let label = report.record.plan.suite.clone();
-        Html::render_many(&[(label, report.record)], report.aggregate)
+        Html::render_many_ranked(
+            &[(label, report.record)],
+            report.aggregate,
+            report.rank_reference,
+        )
     }
 }
 

@@ -11,7 +11,7 @@ use super::data::{Data, Line};
 use super::{esc, figure, swatch};
 use crate::format;
 use crate::matrix::Entry;
-use fsbattery_stats::{compare, Aggregate, Better, Mark, Outcome, RowVerdict, Verdict};
+use fsbattery_stats::{Aggregate, Better, Mark, Outcome, RowVerdict, Verdict};
 
 /// The significance level of every verdict on the page (a run record carries none).
 const ALPHA: f64 = fsbattery_stats::DEFAULT_ALPHA;
@@ -19,13 +19,24 @@ const ALPHA: f64 = fsbattery_stats::DEFAULT_ALPHA;
 /// Summary: per run, the winner of each test; then the composites across every column.
 pub(crate) fn summary(d: &Data<'_>) -> String {
     let mut out = format!(
-        "<p>Best of each test by the {} of its runs. A target is named the winner only when its \
-         samples are significantly better than every other target's (Welch's t-test, α = {ALPHA}, \
-         at least 3 runs on each side); otherwise the targets that cannot be told apart from the \
-         best are listed as tied and the test has no significant difference. Rows whose values \
-         describe each target rather than measure it (space available) are n/a.</p>\n",
-        d.aggregate
+        "<p>Best of each test by the {} of its runs. Each test ends in one of three verdicts. \
+         A <strong>winner</strong> is significantly better than every other target (Welch's \
+         t-test, α = {ALPHA}, Holm-adjusted over the comparisons with the best, at least 3 runs \
+         each), given with its ratio to the next best and that ratio's CI. \
+         <strong>Equivalent</strong>: every other target is significantly worse or shown \
+         equivalent to the best within ±{margin}&nbsp;% (TOST equivalence test, Holm-adjusted). \
+         <strong>Undecided</strong>: some target is neither, too noisy to tell; the noisiest is \
+         named with its CI and the repeats that would decide it. The p given is the one behind \
+         the verdict. Rows whose values describe each target rather than measure it (space \
+         available) are n/a.</p>\n",
+        d.aggregate,
+        margin = fsbattery_stats::DEFAULT_MARGIN_PCT
     );
+    let names: Vec<String> = d.columns.iter().map(|c| c.name.clone()).collect();
+    let excluded: Vec<bool> = d.columns.iter().map(|c| c.reference).collect();
+    if let Some(note) = crate::reference::note(&names, &excluded) {
+        out.push_str(&format!("<p class=\"note reference\">{}</p>\n", esc(&note)));
+    }
     for (ri, run) in d.runs.iter().enumerate() {
         out.push_str(&format!(
             "<div class=\"run-summary\" data-run=\"{}\">",
@@ -167,25 +178,30 @@ fn winner_row(d: &Data<'_>, line: &Line, cols: &[usize]) -> String {
     let unit = esc(&line.unit);
     let winner = match v.outcome {
         Outcome::Winner(_) => name(w) + &best_journaling(d, line, cols, w),
-        Outcome::NoSignificantDifference => {
+        Outcome::Equivalent => {
             let tied: Vec<String> = cols
                 .iter()
-                .filter(|c| v.mark(**c) == Mark::Tied)
+                .filter(|c| v.mark(**c) == Mark::Equivalent)
                 .map(|c| name(*c))
                 .collect();
-            format!("<span class=\"tie\">tied:</span> {}", tied.join(", "))
+            format!("<span class=\"tie\">equivalent:</span> {}", tied.join(", "))
         }
+        Outcome::Undecided => format!(
+            "{} <span class=\"note\">(best value; undecided)</span>",
+            name(w)
+        ),
         _ => format!(
             "{} <span class=\"note\">(best value, no verdict)</span>",
             name(w)
         ),
     };
     let margin = margin(wv, rv);
-    let c = compare(&d.samples(line, r), &d.samples(line, w), line.better, ALPHA);
-    let p = c.p_value.map(p_text).unwrap_or_default();
+    // The sentence names the columns in plain text; the p in it is the one behind the verdict.
+    let plain = |c: usize| esc(&d.columns[c].target);
+    let words = crate::verdict_text::sentence(&v, &plain).replace('<', "&lt;");
     let sig = match v.outcome {
-        Outcome::Winner(_) => format!("<span class=\"sig\">significant</span>{p}"),
-        Outcome::NoSignificantDifference => format!("no significant difference{p}"),
+        Outcome::Winner(_) => format!("<span class=\"sig\">significant</span>: {words}"),
+        Outcome::Equivalent | Outcome::Undecided => words,
         _ => "not enough samples (n &lt; 3)".into(),
     };
     format!(
@@ -256,9 +272,13 @@ fn plain_bars(d: &Data<'_>, values: &[f64], best: Option<usize>) -> Vec<Bar> {
         .collect()
 }
 
-fn pick(values: &[f64], better: Better) -> Option<usize> {
+/// The best composite among the ranked columns (reference targets in RAM never take it).
+fn pick(d: &Data<'_>, values: &[f64], better: Better) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (i, v) in values.iter().enumerate() {
+        if d.columns.get(i).is_some_and(|c| c.reference) {
+            continue;
+        }
         if best.is_none_or(|b| better.is_better(*v, values[b])) {
             best = Some(i);
         }
@@ -284,7 +304,7 @@ fn total_time(d: &Data<'_>) -> String {
             lines.len()
         ),
         axis: "seconds, summed over the tests — lower is better".into(),
-        bars: plain_bars(d, &totals, pick(&totals, Better::Lower)),
+        bars: plain_bars(d, &totals, pick(d, &totals, Better::Lower)),
     };
     let sub = format!(
         "sum of the {} of {} time tests measured on every target",
@@ -306,9 +326,18 @@ fn score(d: &Data<'_>) -> String {
     let mut logs = vec![0.0; d.columns.len()];
     for l in &lines {
         let vals: Vec<f64> = (0..l.value.len()).filter_map(|c| l.value_at(c)).collect();
+        // Scaled to the best ranked column: a reference in RAM is scored against the disks'
+        // best (it may exceed 1.0), never the other way round.
+        let ranked: Vec<f64> = vals
+            .iter()
+            .enumerate()
+            .filter(|(c, _)| !d.columns[*c].reference)
+            .map(|(_, v)| *v)
+            .collect();
+        let pool = if ranked.is_empty() { &vals } else { &ranked };
         let best = match l.better {
-            Better::Lower => vals.iter().copied().fold(f64::INFINITY, f64::min),
-            Better::Higher => vals.iter().copied().fold(0.0, f64::max),
+            Better::Lower => pool.iter().copied().fold(f64::INFINITY, f64::min),
+            Better::Higher => pool.iter().copied().fold(0.0, f64::max),
         };
         for (c, v) in vals.iter().enumerate() {
             let s = if l.better == Better::Lower {
@@ -331,7 +360,7 @@ fn score(d: &Data<'_>) -> String {
             lines.len()
         ),
         axis: "score (1.0 = best at every test) — higher is better".into(),
-        bars: plain_bars(d, &scores, pick(&scores, Better::Higher)),
+        bars: plain_bars(d, &scores, pick(d, &scores, Better::Higher)),
     };
     let sub = format!("geometric mean over {} tests", lines.len());
     figure("score", "Score", &sub, &bar_chart(&chart))
@@ -673,7 +702,8 @@ pub(crate) fn matrix_cell(
     };
     match mark {
         Mark::Winner => class.push("best"),
-        Mark::Tied => class.push("tied"),
+        Mark::Equivalent => class.push("tied"),
+        Mark::Undecided => class.push("undecided"),
         Mark::None => {}
     }
     let mut text = esc(&format::entry(e, agg));

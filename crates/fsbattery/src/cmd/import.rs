@@ -50,8 +50,8 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let json = serde_json::to_vec_pretty(&record)?;
     let results = dir.join(RESULTS_FILE);
     std::fs::write(&results, json).with_context(|| format!("writing {}", results.display()))?;
-    outputs::write_all(&record, &dir)?;
-    let table = outputs::terminal_table(&record, None, false)?;
+    outputs::write_all(&record, &dir, false)?;
+    let table = outputs::terminal_table(&record, None, false, false)?;
     crate::stdout::write_unless_closed(format!("{table}\nresults: {}\n", dir.display()))?;
     Ok(ExitCode::SUCCESS)
 }

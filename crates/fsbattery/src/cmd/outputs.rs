@@ -8,12 +8,28 @@ use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, R
 use fsbattery_stats::Aggregate;
 use std::path::{Path, PathBuf};
 
-/// Write results.md, results.csv and report.html next to results.json; returns the HTML path.
-pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
+/// `record` with every cell's statistics and verdict filled ([`fsbattery_report::cell_stats`]),
+/// as results.json, `--json` and `--format json` carry it.
+pub fn with_stats(record: &RunRecord, rank_reference: bool) -> RunRecord {
+    let mut r = record.clone();
+    fsbattery_report::cell_stats::annotate(&mut r, rank_reference);
+    r
+}
+
+/// Write results.md, results.csv and report.html next to results.json, and results.json again
+/// with each cell's statistics; returns the HTML path.
+pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow::Result<PathBuf> {
     let report = Report {
         record,
         aggregate: record.plan.aggregate,
+        rank_reference,
     };
+    // The runner wrote the samples as it went; the verdicts need every target, so they are
+    // added once the run is whole.
+    let json = dir.join("results.json");
+    let mut bytes = serde_json::to_vec_pretty(&with_stats(record, rank_reference))?;
+    bytes.push(b'\n');
+    std::fs::write(&json, bytes).with_context(|| format!("writing {}", json.display()))?;
     for (name, renderer) in [
         ("results.md", &Markdown as &dyn Renderer),
         ("results.csv", &Csv),
@@ -26,7 +42,12 @@ pub fn write_all(record: &RunRecord, dir: &Path) -> anyhow::Result<PathBuf> {
     }
     let html = dir.join("report.html");
     let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());
-    super::report::write_html(&[(label, record)], record.plan.aggregate, &html)?;
+    super::report::write_html(
+        &[(label, record)],
+        record.plan.aggregate,
+        rank_reference,
+        &html,
+    )?;
     Ok(html)
 }
 
@@ -35,33 +56,37 @@ pub fn terminal_table(
     record: &RunRecord,
     agg: Option<Aggregate>,
     styled: bool,
+    rank_reference: bool,
 ) -> anyhow::Result<String> {
     let report = Report {
         record,
         aggregate: agg.unwrap_or(record.plan.aggregate),
+        rank_reference,
     };
     let bytes = TerminalTable { styled }.render(&report)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// `record` in `format`, as `report` and `run --format` write it to stdout; json is the run
-/// record itself, as results.json holds it.
+/// record itself with each cell's statistics, as results.json holds it.
 pub fn render(
     record: &RunRecord,
     agg: Aggregate,
     format: ReportFormat,
     styled: bool,
+    rank_reference: bool,
 ) -> anyhow::Result<Vec<u8>> {
     let report = Report {
         record,
         aggregate: agg,
+        rank_reference,
     };
     Ok(match format {
         ReportFormat::Table => TerminalTable { styled }.render(&report)?,
         ReportFormat::Markdown => Markdown.render(&report)?,
         ReportFormat::Csv => Csv.render(&report)?,
         ReportFormat::Json => {
-            let mut v = serde_json::to_vec_pretty(record)?;
+            let mut v = serde_json::to_vec_pretty(&with_stats(record, rank_reference))?;
             v.push(b'\n');
             v
         }

@@ -32,18 +32,24 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let labels = labels(&args.labels, &args.run_dirs, &records);
     let runs: Vec<(String, &RunRecord)> = labels.into_iter().zip(&records).collect();
     if let Some(path) = &args.html {
-        write_html(&runs, aggregate, path)?;
+        write_html(&runs, aggregate, args.rank_reference, path)?;
         crate::stdout::write(format!("html report: {}\n", path.display()))?;
     }
     if let Some(path) = &args.xlsx {
-        let bytes = fsbattery_report::xlsx::xlsx(&runs, aggregate)?;
+        let bytes = fsbattery_report::xlsx::xlsx_ranked(&runs, aggregate, args.rank_reference)?;
         std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
         crate::stdout::write(format!("spreadsheet: {}\n", path.display()))?;
     }
     if args.html.is_none() && args.xlsx.is_none() {
         for record in &records {
             let styled = std::io::stdout().is_terminal();
-            let bytes = super::outputs::render(record, aggregate, args.format, styled)?;
+            let bytes = super::outputs::render(
+                record,
+                aggregate,
+                args.format,
+                styled,
+                args.rank_reference,
+            )?;
             crate::stdout::write(&bytes)?;
         }
     }
@@ -54,9 +60,10 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
 pub fn write_html(
     runs: &[(String, &RunRecord)],
     aggregate: Aggregate,
+    rank_reference: bool,
     path: &Path,
 ) -> anyhow::Result<()> {
-    let bytes = fsbattery_report::html::Html::render_many(runs, aggregate)?;
+    let bytes = fsbattery_report::html::Html::render_many_ranked(runs, aggregate, rank_reference)?;
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 

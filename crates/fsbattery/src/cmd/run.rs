@@ -127,9 +127,12 @@ fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
 
 /// Write the outputs, print the results, and turn the outcome into the exit status.
 fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::Result<ExitCode> {
-    let written = outputs::write_all(&outcome.record, out_dir)?;
+    let written = outputs::write_all(&outcome.record, out_dir, args.rank_reference)?;
     if let Some(path) = &args.json {
-        write_json(&outcome.record, path)?;
+        write_json(
+            &outputs::with_stats(&outcome.record, args.rank_reference),
+            path,
+        )?;
     }
     print_results(args, &outcome.record, out_dir, &written)?;
     if outcome.interrupted {
@@ -203,14 +206,25 @@ fn print_results(
     );
     if matches!(args.format, ReportFormat::Table) {
         let styled = std::io::stdout().is_terminal();
-        let table = outputs::terminal_table(record, None, styled)?;
+        let table = outputs::terminal_table(record, None, styled, args.rank_reference)?;
         return crate::stdout::write_unless_closed(format!("{table}\n{paths}"));
     }
     if !args.quiet {
-        let table = outputs::terminal_table(record, None, std::io::stderr().is_terminal())?;
+        let table = outputs::terminal_table(
+            record,
+            None,
+            std::io::stderr().is_terminal(),
+            args.rank_reference,
+        )?;
         errln!("{table}\n{}", paths.trim_end());
     }
-    let bytes = outputs::render(record, record.plan.aggregate, args.format, false)?;
+    let bytes = outputs::render(
+        record,
+        record.plan.aggregate,
+        args.format,
+        false,
+        args.rank_reference,
+    )?;
     crate::stdout::write_unless_closed(bytes)
 }
 
