@@ -50,6 +50,7 @@ pub(crate) struct FsTarget {
     /// Predicted on the first call (when the plan is built) and kept.
     planned: std::sync::OnceLock<Capabilities>,
     devices: Vec<BlockDevice>,
+    fuse_timeout: std::time::Duration,
 }
 
 /// `opts.workdir` as an absolute path (the CLI's default when empty).
@@ -94,6 +95,7 @@ impl FsTarget {
             versions: None,
             planned: Default::default(),
             devices: Vec::new(),
+            fuse_timeout: opts.fuse_timeout.unwrap_or(super::fusewatch::DEFAULT_LIMIT),
         }
     }
 
@@ -223,6 +225,7 @@ impl Target for FsTarget {
             )));
         }
         let mut session = Session::begin(&self.workdir, &self.label)?;
+        session.set_fuse_timeout(self.fuse_timeout);
         // On any error below, `session` drops and the guards remove what was made.
         let made = self.make(&mut session)?;
         let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();

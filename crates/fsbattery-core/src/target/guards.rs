@@ -29,6 +29,8 @@ pub(crate) struct Session {
     dir: PathBuf,
     /// Some release failed: the state file must stay for `fsbattery cleanup`.
     failed: bool,
+    /// How long a FUSE daemon of this session may answer nothing (see `fusewatch`).
+    fuse_timeout: std::time::Duration,
 }
 
 fn io_err(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> TargetError {
@@ -74,6 +76,7 @@ impl Session {
                 held: Vec::new(),
                 dir: dir.clone(),
                 failed: false,
+                fuse_timeout: super::fusewatch::DEFAULT_LIMIT,
             };
             match s.make_dir_at(&dir) {
                 Ok(()) => return Ok(s),
@@ -85,6 +88,11 @@ impl Session {
             "no free session name under {}",
             workdir.display()
         )))
+    }
+
+    /// Watch the FUSE daemons this session mounts with this limit (`--fuse-timeout`).
+    pub(crate) fn set_fuse_timeout(&mut self, limit: std::time::Duration) {
+        self.fuse_timeout = limit;
     }
 
     /// The session directory (images, mount point, logs).
@@ -299,17 +307,28 @@ impl Session {
         // Whatever is mounted on our private mount point now is ours: record its exact source.
         let actual = Resource::Mount {
             mount_point: mount_point.into(),
-            source: entry.device,
+            source: entry.device.clone(),
         };
         self.replace(id, actual);
-        if let Some((id, program)) = daemon {
+        if let Some((daemon_id, program)) = daemon {
             if let Some(pid) = release::find_fuse_daemons(mount_point, program).first() {
                 let res = Resource::FuseDaemon {
                     mount_point: mount_point.into(),
                     program: program.into(),
                     pid: Some(*pid),
                 };
-                self.replace(id, res);
+                self.replace(daemon_id, res);
+                // Held by the mount, so it outlives the unmount it may have to unblock.
+                let watch = super::fusewatch::FuseWatch::start(super::fusewatch::Watched {
+                    mount_point: mount_point.into(),
+                    source: entry.device,
+                    program: program.into(),
+                    daemon: *pid,
+                    limit: self.fuse_timeout,
+                });
+                if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
+                    h.handle = Handle::Watch(watch);
+                }
             }
         }
         Ok(ran)

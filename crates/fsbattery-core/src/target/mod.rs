@@ -21,6 +21,7 @@ mod exec;
 mod fsdefaults;
 pub mod fsinfo;
 mod fstarget;
+mod fusewatch;
 pub(crate) mod guards;
 mod loopdev;
 mod loopfs;
@@ -104,6 +105,9 @@ pub struct TargetOptions {
     pub loop_dio: bool,
     /// The suite's default `mkfs=`/`mount=` per filesystem, for specs that do not give them.
     pub fs_defaults: FsDefaults,
+    /// `--fuse-timeout`: how long a FUSE daemon may answer nothing while stopped or waited on
+    /// before its connection is aborted and the cell fails [default: 30 s].
+    pub fuse_timeout: Option<std::time::Duration>,
 }
 
 /// A filesystem name as a suite's `[fs.NAME]` may give it, canonical (`ntfs-3g` is `ntfs`):
