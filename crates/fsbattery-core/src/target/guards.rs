@@ -351,6 +351,7 @@ impl Session {
     fn release_all(&mut self) -> (Option<crate::measure::Timing>, Vec<String>) {
         let mut umount: Option<crate::measure::Timing> = None;
         let mut errors = Vec::new();
+        let mut unrecorded = Vec::new();
         while let Some(h) = self.held.pop() {
             match release::release(&h.res, h.handle) {
                 Ok(out) => {
@@ -358,7 +359,7 @@ impl Session {
                         umount = Some(umount.map_or(t, |u| u.plus(&t)));
                     }
                     if let Err(e) = self.state.released(h.id) {
-                        errors.push(format!(
+                        unrecorded.push(format!(
                             "cannot update {}: {e}",
                             self.state.path().display()
                         ));
@@ -368,6 +369,12 @@ impl Session {
             }
         }
         self.failed |= !errors.is_empty();
+        // A release the state file could not note (the work directory filled up under the
+        // run) matters only while something else remains: when everything is gone, removing
+        // the file below is the record that nothing does.
+        if self.failed {
+            errors.extend(unrecorded);
+        }
         if !self.failed {
             match std::fs::remove_file(self.state.path()) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

@@ -45,9 +45,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
-        if default_workdir_made {
-            let _ = std::fs::remove_dir_all(&args.workdir);
-        }
+        remove_made_workdir(&args, default_workdir_made);
         return Err(e);
     }
     let mut default_dir_note = None;
@@ -55,9 +53,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         match add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
             Ok(note) => default_dir_note = Some(note),
             Err(e) => {
-                if default_workdir_made {
-                    let _ = std::fs::remove_dir_all(&args.workdir);
-                }
+                remove_made_workdir(&args, default_workdir_made);
                 return Err(e);
             }
         }
@@ -68,7 +64,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output directory {}", dir.display()))?;
-            Some(claim(dir)?)
+            match claim(dir) {
+                Ok(j) => Some(j),
+                Err(e) => {
+                    drop(plan); // the default directory's session, if one was begun
+                    remove_made_workdir(&args, default_workdir_made);
+                    return Err(e);
+                }
+            }
         }
         None => None,
     };
@@ -98,9 +101,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (None, None) => runner::execute(&mut plan, &out_dir, host, obs),
     };
     drop(plan); // tears down targets (removes the default directory) before reporting
-    if default_workdir_made {
-        let _ = std::fs::remove_dir(&args.workdir);
-    }
+    remove_made_workdir(&args, default_workdir_made);
     // The results directory filled up or turned read-only under the run: the journal took
     // no more events from the failed one on, so the run stopped there and tore down.
     let outcome = outcome.map_err(|e| {
@@ -257,6 +258,14 @@ fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()
     })?;
     plan.datasets = Some(store);
     Ok(())
+}
+
+/// Remove the work directory this run made, once empty: never what it holds, which may be
+/// another run's sessions (two runs at once in one work directory).
+fn remove_made_workdir(args: &RunArgs, made: bool) {
+    if made {
+        let _ = std::fs::remove_dir(&args.workdir);
+    }
 }
 
 /// Create the run's journal in `dir`, refusing a directory another run claimed since
