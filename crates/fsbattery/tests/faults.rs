@@ -322,6 +322,8 @@ fn io_errors_under_a_loop_image_fail_the_cells_and_tear_down() {
         failed.iter().any(|r| kernel.iter().any(|k| r.contains(k))),
         "{failed:#?}"
     );
+    // ... and the cause underneath, from the kernel's log of our loop device.
+    assert!(failed.iter().any(|r| r.contains("kernel: ")), "{failed:#?}");
     // A tool that failed once per file says so once, with a count.
     assert!(failed.iter().all(|r| r.lines().count() <= 4), "{failed:#?}");
     assert_nothing_left(&workdir);
@@ -406,6 +408,10 @@ fn a_stopped_fuse_daemon_is_aborted_after_the_timeout_and_torn_down() {
         failed
             .iter()
             .any(|r| r.contains("not connected") || r.contains("connection abort")),
+        "{failed:#?}"
+    );
+    assert!(
+        failed.iter().any(|r| r.contains("answered nothing")),
         "{failed:#?}"
     );
     // After the abort nothing may be measured on the bare mount point underneath.

@@ -228,6 +228,8 @@ impl Target for FsTarget {
         session.set_fuse_timeout(self.fuse_timeout);
         // On any error below, `session` drops and the guards remove what was made.
         let made = self.make(&mut session)?;
+        // What mkfs and mount made the kernel say is no fault of the workloads to come.
+        let _ = session.faults();
         let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();
         let (total_bytes, avail_bytes) = space(&made.mount_point);
         self.direct_io = Some(probe_direct_io(&made.mount_point));
@@ -263,6 +265,10 @@ impl Target for FsTarget {
 
     fn block_devices(&self) -> Vec<BlockDevice> {
         self.devices.clone()
+    }
+
+    fn fault(&mut self) -> Option<String> {
+        self.session.as_mut().and_then(Session::faults)
     }
 
     fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError> {

@@ -51,6 +51,8 @@ pub(crate) struct Watched {
     pub daemon: (i32, u64),
     /// No progress for this long while stopped or waited on: abort.
     pub limit: Duration,
+    /// Where the abort is noted for the failed cell's reason (see `faultlog`).
+    pub notes: Arc<Mutex<Vec<String>>>,
 }
 
 /// What the thread and the teardown share.
@@ -177,14 +179,17 @@ fn abort(s: &Shared, why: &str, quiet: Duration) {
         }
         s.aborted.store(true, Ordering::SeqCst);
     }
-    crate::notice::warn(format!(
-        "{} (pid {}) answered nothing on {} for {} s and {why}: its FUSE connection was \
-         aborted (umount -f), so the cell fails and the teardown stops the daemon",
+    let what = format!(
+        "{} (pid {}) answered nothing for {} s and {why}: its FUSE connection was aborted",
         w.program,
         w.daemon.0,
-        w.mount_point.display(),
         quiet.as_secs()
+    );
+    crate::notice::warn(format!(
+        "{what} (umount -f {}), so the cell fails and the teardown stops the daemon",
+        w.mount_point.display()
     ));
+    w.notes.lock().unwrap_or_else(|e| e.into_inner()).push(what);
 }
 
 /// Forced unmount of our mount, if it is still there: FUSE aborts the connection first, then

@@ -31,6 +31,8 @@ pub(crate) struct Session {
     failed: bool,
     /// How long a FUSE daemon of this session may answer nothing (see `fusewatch`).
     fuse_timeout: std::time::Duration,
+    /// What went wrong underneath, for a failed cell's reason.
+    faults: super::faultlog::FaultLog,
 }
 
 fn io_err(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> TargetError {
@@ -77,6 +79,7 @@ impl Session {
                 dir: dir.clone(),
                 failed: false,
                 fuse_timeout: super::fusewatch::DEFAULT_LIMIT,
+                faults: super::faultlog::FaultLog::from_now(),
             };
             match s.make_dir_at(&dir) {
                 Ok(()) => return Ok(s),
@@ -93,6 +96,11 @@ impl Session {
     /// Watch the FUSE daemons this session mounts with this limit (`--fuse-timeout`).
     pub(crate) fn set_fuse_timeout(&mut self, limit: std::time::Duration) {
         self.fuse_timeout = limit;
+    }
+
+    /// What went wrong underneath since the last call (see `faultlog`).
+    pub(crate) fn faults(&mut self) -> Option<String> {
+        self.faults.take()
     }
 
     /// The session directory (images, mount point, logs).
@@ -245,6 +253,7 @@ impl Session {
                     *device = Some(bound.device.clone());
                 }
                 let dev = bound.device.clone();
+                self.faults.watch_device(&dev);
                 self.created(id, res, Handle::Loop(bound.fd));
                 Ok(dev)
             }
@@ -295,7 +304,7 @@ impl Session {
             res,
             handle: Handle::None,
         });
-        let kmsg = kernel_log_from_now();
+        let kmsg = super::faultlog::kernel_log_from_now();
         let ran = exec::run(argv).map_err(|e| with_kernel_log(e, kmsg))?;
         let entry = release::mounted_at(mount_point).ok_or_else(|| {
             TargetError(format!(
@@ -325,6 +334,7 @@ impl Session {
                     program: program.into(),
                     daemon: *pid,
                     limit: self.fuse_timeout,
+                    notes: self.faults.notes(),
                 });
                 if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
                     h.handle = Handle::Watch(watch);
@@ -405,39 +415,13 @@ fn mkdir_private(path: &Path) -> std::io::Result<()> {
     std::fs::DirBuilder::new().mode(0o700).create(path)
 }
 
-/// The kernel log from now on: mount(8) only says "wrong fs type, bad option, ...", while the
-/// kernel names the cause ("ext4: Unknown parameter 'x'"). `None` unless root can read it.
-fn kernel_log_from_now() -> Option<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let kmsg = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open("/dev/kmsg")
-        .ok()?;
-    // SEEK_END on /dev/kmsg skips to the next new record.
-    let _ = nix::unistd::lseek(&kmsg, 0, nix::unistd::Whence::SeekEnd);
-    Some(kmsg)
-}
-
-/// Append what the kernel logged since `kmsg` was opened (at most the last 5 records).
+/// Append what the kernel logged since `kmsg` was opened (at most the last 5 records):
+/// mount(8) only says "wrong fs type, bad option, ...", while the kernel names the cause
+/// ("ext4: Unknown parameter 'x'").
 fn with_kernel_log(mut e: TargetError, kmsg: Option<std::fs::File>) -> TargetError {
-    use std::io::Read;
     let Some(mut kmsg) = kmsg else { return e };
-    // Each read returns one record "prio,seq,usec,flags;text"; EAGAIN ends the buffer.
-    let mut lines = Vec::new();
-    let mut buf = vec![0u8; 8192];
-    for _ in 0..10_000 {
-        match kmsg.read(&mut buf) {
-            Ok(n) if n > 0 => {
-                let rec = String::from_utf8_lossy(&buf[..n]);
-                let text = rec.split_once(';').map_or("", |(_, t)| t);
-                lines.push(text.lines().next().unwrap_or("").trim().to_string());
-            }
-            Err(err) if err.raw_os_error() == Some(libc::EPIPE) => continue,
-            _ => break,
-        }
-    }
-    for l in &lines[lines.len().saturating_sub(5)..] {
+    let lines = super::faultlog::records(&mut kmsg);
+    for (_, l) in &lines[lines.len().saturating_sub(5)..] {
         e.0.push_str(&format!("\nkernel: {l}"));
     }
     e

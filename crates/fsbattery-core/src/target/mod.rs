@@ -18,6 +18,7 @@ mod cleanup;
 mod device;
 mod dir;
 mod exec;
+mod faultlog;
 mod fsdefaults;
 pub mod fsinfo;
 mod fstarget;
@@ -85,6 +86,12 @@ pub trait Target: Send {
     /// `setup` and `teardown`. Empty for kinds on no block device (dir, tmpfs, zfs-fuse).
     fn block_devices(&self) -> Vec<crate::model::BlockDevice> {
         Vec::new()
+    }
+    /// What went wrong underneath the filesystem since the last call — the kernel's errors
+    /// on its devices, a FUSE daemon's connection aborted — for a failed cell's reason, where
+    /// the workload saw only the errno. `None` for kinds that make nothing.
+    fn fault(&mut self) -> Option<String> {
+        None
     }
 }
 
