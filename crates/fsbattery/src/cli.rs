@@ -294,7 +294,7 @@ pub struct RunArgs {
     /// Use this real, uncompressed kernel tarball instead of the generated tree.
     #[arg(long, value_name = "PATH")]
     pub tree_tarball: Option<PathBuf>,
-    /// Seconds a FUSE daemon (ntfs-3g, fuse2fs) may answer nothing while it is stopped or the
+    /// Seconds a FUSE daemon (ntfs-3g, exfat, fuse2fs; not zfs-fuse) may answer nothing while it is stopped or the
     /// run waits on it, 1 to 3600; then its connection is aborted (umount -f), the cell fails
     /// and the teardown stops the daemon.
     #[arg(long, value_name = "SECS", default_value = "30", value_parser = fuse_timeout)]
