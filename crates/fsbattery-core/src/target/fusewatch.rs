@@ -20,8 +20,10 @@
 //! detached, a forced unmount can no longer reach its connection.
 //!
 //! Progress is the daemon's system calls and CPU time (`/proc/PID/io`, `/proc/PID/stat`): a
-//! daemon that answers reads and writes `/dev/fuse`. An idle daemon (nothing asked of it, e.g.
-//! during a pause) is no fault: it is neither stopped nor waited on.
+//! daemon that answers reads and writes `/dev/fuse`. A daemon inside one long system call on
+//! its storage (an fsync of gigabytes to a slow disk) shows neither, but sleeps
+//! uninterruptibly (state D) meanwhile: that counts as progress too. An idle daemon (nothing
+//! asked of it, e.g. during a pause) is no fault: it is neither stopped nor waited on.
 //!
 //! Invariants: the watchdog reads only `/proc`; it never touches the mount's files (a stat
 //! there would wait too). It acts only on our private mount point while the source we mounted
@@ -149,7 +151,7 @@ fn watch(s: &Shared, stop: &mpsc::Receiver<()>) {
             return;
         }
         let now = progress(pid);
-        if now != last {
+        if now != last || in_io(pid) {
             (last, since) = (now, Instant::now());
             continue;
         }
@@ -221,6 +223,20 @@ fn progress(pid: i32) -> Option<(u64, u64, u64)> {
     let mut f = rest.split_whitespace().skip(11);
     let cpu = f.next()?.parse::<u64>().ok()? + f.next()?.parse::<u64>().ok()?;
     Some((field("syscr:")?, field("syscw:")?, cpu))
+}
+
+/// Whether a thread of `pid` is inside a system call on its storage (state D).
+fn in_io(pid: i32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().any(|t| {
+        std::fs::read_to_string(t.path().join("stat")).is_ok_and(|stat| {
+            stat.rfind(')')
+                .and_then(|i| stat[i + 1..].split_whitespace().next())
+                .is_some_and(|s| s == "D")
+        })
+    })
 }
 
 /// Whether `pid` is stopped (SIGSTOP, or by a tracer): it answers nothing until continued.
