@@ -5,6 +5,7 @@
 //! every renderer reads. Nothing here formats output for people.
 #![deny(missing_docs)]
 
+pub mod atomic;
 pub mod cache;
 pub mod ceiling;
 pub mod collective;

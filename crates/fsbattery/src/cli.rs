@@ -321,6 +321,11 @@ pub struct RunArgs {
     /// Use this real, uncompressed kernel tarball instead of the generated tree.
     #[arg(long, value_name = "PATH")]
     pub tree_tarball: Option<PathBuf>,
+    /// Seconds a FUSE daemon (ntfs-3g, exfat, fuse2fs; not zfs-fuse) may answer nothing while it is stopped or the
+    /// run waits on it, 1 to 3600; then its connection is aborted (umount -f), the cell fails
+    /// and the teardown stops the daemon.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = fuse_timeout)]
+    pub fuse_timeout: u64,
     /// Allow `dev:` targets that hold a filesystem, partition table or other signature.
     /// Everything on them is destroyed.
     #[arg(long)]
@@ -391,6 +396,14 @@ fn pause(s: &str) -> Result<f64, String> {
     })?;
     params::pause(secs)?;
     Ok(secs)
+}
+
+/// `--fuse-timeout`: whole seconds, 1 to 3600 (0 would abort every daemon that pauses).
+fn fuse_timeout(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=3600).contains(&n) => Ok(n),
+        _ => Err("must be a whole number of seconds from 1 to 3600".into()),
+    }
 }
 
 /// `--method` on the command line.

@@ -201,13 +201,26 @@ pub fn execute_with(
     obs: &mut dyn RunObserver,
     comm: &dyn Collective,
 ) -> std::io::Result<Outcome> {
-    let team = Team::new(comm);
     // Only rank 0's journal is the run's; another rank's lives in memory, so a rank that is
     // killed leaves no directory behind.
-    let mut journal = match comm.rank() {
+    let journal = match comm.rank() {
         0 => Journal::create(out_dir)?,
         _ => Journal::in_memory(),
     };
+    execute_in(plan, journal, out_dir, host, obs, comm)
+}
+
+/// [`execute_with`] into a journal the caller created (and so claimed `out_dir` with, before
+/// saying anything: see [`Journal::create`]).
+pub fn execute_in(
+    plan: &mut Plan,
+    mut journal: Journal,
+    out_dir: &Path,
+    host: HostInfo,
+    obs: &mut dyn RunObserver,
+    comm: &dyn Collective,
+) -> std::io::Result<Outcome> {
+    let team = Team::new(comm);
     // Warnings raised under targets and workloads reach `obs`, not stderr (see `notice`).
     let notices = crate::notice::Capture::begin();
     let mut info = plan.info();
@@ -344,7 +357,11 @@ fn finish(
     let record = assemble(&events).map_err(std::io::Error::other)?;
     if rank == 0 {
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-        std::fs::write(out_dir.join(RESULTS_FILE), json)?;
+        // Never half a results.json: a full or read-only directory keeps none at all.
+        let path = out_dir.join(RESULTS_FILE);
+        crate::atomic::write(&path, &json).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("writing {}: {e}", path.display()))
+        })?;
     }
     let failed_cells = record
         .cells

@@ -109,7 +109,12 @@ pub(super) fn run_step(
         return Err(e);
     }
     let comparable = sink.comparable;
-    let error = outcome(team, &res);
+    // The workload saw an errno; what caused it underneath (the kernel's error on the
+    // filesystem's device, the FUSE watchdog's abort) goes with it.
+    let error = outcome(team, &res).map(|e| match target.fault() {
+        Some(cause) => format!("{e} [{cause}]"),
+        None => e,
+    });
     if let Some(reason) = &error {
         run.journal.append(&Event::Failed {
             target: label.to_string(),

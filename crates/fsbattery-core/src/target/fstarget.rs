@@ -50,6 +50,7 @@ pub(crate) struct FsTarget {
     /// Predicted on the first call (when the plan is built) and kept.
     planned: std::sync::OnceLock<Capabilities>,
     devices: Vec<BlockDevice>,
+    fuse_timeout: std::time::Duration,
 }
 
 /// `opts.workdir` as an absolute path (the CLI's default when empty).
@@ -94,6 +95,7 @@ impl FsTarget {
             versions: None,
             planned: Default::default(),
             devices: Vec::new(),
+            fuse_timeout: opts.fuse_timeout.unwrap_or(super::fusewatch::DEFAULT_LIMIT),
         }
     }
 
@@ -223,8 +225,11 @@ impl Target for FsTarget {
             )));
         }
         let mut session = Session::begin(&self.workdir, &self.label)?;
+        session.set_fuse_timeout(self.fuse_timeout);
         // On any error below, `session` drops and the guards remove what was made.
         let made = self.make(&mut session)?;
+        // What mkfs and mount made the kernel say is no fault of the workloads to come.
+        let _ = session.faults();
         let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();
         let (total_bytes, avail_bytes) = space(&made.mount_point);
         self.direct_io = Some(probe_direct_io(&made.mount_point));
@@ -260,6 +265,10 @@ impl Target for FsTarget {
 
     fn block_devices(&self) -> Vec<BlockDevice> {
         self.devices.clone()
+    }
+
+    fn fault(&mut self) -> Option<String> {
+        self.session.as_mut().and_then(Session::faults)
     }
 
     fn teardown(&mut self) -> Result<Option<crate::measure::Timing>, TargetError> {

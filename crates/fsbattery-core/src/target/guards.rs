@@ -29,6 +29,10 @@ pub(crate) struct Session {
     dir: PathBuf,
     /// Some release failed: the state file must stay for `fsbattery cleanup`.
     failed: bool,
+    /// How long a FUSE daemon of this session may answer nothing (see `fusewatch`).
+    fuse_timeout: std::time::Duration,
+    /// What went wrong underneath, for a failed cell's reason.
+    faults: super::faultlog::FaultLog,
 }
 
 fn io_err(what: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> TargetError {
@@ -74,6 +78,8 @@ impl Session {
                 held: Vec::new(),
                 dir: dir.clone(),
                 failed: false,
+                fuse_timeout: super::fusewatch::DEFAULT_LIMIT,
+                faults: super::faultlog::FaultLog::from_now(),
             };
             match s.make_dir_at(&dir) {
                 Ok(()) => return Ok(s),
@@ -85,6 +91,16 @@ impl Session {
             "no free session name under {}",
             workdir.display()
         )))
+    }
+
+    /// Watch the FUSE daemons this session mounts with this limit (`--fuse-timeout`).
+    pub(crate) fn set_fuse_timeout(&mut self, limit: std::time::Duration) {
+        self.fuse_timeout = limit;
+    }
+
+    /// What went wrong underneath since the last call (see `faultlog`).
+    pub(crate) fn faults(&mut self) -> Option<String> {
+        self.faults.take()
     }
 
     /// The session directory (images, mount point, logs).
@@ -237,6 +253,7 @@ impl Session {
                     *device = Some(bound.device.clone());
                 }
                 let dev = bound.device.clone();
+                self.faults.watch_device(&dev);
                 self.created(id, res, Handle::Loop(bound.fd));
                 Ok(dev)
             }
@@ -287,7 +304,7 @@ impl Session {
             res,
             handle: Handle::None,
         });
-        let kmsg = kernel_log_from_now();
+        let kmsg = super::faultlog::kernel_log_from_now();
         let ran = exec::run(argv).map_err(|e| with_kernel_log(e, kmsg))?;
         let entry = release::mounted_at(mount_point).ok_or_else(|| {
             TargetError(format!(
@@ -299,17 +316,29 @@ impl Session {
         // Whatever is mounted on our private mount point now is ours: record its exact source.
         let actual = Resource::Mount {
             mount_point: mount_point.into(),
-            source: entry.device,
+            source: entry.device.clone(),
         };
         self.replace(id, actual);
-        if let Some((id, program)) = daemon {
+        if let Some((daemon_id, program)) = daemon {
             if let Some(pid) = release::find_fuse_daemons(mount_point, program).first() {
                 let res = Resource::FuseDaemon {
                     mount_point: mount_point.into(),
                     program: program.into(),
                     pid: Some(*pid),
                 };
-                self.replace(id, res);
+                self.replace(daemon_id, res);
+                // Held by the mount, so it outlives the unmount it may have to unblock.
+                let watch = super::fusewatch::FuseWatch::start(super::fusewatch::Watched {
+                    mount_point: mount_point.into(),
+                    source: entry.device,
+                    program: program.into(),
+                    daemon: *pid,
+                    limit: self.fuse_timeout,
+                    notes: self.faults.notes(),
+                });
+                if let Some(h) = self.held.iter_mut().find(|h| h.id == id) {
+                    h.handle = Handle::Watch(watch);
+                }
             }
         }
         Ok(ran)
@@ -332,6 +361,7 @@ impl Session {
     fn release_all(&mut self) -> (Option<crate::measure::Timing>, Vec<String>) {
         let mut umount: Option<crate::measure::Timing> = None;
         let mut errors = Vec::new();
+        let mut unrecorded = Vec::new();
         while let Some(h) = self.held.pop() {
             match release::release(&h.res, h.handle) {
                 Ok(out) => {
@@ -339,7 +369,7 @@ impl Session {
                         umount = Some(umount.map_or(t, |u| u.plus(&t)));
                     }
                     if let Err(e) = self.state.released(h.id) {
-                        errors.push(format!(
+                        unrecorded.push(format!(
                             "cannot update {}: {e}",
                             self.state.path().display()
                         ));
@@ -349,6 +379,12 @@ impl Session {
             }
         }
         self.failed |= !errors.is_empty();
+        // A release the state file could not note (the work directory filled up under the
+        // run) matters only while something else remains: when everything is gone, removing
+        // the file below is the record that nothing does.
+        if self.failed {
+            errors.extend(unrecorded);
+        }
         if !self.failed {
             match std::fs::remove_file(self.state.path()) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -379,39 +415,13 @@ fn mkdir_private(path: &Path) -> std::io::Result<()> {
     std::fs::DirBuilder::new().mode(0o700).create(path)
 }
 
-/// The kernel log from now on: mount(8) only says "wrong fs type, bad option, ...", while the
-/// kernel names the cause ("ext4: Unknown parameter 'x'"). `None` unless root can read it.
-fn kernel_log_from_now() -> Option<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let kmsg = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open("/dev/kmsg")
-        .ok()?;
-    // SEEK_END on /dev/kmsg skips to the next new record.
-    let _ = nix::unistd::lseek(&kmsg, 0, nix::unistd::Whence::SeekEnd);
-    Some(kmsg)
-}
-
-/// Append what the kernel logged since `kmsg` was opened (at most the last 5 records).
+/// Append what the kernel logged since `kmsg` was opened (at most the last 5 records):
+/// mount(8) only says "wrong fs type, bad option, ...", while the kernel names the cause
+/// ("ext4: Unknown parameter 'x'").
 fn with_kernel_log(mut e: TargetError, kmsg: Option<std::fs::File>) -> TargetError {
-    use std::io::Read;
     let Some(mut kmsg) = kmsg else { return e };
-    // Each read returns one record "prio,seq,usec,flags;text"; EAGAIN ends the buffer.
-    let mut lines = Vec::new();
-    let mut buf = vec![0u8; 8192];
-    for _ in 0..10_000 {
-        match kmsg.read(&mut buf) {
-            Ok(n) if n > 0 => {
-                let rec = String::from_utf8_lossy(&buf[..n]);
-                let text = rec.split_once(';').map_or("", |(_, t)| t);
-                lines.push(text.lines().next().unwrap_or("").trim().to_string());
-            }
-            Err(err) if err.raw_os_error() == Some(libc::EPIPE) => continue,
-            _ => break,
-        }
-    }
-    for l in &lines[lines.len().saturating_sub(5)..] {
+    let lines = super::faultlog::records(&mut kmsg);
+    for (_, l) in &lines[lines.len().saturating_sub(5)..] {
         e.0.push_str(&format!("\nkernel: {l}"));
     }
     e

@@ -18,9 +18,11 @@ mod cleanup;
 mod device;
 mod dir;
 mod exec;
+mod faultlog;
 mod fsdefaults;
 pub mod fsinfo;
 mod fstarget;
+mod fusewatch;
 pub(crate) mod guards;
 mod loopdev;
 mod loopfs;
@@ -85,6 +87,12 @@ pub trait Target: Send {
     fn block_devices(&self) -> Vec<crate::model::BlockDevice> {
         Vec::new()
     }
+    /// What went wrong underneath the filesystem since the last call — the kernel's errors
+    /// on its devices, a FUSE daemon's connection aborted — for a failed cell's reason, where
+    /// the workload saw only the errno. `None` for kinds that make nothing.
+    fn fault(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Options that apply to every target of a run.
@@ -104,6 +112,9 @@ pub struct TargetOptions {
     pub loop_dio: bool,
     /// The suite's default `mkfs=`/`mount=` per filesystem, for specs that do not give them.
     pub fs_defaults: FsDefaults,
+    /// `--fuse-timeout`: how long a FUSE daemon may answer nothing while stopped or waited on
+    /// before its connection is aborted and the cell fails [default: 30 s].
+    pub fuse_timeout: Option<std::time::Duration>,
 }
 
 /// A filesystem name as a suite's `[fs.NAME]` may give it, canonical (`ntfs-3g` is `ntfs`):

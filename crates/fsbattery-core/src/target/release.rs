@@ -20,6 +20,9 @@ pub(crate) enum Handle {
     Loop(std::fs::File),
     /// A daemon we spawned and must reap.
     Child(std::process::Child),
+    /// The watchdog of a FUSE mount: kept alive through the unmount, which it may have to
+    /// unblock (see `fusewatch`).
+    Watch(super::fusewatch::FuseWatch),
 }
 
 /// How a release went.
@@ -55,7 +58,17 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
         Resource::Mount {
             mount_point,
             source,
-        } => unmount(mount_point, source),
+        } => {
+            if let Handle::Watch(watch) = &handle {
+                watch.before_unmount();
+            }
+            let out = unmount(mount_point, source);
+            // The FUSE watchdog stops only now that the mount is gone.
+            if let Handle::Watch(watch) = handle {
+                drop(watch);
+            }
+            out
+        }
         // A recorded pid alone proves nothing once the daemon is gone: the daemons are found
         // by their command line, which names our mount point.
         Resource::FuseDaemon {
@@ -281,7 +294,22 @@ fn stop_fuse_daemon(mount_point: &Path, program: &str) -> Result<Outcome, String
                 && state::cmdline(pid)
                     .is_some_and(|a| state::program(&a) == program && a.contains(&want))
         };
-        stop_process(pid, is_ours, Duration::from_secs(60))?;
+        let mut grace = Duration::from_secs(60);
+        // A stopped daemon can neither exit nor act on SIGTERM until continued; its
+        // connection is gone (aborted, unmounted), so once continued it finds /dev/fuse
+        // closed and exits by itself — else SIGTERM and SIGKILL follow, sooner.
+        if super::fusewatch::stopped(pid) && is_ours() {
+            crate::notice::warn(format!(
+                "{program} (pid {pid}) of {} was stopped: sending SIGCONT",
+                mount_point.display()
+            ));
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGCONT,
+            );
+            grace = Duration::from_secs(5);
+        }
+        stop_process(pid, is_ours, grace)?;
     }
     Ok(Outcome::default())
 }

@@ -30,8 +30,22 @@ pub fn run(cwd: &Path, program: &str, args: &[&str]) -> Result<(), WorkloadError
         "{program} {} failed ({}): {}",
         args.join(" "),
         out.status,
-        stderr.trim()
+        first_lines(stderr.trim(), 3)
     )))
+}
+
+/// The first `n` lines of a tool's stderr and how many more there were: on a filesystem that
+/// turned read-only, `rm -rf` says "Read-only file system" once per file, and a failed cell's
+/// reason (journaled, shown in the table) must stay readable.
+fn first_lines(text: &str, n: usize) -> String {
+    let mut lines = text.lines();
+    let mut kept: Vec<&str> = lines.by_ref().take(n).collect();
+    let more = lines.count();
+    let tail = format!("(and {more} more lines)");
+    if more > 0 {
+        kept.push(&tail);
+    }
+    kept.join("\n")
 }
 
 /// Run a command once per item (the seeds' `for i in ...; do touch $i; done`).
@@ -60,4 +74,18 @@ pub fn missing_program(extra: &[&str]) -> Option<String> {
         .chain(extra)
         .find(|p| crate::target::on_path(p).is_none())
         .map(|p| p.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_long_stderr_is_cut_to_its_first_lines() {
+        let text: Vec<String> = (0..2000)
+            .map(|i| format!("rm: cannot remove 'f{i}'"))
+            .collect();
+        let shown = super::first_lines(&text.join("\n"), 3);
+        assert_eq!(shown.lines().count(), 4, "{shown}");
+        assert!(shown.ends_with("(and 1997 more lines)"), "{shown}");
+        assert_eq!(super::first_lines("one\ntwo", 3), "one\ntwo");
+    }
 }

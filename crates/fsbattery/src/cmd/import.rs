@@ -49,7 +49,8 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("creating output directory {}", dir.display()))?;
     let json = serde_json::to_vec_pretty(&record)?;
     let results = dir.join(RESULTS_FILE);
-    std::fs::write(&results, json).with_context(|| format!("writing {}", results.display()))?;
+    fsbattery_core::atomic::write(&results, &json)
+        .with_context(|| format!("writing {}", results.display()))?;
     outputs::write_all(&record, &dir, false)?;
     let table = outputs::terminal_table(&record, None, false, false)?;
     crate::stdout::write_unless_closed(format!("{table}\nresults: {}\n", dir.display()))?;

@@ -38,7 +38,8 @@ pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow
             .render(&report)
             .with_context(|| format!("rendering {name}"))?;
         let path = dir.join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        fsbattery_core::atomic::write(&path, &bytes)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     let html = dir.join("report.html");
     let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());

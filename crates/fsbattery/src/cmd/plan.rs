@@ -500,6 +500,7 @@ fn targets(
         image_size: Some(aged_image_size(args, workloads)?),
         loop_dio: memory,
         fs_defaults: suite.fs_defaults.clone(),
+        fuse_timeout: Some(std::time::Duration::from_secs(args.fuse_timeout)),
     };
     if args.targets.is_empty() {
         return Ok(match target::default_targets(&opts) {

@@ -37,7 +37,8 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(path) = &args.xlsx {
         let bytes = fsbattery_report::xlsx::xlsx_ranked(&runs, aggregate, args.rank_reference)?;
-        std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        fsbattery_core::atomic::write(path, &bytes)
+            .with_context(|| format!("writing {}", path.display()))?;
         crate::stdout::write(format!("spreadsheet: {}\n", path.display()))?;
     }
     if args.html.is_none() && args.xlsx.is_none() {
@@ -64,7 +65,8 @@ pub fn write_html(
     path: &Path,
 ) -> anyhow::Result<()> {
     let bytes = fsbattery_report::html::Html::render_many_ranked(runs, aggregate, rank_reference)?;
-    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+    fsbattery_core::atomic::write(path, &bytes)
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// The given labels, or each run's own (`run --label`), or its directory's name.

@@ -45,9 +45,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     let default_workdir_made = !args.workdir.exists();
     if let Err(e) = attach_datasets(&mut plan, &args) {
-        if default_workdir_made {
-            let _ = std::fs::remove_dir_all(&args.workdir);
-        }
+        remove_made_workdir(&args, default_workdir_made);
         return Err(e);
     }
     let mut default_dir_note = None;
@@ -55,17 +53,28 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         match add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
             Ok(note) => default_dir_note = Some(note),
             Err(e) => {
-                if default_workdir_made {
-                    let _ = std::fs::remove_dir_all(&args.workdir);
-                }
+                remove_made_workdir(&args, default_workdir_made);
                 return Err(e);
             }
         }
     }
-    if let Some(dir) = &out_dir {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating output directory {}", dir.display()))?;
-    }
+    // Claimed by creating its journal, still before any notice: of two runs given one
+    // `--out` at once, the second is refused here in one line.
+    let journal = match &out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating output directory {}", dir.display()))?;
+            match claim(dir) {
+                Ok(j) => Some(j),
+                Err(e) => {
+                    drop(plan); // the default directory's session, if one was begun
+                    remove_made_workdir(&args, default_workdir_made);
+                    return Err(e);
+                }
+            }
+        }
+        None => None,
+    };
     // Nothing is refused any more: which defaults this run leaves out (why, and the fix), a
     // shortened pause, the seed's memory applied or why not — said before the run as the
     // record keeps them.
@@ -82,15 +91,27 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let host = host(&args, ranks.is_some());
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut observer = observer(&args, rank, total);
-    let outcome = match ranks.as_deref() {
-        Some(comm) => runner::execute_with(&mut plan, &out_dir, host, observer.as_mut(), comm),
-        None => runner::execute(&mut plan, &out_dir, host, observer.as_mut()),
+    let obs = observer.as_mut();
+    let outcome = match (journal, ranks.as_deref()) {
+        (Some(j), comm) => {
+            let comm = comm.unwrap_or(&fsbattery_core::collective::Solo);
+            runner::execute_in(&mut plan, j, &out_dir, host, obs, comm)
+        }
+        (None, Some(comm)) => runner::execute_with(&mut plan, &out_dir, host, obs, comm),
+        (None, None) => runner::execute(&mut plan, &out_dir, host, obs),
     };
     drop(plan); // tears down targets (removes the default directory) before reporting
-    if default_workdir_made {
-        let _ = std::fs::remove_dir(&args.workdir);
-    }
-    let outcome = outcome.with_context(|| format!("writing results to {}", out_dir.display()))?;
+    remove_made_workdir(&args, default_workdir_made);
+    // The results directory filled up or turned read-only under the run: the journal took
+    // no more events from the failed one on, so the run stopped there and tore down.
+    let outcome = outcome.map_err(|e| {
+        anyhow::anyhow!(
+            "{e}: the run stopped and tore down; {} keeps every result journaled before",
+            out_dir
+                .join(fsbattery_core::journal::JOURNAL_FILE)
+                .display()
+        )
+    })?;
     if rank != 0 {
         return Ok(super::ranks::exit_code(&outcome));
     }
@@ -186,7 +207,8 @@ fn add_default_dir(
 fn write_json(record: &fsbattery_core::model::RunRecord, path: &Path) -> anyhow::Result<()> {
     let mut bytes = serde_json::to_vec_pretty(record)?;
     bytes.push(b'\n');
-    std::fs::write(path, bytes).with_context(|| format!("writing --json {}", path.display()))
+    fsbattery_core::atomic::write(path, &bytes)
+        .with_context(|| format!("writing --json {}", path.display()))
 }
 
 /// The table and where the files are: on stdout, or, when `--format` gives stdout to a
@@ -251,6 +273,28 @@ fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()
     })?;
     plan.datasets = Some(store);
     Ok(())
+}
+
+/// Remove the work directory this run made, once empty: never what it holds, which may be
+/// another run's sessions (two runs at once in one work directory).
+fn remove_made_workdir(args: &RunArgs, made: bool) {
+    if made {
+        let _ = std::fs::remove_dir(&args.workdir);
+    }
+}
+
+/// Create the run's journal in `dir`, refusing a directory another run claimed since
+/// [`out_dir`] looked.
+fn claim(dir: &Path) -> anyhow::Result<fsbattery_core::journal::Journal> {
+    use fsbattery_core::journal::Journal;
+    Journal::create(dir).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => fsbattery_core::error::UsageError::Invalid(format!(
+            "--out {}: already holds a run (another run started there first); choose another directory",
+            dir.display()
+        ))
+        .into(),
+        _ => anyhow::Error::new(e).context(format!("creating the journal in {}", dir.display())),
+    })
 }
 
 fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {
