@@ -148,6 +148,10 @@ fn terminal_table_marks_a_winner_only_where_there_is_one() {
     let tail = &text[text.find("Verdicts (").expect("closing summary")..];
     assert!(tail.contains("Touch: undecided:"), "{tail}");
     assert!(tail.contains("Find: ext4 wins, 2.00×"), "{tail}");
+    // And a composite with its interval, best first: ext4 is best at Find and about even at
+    // Touch.
+    let composite = tail.lines().find(|l| l.contains("composite:")).unwrap();
+    assert!(composite.contains("95 % interval: ext4 "), "{composite}");
 }
 
 #[test]
@@ -254,6 +258,11 @@ fn tmpfs_is_shown_but_not_ranked_by_default() {
         "tmpfs takes no part: {touch}"
     );
     assert!(text.contains("not ranked: tmpfs (in RAM"), "{text}");
+    let composite = text.lines().find(|l| l.contains("composite:")).unwrap();
+    assert!(
+        !composite.contains("tmpfs"),
+        "a reference is not scored: {composite}"
+    );
     let md = render_ranked(&Markdown, &rec, false);
     assert!(md.contains("not ranked: tmpfs (in RAM"), "{md}");
     let html = render_ranked(&Html, &rec, false);

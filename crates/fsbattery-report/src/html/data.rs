@@ -137,6 +137,8 @@ pub(crate) struct Data<'a> {
     pub lines: Vec<Line>,
     /// Aggregate shown.
     pub aggregate: Aggregate,
+    /// Targets in RAM are ranked against disks too (`--rank-reference`).
+    pub rank_reference: bool,
 }
 
 /// A swept quantity and its points (iozone: a test by record size).
@@ -211,6 +213,7 @@ impl<'a> Data<'a> {
             columns,
             lines,
             aggregate,
+            rank_reference,
         };
         let all: Vec<usize> = (0..data.columns.len()).collect();
         let journaling: Vec<usize> = all
