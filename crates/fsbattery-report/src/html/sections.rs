@@ -596,13 +596,17 @@ pub(crate) fn matrices(d: &Data<'_>) -> String {
     let mut out = format!(
         "<p>The {} of each target's runs ± the CI95 half width (hover a cell for n and range). \
          <span class=\"best-mark\">Green, bold, *</span>: significantly better than every other \
-         target (Welch's t-test, α = {ALPHA}, n ≥ 3 on each side). <span class=\"tied-mark\">≈</span>: \
-         cannot be told apart from the best (no significant difference). No mark: fewer than 3 \
-         runs, or a row that is not ranked (CPU %, values that describe the target). n/a: the \
+         target (Welch's t-test, Holm-adjusted, α = {ALPHA}, n ≥ 3 on each side). \
+         <span class=\"tied-mark\">≈</span>: shown equivalent to the best within ±{margin}&nbsp;% \
+         (TOST equivalence test). <span class=\"tied-mark\">?</span>: undecided, too noisy to \
+         tell from the best. No mark: significantly worse than the best, fewer than 3 runs, or a \
+         row or target that is not ranked (CPU %, values that describe the target, a reference \
+         in RAM). n/a: the \
          test does not apply to that target. Where a filesystem without a journal (ext2, tmpfs) \
          wins, the significant winner among journaling filesystems is marked too (outlined, “J”), \
          as S2 did.</p>\n",
-        d.aggregate
+        d.aggregate,
+        margin = fsbattery_stats::DEFAULT_MARGIN_PCT
     );
     let ranked = d.runs.iter().any(|r| {
         r.record
