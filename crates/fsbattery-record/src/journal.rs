@@ -142,6 +142,7 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         targets: Vec::new(),
         cells: Vec::new(),
         source: None,
+        summary: Vec::new(),
     };
     for ev in &events[1..] {
         apply(&mut rec, ev);

@@ -59,6 +59,11 @@ pub struct RunRecord {
     /// existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<ImportSource>,
+    /// The run's closing summary, the lines the terminal ends with: per workload what was
+    /// decided, then each ranked row's verdict in one sentence. Derived like
+    /// [`Cell::stats`]: written with them, absent while running and in older records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summary: Vec<String>,
 }
 
 /// Where an imported record's numbers came from.

@@ -5,7 +5,8 @@
 //! cell's verdict and the p behind it — computed by the same [`Matrix`] as every renderer, so
 //! a script reading the JSON and a person reading the table never disagree.
 //!
-//! Invariants: only [`fsbattery_record::Cell::stats`] changes; a cell without a usable
+//! Invariants: only [`fsbattery_record::Cell::stats`] and the record's `summary` (the closing
+//! lines of [`crate::closing`]) change; a cell without a usable
 //! summary (no finite sample) gets none; a (workload, metric) shown on several rows (S2's min
 //! and max rows) takes its verdict from the first, the one the suite lists first.
 
@@ -15,7 +16,8 @@ use crate::Report;
 use fsbattery_record::{CellStats, CellVerdict, RunRecord};
 use fsbattery_stats::{Decision, Outcome, Standing, Summary};
 
-/// Set `stats` on every cell of `record`, ranking targets in RAM when `rank_reference`.
+/// Set `stats` on every cell of `record` and its `summary`, ranking targets in RAM when
+/// `rank_reference`.
 pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
     let m = Matrix::build(
         &Report {
@@ -64,6 +66,15 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
             },
         ));
     }
+    let summary = crate::closing::lines(&Matrix::build_main(
+        &Report {
+            record,
+            aggregate: record.plan.aggregate,
+            rank_reference,
+        },
+        Quantity::Value,
+    ));
+    record.summary = summary;
     for c in &mut record.cells {
         c.stats = None;
     }

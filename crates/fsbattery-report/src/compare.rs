@@ -263,6 +263,7 @@ pub(crate) mod tests {
                 stats: None,
             }],
             source: None,
+            summary: Vec::new(),
         }
     }
 

@@ -8,7 +8,7 @@
 //! hundreds of `iozone write@8192` rows; [`Matrix::build_main`] drops those rows from the main
 //! matrix, and these tables show them instead. No workload is recognised by its name.
 //!
-//! Invariants: values and row verdicts (`*` winner, `≈` tied) are the main matrix's own ([`Matrix::build`]), so
+//! Invariants: values and row verdicts (`*` winner, `≈` equivalent, `?` undecided) are the main matrix's own ([`Matrix::build`]), so
 //! every renderer ranks a point the same way; a table's title is the suite row's label for
 //! `<workload>`/`<quantity>`, else iozone's own name for a quantity named like its tests, else
 //! the quantity; tests appear in iozone's order, others after them in record order; rows are

@@ -111,6 +111,7 @@ fn run() -> RunRecord {
         targets: vec![target("ext4"), target("xfs")],
         cells,
         source: None,
+        summary: Vec::new(),
     }
 }
 

@@ -71,7 +71,9 @@ fn render(r: &dyn Renderer, rec: &RunRecord) -> String {
     let report = Report {
         record: rec,
         aggregate: Aggregate::Mean,
-        rank_reference: false,
+        // tmpfs stands in for a fast contender here (issue 28 leaves RAM targets unranked by
+        // default); the test is about the tool ceiling, so it is ranked.
+        rank_reference: true,
     };
     String::from_utf8(r.render(&report).unwrap()).unwrap()
 }

@@ -148,6 +148,10 @@ fn terminal_table_marks_a_winner_only_where_there_is_one() {
     let tail = &text[text.find("Verdicts (").expect("closing summary")..];
     assert!(tail.contains("Touch: undecided:"), "{tail}");
     assert!(tail.contains("Find: ext4 wins, 2.00×"), "{tail}");
+    // And a composite with its interval, best first: ext4 is best at Find and about even at
+    // Touch.
+    let composite = tail.lines().find(|l| l.contains("composite:")).unwrap();
+    assert!(composite.contains("95 % interval: ext4 "), "{composite}");
 }
 
 #[test]
@@ -254,8 +258,61 @@ fn tmpfs_is_shown_but_not_ranked_by_default() {
         "tmpfs takes no part: {touch}"
     );
     assert!(text.contains("not ranked: tmpfs (in RAM"), "{text}");
+    let composite = text.lines().find(|l| l.contains("composite:")).unwrap();
+    assert!(
+        !composite.contains("tmpfs"),
+        "a reference is not scored: {composite}"
+    );
     let md = render_ranked(&Markdown, &rec, false);
     assert!(md.contains("not ranked: tmpfs (in RAM"), "{md}");
     let html = render_ranked(&Html, &rec, false);
     assert!(html.contains("not ranked: tmpfs (in RAM"), "{html}");
+}
+
+#[test]
+fn cells_carry_their_statistics_and_verdict_for_json_and_csv() {
+    let mut rec = record();
+    fsbattery_report::cell_stats::annotate(&mut rec, false);
+    let stats = |t: &str, m: &str| {
+        rec.cells
+            .iter()
+            .find(|c| c.target == t && c.metric == m)
+            .and_then(|c| c.stats.clone())
+            .unwrap()
+    };
+    use fsbattery_record::CellVerdict;
+    // ext4 [1.0, 1.01, 0.99] against xfs [2.0, 2.02, 1.98]: the winner, with the p behind it.
+    let find = stats("ext4", "find_files");
+    assert_eq!((find.n, find.verdict), (3, CellVerdict::Winner));
+    assert!((find.mean - 1.0).abs() < 1e-12 && (find.median - 1.0).abs() < 1e-12);
+    let [lo, hi] = find.ci95.unwrap();
+    assert!(lo < 1.0 && 1.0 < hi);
+    assert!(find.p.unwrap() < 0.05, "{find:?}");
+    assert!(find.row_verdict.starts_with("ext4 wins"), "{find:?}");
+    assert_eq!(stats("xfs", "find_files").verdict, CellVerdict::Worse);
+    // tmpfs is a reference: summarised, not ranked.
+    let t = stats("tmpfs", "find_files");
+    assert_eq!((t.verdict, t.p), (CellVerdict::NotRanked, None));
+    assert_eq!(stats("ext4", "touch_files").verdict, CellVerdict::Undecided);
+    assert_eq!(stats("ext4", "avail_mib").verdict, CellVerdict::NotRanked);
+    assert!(rec.summary.iter().any(|l| l.contains("Find: ext4 wins")));
+    // The JSON reads back with them (floats to the last digit aside).
+    let back: fsbattery_record::RunRecord =
+        serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
+    let verdicts = |r: &fsbattery_record::RunRecord| {
+        r.cells
+            .iter()
+            .map(|c| c.stats.as_ref().map(|s| (s.n, s.verdict)))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts(&back), verdicts(&rec));
+    assert_eq!(back.summary, rec.summary);
+    let csv = render(&fsbattery_report::csv_out::Csv, &record());
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.ends_with(
+            "cell_n,cell_mean,cell_median,cell_ci95_low,cell_ci95_high,cell_verdict,cell_p"
+        ),
+        "{header}"
+    );
 }

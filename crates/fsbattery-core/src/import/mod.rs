@@ -240,6 +240,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             files: files.iter().map(|(n, _)| n.clone()).collect(),
             imported_at: labels.imported_at.into(),
         }),
+        summary: Vec::new(),
     })
 }
 

@@ -5,8 +5,8 @@
 //! reported together — and one list of lines, classify each line by its metric's metadata
 //! ([`fsbattery_record::MetricMeta`]: an ordinary test, a point of a sweep such as iozone's
 //! record sizes, a latency statistic), and judge each line with the verdict every renderer
-//! shares ([`crate::matrix::judge`]: a winner only when significantly best, else the cells tied
-//! with the best; none for lines not comparable across targets, and none on CPU %).
+//! shares ([`crate::matrix::judge`]: a winner, equivalent or undecided; none for lines not
+//! comparable across targets, and none on CPU %).
 //!
 //! Invariants:
 //! - every row the matrix keeps appears in exactly one line — the matrix keeps pending rows and
@@ -108,7 +108,7 @@ pub(crate) struct Line {
     pub cpu: Vec<Entry>,
     /// Whether targets may be ranked on this line (false in any run: never marked or scored).
     pub comparable: bool,
-    /// Winner, tied cells or no verdict, over every column.
+    /// Winner, equivalent, undecided or no verdict, over every column.
     pub verdict: RowVerdict,
     /// Significant winner among journaling columns, set only when the line's winner is a
     /// non-journaling filesystem.
@@ -137,6 +137,8 @@ pub(crate) struct Data<'a> {
     pub lines: Vec<Line>,
     /// Aggregate shown.
     pub aggregate: Aggregate,
+    /// Targets in RAM are ranked against disks too (`--rank-reference`).
+    pub rank_reference: bool,
 }
 
 /// A swept quantity and its points (iozone: a test by record size).
@@ -211,6 +213,7 @@ impl<'a> Data<'a> {
             columns,
             lines,
             aggregate,
+            rank_reference,
         };
         let all: Vec<usize> = (0..data.columns.len()).collect();
         let journaling: Vec<usize> = all

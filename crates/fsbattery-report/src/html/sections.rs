@@ -45,6 +45,7 @@ pub(crate) fn summary(d: &Data<'_>) -> String {
         if d.runs.len() > 1 {
             out.push_str(&format!("<h3>{}</h3>", esc(&run.label)));
         }
+        out.push_str(&verdicts(d, run.record));
         out.push_str(&winners(d, ri));
         out.push_str("</div>\n");
     }
@@ -58,6 +59,43 @@ pub(crate) fn summary(d: &Data<'_>) -> String {
         test dominates. iozone and latency results are summarised in their own sections.</p>\n",
     );
     out.push_str(&not_scored(d));
+    out
+}
+
+/// The run's closing summary ([`crate::closing`]), the same lines the terminal ends with: per
+/// workload what was decided, then each row's verdict in one sentence.
+fn verdicts(d: &Data<'_>, record: &fsbattery_record::RunRecord) -> String {
+    let report = crate::Report {
+        record,
+        aggregate: d.aggregate,
+        rank_reference: d.rank_reference,
+    };
+    let m = crate::matrix::Matrix::build_main(&report, crate::matrix::Quantity::Value);
+    let lines = crate::closing::lines(&m);
+    let Some((head, rest)) = lines.split_first() else {
+        return String::new();
+    };
+    let mut out = format!("<div class=\"verdicts\"><p>{}</p><ul>", esc(head));
+    let mut open = false;
+    for l in rest {
+        if let Some(row) = l.strip_prefix("    ") {
+            if !open {
+                out.push_str("<ul>");
+                open = true;
+            }
+            out.push_str(&format!("<li>{}</li>", esc(row)));
+        } else {
+            if open {
+                out.push_str("</ul></li>");
+                open = false;
+            } else if out.ends_with("</strong>") {
+                out.push_str("</li>");
+            }
+            out.push_str(&format!("<li><strong>{}</strong>", esc(l.trim_start())));
+        }
+    }
+    out.push_str(if open { "</ul></li>" } else { "</li>" });
+    out.push_str("</ul></div>\n");
     out
 }
 
@@ -558,13 +596,17 @@ pub(crate) fn matrices(d: &Data<'_>) -> String {
     let mut out = format!(
         "<p>The {} of each target's runs ± the CI95 half width (hover a cell for n and range). \
          <span class=\"best-mark\">Green, bold, *</span>: significantly better than every other \
-         target (Welch's t-test, α = {ALPHA}, n ≥ 3 on each side). <span class=\"tied-mark\">≈</span>: \
-         cannot be told apart from the best (no significant difference). No mark: fewer than 3 \
-         runs, or a row that is not ranked (CPU %, values that describe the target). n/a: the \
+         target (Welch's t-test, Holm-adjusted, α = {ALPHA}, n ≥ 3 on each side). \
+         <span class=\"tied-mark\">≈</span>: shown equivalent to the best within ±{margin}&nbsp;% \
+         (TOST equivalence test). <span class=\"tied-mark\">?</span>: undecided, too noisy to \
+         tell from the best. No mark: significantly worse than the best, fewer than 3 runs, or a \
+         row or target that is not ranked (CPU %, values that describe the target, a reference \
+         in RAM). n/a: the \
          test does not apply to that target. Where a filesystem without a journal (ext2, tmpfs) \
          wins, the significant winner among journaling filesystems is marked too (outlined, “J”), \
          as S2 did.</p>\n",
-        d.aggregate
+        d.aggregate,
+        margin = fsbattery_stats::DEFAULT_MARGIN_PCT
     );
     let ranked = d.runs.iter().any(|r| {
         r.record
