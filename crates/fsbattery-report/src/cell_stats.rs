@@ -66,14 +66,13 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
             },
         ));
     }
-    let summary = crate::closing::lines(&Matrix::build_main(
-        &Report {
-            record,
-            aggregate: record.plan.aggregate,
-            rank_reference,
-        },
-        Quantity::Value,
-    ));
+    let report = Report {
+        record,
+        aggregate: record.plan.aggregate,
+        rank_reference,
+    };
+    let mut summary = crate::closing::lines(&Matrix::build_main(&report, Quantity::Value));
+    summary.extend(crate::answer::lines(&crate::answer::for_report(&report)));
     record.summary = summary;
     for c in &mut record.cells {
         c.stats = None;

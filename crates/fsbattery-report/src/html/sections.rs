@@ -62,8 +62,9 @@ pub(crate) fn summary(d: &Data<'_>) -> String {
     out
 }
 
-/// The run's closing summary ([`crate::closing`]), the same lines the terminal ends with: per
-/// workload what was decided, then each row's verdict in one sentence.
+/// The run's closing summary ([`crate::closing`], [`crate::answer`]), the same lines the
+/// terminal ends with: per workload what was decided, each row's verdict in one sentence, the
+/// composite ranking and the count of decided rows.
 fn verdicts(d: &Data<'_>, record: &fsbattery_record::RunRecord) -> String {
     let report = crate::Report {
         record,
@@ -95,7 +96,12 @@ fn verdicts(d: &Data<'_>, record: &fsbattery_record::RunRecord) -> String {
         }
     }
     out.push_str(if open { "</ul></li>" } else { "</li>" });
-    out.push_str("</ul></div>\n");
+    out.push_str("</ul>");
+    // The composite ranking and the count of decided rows, as the terminal ends.
+    for l in crate::answer::lines(&crate::answer::for_report(&report)) {
+        out.push_str(&format!("<p>{}</p>", esc(l.trim_start())));
+    }
+    out.push_str("</div>\n");
     out
 }
 
