@@ -35,9 +35,13 @@ pub fn lines(m: &Matrix) -> Vec<String> {
     if !ranked.iter().any(|r| judged(&r.verdict.outcome)) {
         return Vec::new();
     }
+    // Every row of a run is judged with its run's margin.
+    let margin = ranked
+        .first()
+        .map_or(DEFAULT_MARGIN_PCT, |r| r.verdict.margin_pct);
     let mut out = vec![format!(
-        "Verdicts (α = {DEFAULT_ALPHA}, Holm-adjusted; equivalent = within ±{DEFAULT_MARGIN_PCT} % \
-         by a TOST equivalence test):"
+        "Verdicts (α = {DEFAULT_ALPHA}, Holm-adjusted; equivalent = within ±{margin} % by a TOST \
+         equivalence test):"
     )];
     let mut workloads: Vec<&str> = Vec::new();
     for r in &ranked {

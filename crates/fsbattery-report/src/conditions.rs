@@ -15,6 +15,14 @@ pub fn unconverged(rec: &RunRecord, target: &str, workload: &str) -> bool {
         .is_some_and(|c| !c.reached)
 }
 
+/// The equivalence margin the run's verdicts use: its `--repeat auto` margin (what its
+/// repeats were decided by), else the default.
+pub fn margin_pct(rec: &RunRecord) -> f64 {
+    rec.plan
+        .repeat_auto
+        .map_or(fsbattery_stats::DEFAULT_MARGIN_PCT, |a| a.margin_pct)
+}
+
 /// "3 run(s)" or "3..15 runs (auto, 3 %)", then ", aged 70 %" for an aged run: the line
 /// above a table.
 pub fn runs_and_age(rec: &RunRecord) -> String {

@@ -9,7 +9,7 @@
 
 use crate::Report;
 use fsbattery_record::{Cell, CellStatus, RunRecord};
-use fsbattery_stats::{rank_row, Better, Contestant, RowVerdict, Summary, DEFAULT_ALPHA};
+use fsbattery_stats::{rank_row_within, Better, Contestant, RowVerdict, Summary, DEFAULT_ALPHA};
 
 /// Which numbers a matrix shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +150,8 @@ impl Matrix {
                             .unwrap_or_default()
                     })
                     .collect();
-                judge(&entries, &samples, better, agg, |i| {
+                let margin = crate::conditions::margin_pct(rec);
+                judge(&entries, &samples, better, agg, margin, |i| {
                     !tool_bound[i] && !reference[i]
                 })
             } else {
@@ -305,12 +306,13 @@ pub(crate) fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
 
 /// The verdict of one row: measured entries (of the columns `allowed` admits) compete with
 /// their shown aggregate and their samples, at the default significance level (a run record
-/// carries no α of its own).
+/// carries no α of its own) and the equivalence margin `margin_pct`.
 pub(crate) fn judge(
     entries: &[Entry],
     samples: &[Vec<f64>],
     better: Better,
     agg: fsbattery_stats::Aggregate,
+    margin_pct: f64,
     allowed: impl Fn(usize) -> bool,
 ) -> RowVerdict {
     let cells: Vec<Option<Contestant<'_>>> = entries
@@ -324,5 +326,5 @@ pub(crate) fn judge(
             _ => None,
         })
         .collect();
-    rank_row(&cells, better, DEFAULT_ALPHA)
+    rank_row_within(&cells, better, DEFAULT_ALPHA, margin_pct)
 }

@@ -242,9 +242,20 @@ impl<'a> Data<'a> {
         let samples: Vec<Vec<f64>> = (0..self.columns.len())
             .map(|c| self.samples(line, c))
             .collect();
-        judge(&line.value, &samples, line.better, line.aggregate, |i| {
-            cols.contains(&i) && !line.tool_bound[i] && !self.columns[i].reference
-        })
+        let margin = self
+            .runs
+            .first()
+            .map_or(fsbattery_stats::DEFAULT_MARGIN_PCT, |r| {
+                crate::conditions::margin_pct(r.record)
+            });
+        judge(
+            &line.value,
+            &samples,
+            line.better,
+            line.aggregate,
+            margin,
+            |i| cols.contains(&i) && !line.tool_bound[i] && !self.columns[i].reference,
+        )
     }
 
     /// Ordinary test lines (not sweep points, not latency), pending ones included.

@@ -39,7 +39,11 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
             m.source.clone(),
         ));
     }
-    let (repeat, auto) = repeats(args, &suite, scale, ranked_targets(&targets))?;
+    let ranked = match args.rank_reference {
+        true => targets.len(),
+        false => ranked_targets(&targets),
+    };
+    let (repeat, auto) = repeats(args, &suite, scale, ranked)?;
     check_age(args, &targets)?;
     let (cache, cache_setting) = plan_settings::cache(args, &suite);
     let (pause, pause_setting) = plan_settings::pause(args, &suite, scale)?;
@@ -80,7 +84,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         label: args.label.clone(),
         cache,
         memory,
-        rank_reference: false,
+        rank_reference: args.rank_reference,
     };
     // Space is checked by `run` alone: a dry run shows a target too small for the data.
     fit(&mut plan, args, false)?;
