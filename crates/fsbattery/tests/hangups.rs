@@ -143,7 +143,7 @@ fn drill(targets: &[&str], sig: Signal, moment: Moment) {
     }
     let o = child.wait_with_output().unwrap();
     let stderr = reader.join().unwrap();
-    assert_ended_cleanly(work.path(), code(&o), &stderr, &sig.to_string(), &what);
+    assert_ended_cleanly(work.path(), code(&o), &stderr, sig.as_ref(), &what);
 }
 
 fn fuse_available() -> bool {
