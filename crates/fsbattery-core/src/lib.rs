@@ -24,6 +24,7 @@ pub mod params;
 pub mod residency;
 pub mod runner;
 pub mod suite;
+pub mod suite_native;
 pub mod suite_settings;
 pub mod target;
 pub mod workload;

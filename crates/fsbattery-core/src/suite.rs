@@ -65,7 +65,8 @@ pub fn presets() -> &'static [Preset] {
     ]
 }
 
-/// Name of the suite a bare `fsbattery run` uses.
+/// The suite whose workload list and row labels a run without `--suite` borrows (its
+/// conditions it does not: see [`crate::suite_native`]).
 pub const DEFAULT_SUITE: &str = "classic";
 
 #[derive(Debug, Deserialize)]

@@ -20,7 +20,8 @@ pub use conditions::RepeatArg;
 #[command(name = "fsbattery", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     fsbattery setup                                # install the default filesystems' tools\n  \
-    fsbattery run                                  # the classic suite, quick scale\n  \
+    fsbattery run                                  # classic's workloads, native, quick scale\n  \
+    fsbattery run --suite piszcz2006               # S1 as it measured: its commands, cache, pause\n  \
     fsbattery run --target dir:/mnt/test --repeat 5 --aggregate best\n  \
     fsbattery list workloads\n  \
     fsbattery report fsbattery-results/20261122-150000")]
@@ -37,7 +38,8 @@ pub struct Cli {
 pub enum Command {
     /// Run a suite on one or more targets and print the results matrix.
     #[command(after_help = "Examples:\n  \
-        fsbattery run                                   # classic suite, quick scale, fresh dir under ./fsbattery-work\n  \
+        fsbattery run                                   # classic's workloads, native, quick scale\n  \
+        fsbattery run --suite piszcz2006                # S1's workloads and its conditions\n  \
         fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
         fsbattery run --workload metadata,split --scale standard --pause 10\n  \
         fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n  \
@@ -138,9 +140,10 @@ pub struct SetupArgs {
     /// Targets to prepare for (repeatable) [default: ext2 ext3 ext4 xfs btrfs on loop images, tmpfs].
     #[arg(long = "target", value_name = "SPEC")]
     pub targets: Vec<String>,
-    /// Suite whose workloads will run (matters with --method commands).
-    #[arg(long, value_name = "NAME|FILE.toml", default_value = "classic")]
-    pub suite: String,
+    /// Suite whose workloads will run (matters with --method commands, or a suite that runs
+    /// some as commands) [default: no suite: classic's workloads, native].
+    #[arg(long, value_name = "NAME|FILE.toml")]
+    pub suite: Option<String>,
     /// Only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
@@ -222,13 +225,16 @@ pub struct RunArgs {
     /// Where to run (repeatable). Default: a fresh directory under ./fsbattery-work, removed afterwards.
     #[arg(long = "target", value_name = "SPEC")]
     pub targets: Vec<String>,
-    /// Suite preset name (see `fsbattery list suites`) or a suite FILE.toml.
-    #[arg(long, value_name = "NAME|FILE.toml", default_value = "classic")]
-    pub suite: String,
+    /// Suite preset name (see `fsbattery list suites`) or a suite FILE.toml: its workloads,
+    /// parameters and its seed's conditions (cache, pause, method, memory, mkfs/mount options)
+    /// [default: no suite: the workloads (--workload, else classic's list) at their own
+    /// defaults, native, cache tool, no pause].
+    #[arg(long, value_name = "NAME|FILE.toml")]
+    pub suite: Option<String>,
     /// Run only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
-    /// Repeats per test, 1 to 10000 [default: the suite's, 3 for classic]; or `auto`
+    /// Repeats per test, 1 to 10000 [default: the suite's, else 3]; or `auto`
     /// (`auto:MIN..MAX`, default 3..15): repeat each target × workload until every comparable
     /// metric's 95 % confidence interval is within --precision of its mean.
     #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]

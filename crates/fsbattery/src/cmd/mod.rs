@@ -9,6 +9,7 @@ mod list;
 mod outputs;
 mod plan;
 mod plan_settings;
+mod preset_line;
 mod ranks;
 pub use ranks::Quiet;
 mod record;

@@ -73,6 +73,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         errln!("fsbattery: {}", s.line());
     }
     if rank == 0 {
+        // A preset's method and conditions, before anything is timed under them.
+        if args.suite.is_some() {
+            errln!("fsbattery: {}", super::preset_line::line(&plan));
+        }
         for n in plan.notes.iter().chain(&default_dir_note) {
             errln!("fsbattery: {n}");
         }
