@@ -22,6 +22,7 @@ pub mod rank_spread;
 pub mod seed_notes;
 pub mod settings_notes;
 pub mod table;
+pub mod target_match;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
 

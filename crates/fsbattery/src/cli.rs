@@ -94,9 +94,10 @@ pub enum Command {
         fsbattery compare fsbattery-results/monday fsbattery-results/tuesday\n  \
         fsbattery compare base/ new/ --fail-if-worse 10     # exit 4 on a significant >10% regression\n\n\
         Verdicts come from Welch's t-test on the samples (n ≥ 3 per side, else \"not enough samples\").\n\
-        Runs must have the same suite, scale, method, workload parameters and targets (matched by\n\
-        label: filesystem type, spec options, mount options in effect); else the differences are\n\
-        listed and compare exits 2, unless --allow-different. Rows only in one run are listed.")]
+        Runs must have the same suite, scale, method, workload parameters and targets (paired by\n\
+        spec, else by label: filesystem type, spec options, mount options in effect); else the\n\
+        differences are listed and compare exits 2, unless --allow-different. One run may hold a\n\
+        subset of the other's targets. Rows only in one run are listed.")]
     Compare(CompareArgs),
     /// Turn fio JSON, bonnie++ CSV or iozone -R output into a run directory that `report` and
     /// `compare` read beside fsbattery's own runs (one repeat per FILE).

@@ -15,6 +15,7 @@ mod alias;
 mod availability;
 pub mod blockstat;
 mod cleanup;
+mod column_labels;
 mod device;
 mod dir;
 mod exec;
@@ -35,6 +36,7 @@ mod zfs;
 
 pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
 pub use cleanup::{cleanup, CleanupReport};
+pub use column_labels::column_labels;
 pub use dir::DirTarget;
 pub(crate) use exec::{on_path, run as run_command, show as show_command, which};
 pub use fsdefaults::{FsDefault, FsDefaults, ANY_FS};
@@ -57,8 +59,9 @@ pub trait Target: Send {
     fn label(&self) -> &str;
     /// The spec as the user wrote it.
     fn spec(&self) -> &str;
-    /// The label when another target of the run has the same `label()` (a directory's path);
-    /// clashes left after this get "-2", "-3", ... (see `runner::unique_labels`).
+    /// The label when another target of the run has the same `label()` and makes no
+    /// filesystem (a directory's path); made targets are told apart by their options instead
+    /// (see [`column_labels`]).
     fn distinct_label(&self) -> String {
         self.label().to_string()
     }
