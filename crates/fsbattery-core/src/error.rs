@@ -28,7 +28,10 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 #[derive(Debug, Error)]
 pub enum UsageError {
     /// A name that is in no registry.
-    #[error("unknown {kind} '{name}': choose one of {choices} (see `fsbattery list {list}`)")]
+    #[error(
+        "unknown {kind} '{name}'{}: choose one of {choices} (see `fsbattery list {list}`)",
+        crate::suggest::unknown_hint(kind, name, choices)
+    )]
     Unknown {
         /// "workload", "suite", "target kind", ...
         kind: &'static str,

@@ -23,6 +23,7 @@ pub mod packages;
 pub mod params;
 pub mod residency;
 pub mod runner;
+pub mod suggest;
 pub mod suite;
 pub mod suite_native;
 pub mod suite_settings;

@@ -295,7 +295,11 @@ fn checked_workload(
         return Err(err(
             w.name.span().start,
             "name",
-            format!("unknown workload '{name}' (known: {})", workload::names()),
+            format!(
+                "unknown workload '{name}'{} (known: {})",
+                crate::suggest::hint(name, crate::suggest::names_in(&workload::names())),
+                workload::names()
+            ),
         ));
     };
     let params_at = w
@@ -384,8 +388,9 @@ fn check_row_metric(
             r.metric.span().start,
             "metric",
             format!(
-                "{} no metric '{metric}' (known: {})",
+                "{} no metric '{metric}'{} (known: {})",
                 p.rows_subject(),
+                crate::suggest::hint(metric, names.iter().copied()),
                 names.join(", ")
             ),
         ));
