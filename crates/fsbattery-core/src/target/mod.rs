@@ -109,6 +109,11 @@ pub struct TargetOptions {
     pub fs_defaults: FsDefaults,
 }
 
+/// Every filesystem name fsbattery knows how to make (and `tmpfs`), for shell completion.
+pub fn known_filesystems() -> &'static [&'static str] {
+    &mkfs::KNOWN
+}
+
 /// A filesystem name as a suite's `[fs.NAME]` may give it, canonical (`ntfs-3g` is `ntfs`):
 /// any filesystem a `loop:`/`dev:` target can make, `tmpfs`, or [`ANY_FS`].
 pub fn fs_name(name: &str) -> Result<String, String> {

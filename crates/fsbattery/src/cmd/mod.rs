@@ -1,5 +1,6 @@
 //! Subcommands: each turns parsed arguments into work and an exit status.
 
+mod candidates;
 mod cleanup;
 mod compare;
 mod docs;
