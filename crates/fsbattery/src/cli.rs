@@ -56,7 +56,8 @@ pub enum Command {
         With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
         this machine can make; the others are named with why and the fix before the first\n\
         mkfs, and `fsbattery setup` installs their tools); otherwise a fresh directory.\n\n\
-        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 130 interrupted.")]
+        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 7 a target's own\n\
+        mkfs=/mount= options refused by a trial mkfs and mount before the run, 130 interrupted.")]
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
     #[command(

@@ -98,7 +98,10 @@ fn completion_offers_workload_suite_and_target_names() {
         for name in ["randomio", "piszcz2006", "loop:btrfs"] {
             // zsh escapes the colon of "loop:btrfs".
             let zsh = name.replace(':', "\\:");
-            assert!(text.contains(name) || text.contains(&zsh), "{shell}: {name}");
+            assert!(
+                text.contains(name) || text.contains(&zsh),
+                "{shell}: {name}"
+            );
         }
     }
     if !have("bash") {

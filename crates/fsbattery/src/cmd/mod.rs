@@ -17,6 +17,8 @@ mod record;
 mod report;
 mod run;
 mod setup;
+mod trial_mount;
+pub use trial_mount::TargetRefused;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
