@@ -15,6 +15,7 @@ pub mod csv_out;
 pub mod device_io;
 pub mod format;
 pub mod html;
+pub mod import_hints;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
