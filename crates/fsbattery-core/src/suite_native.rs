@@ -7,13 +7,34 @@
 //! randomio run "piszcz2006". So without `--suite` only the default workload list and the
 //! default suite's row labels (which name this run's sizes, not the seed's) are borrowed;
 //! cache policy, pause, methods, memory, mkfs/mount defaults, fixed parameters, pending rows
-//! and the seed's wording are not. `--suite piszcz2006` asks for all of them.
+//! and the seed's wording are not. Metrics S1 had no row for get labels in its style. `--suite piszcz2006` asks for all of them.
 
 use crate::error::UsageError;
-use crate::suite::{self, Suite, DEFAULT_SUITE};
+use crate::suite::{self, Suite, SuiteRow, DEFAULT_SUITE};
 use crate::suite_settings::Pauses;
 use crate::target::FsDefaults;
 use std::collections::BTreeMap;
+
+/// Labels, in the default suite's words, for the metrics of its workloads that S1 had no row
+/// for; without them those rows read as raw ids ("tree cpio") between S1's prose.
+const OWN_ROWS: &[(&str, &str, &str)] = &[
+    (
+        "filesystem",
+        "umount",
+        "Time it takes to unmount the filesystem",
+    ),
+    ("tree", "cpio", "CPIO Kernel {tree.kernel} Source Tree"),
+    (
+        "stream",
+        "create_durable",
+        "Create a {stream.size} File and fsync It",
+    ),
+    (
+        "stream",
+        "copy_durable",
+        "Copy a {stream.size} File and fsync It",
+    ),
+];
 
 /// The suite of a run without `--suite`: `workloads` (validated names; empty: the default
 /// suite's list), each at its own defaults, run natively with cache `tool` and no pause.
@@ -25,7 +46,7 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
         workloads.to_vec()
     };
     let name = names.join(", ");
-    let rows = base
+    let mut rows: Vec<SuiteRow> = base
         .rows
         .into_iter()
         .filter(|r| r.pending.is_none())
@@ -34,6 +55,22 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
             r
         })
         .collect();
+    for (workload, metric, label) in OWN_ROWS {
+        // After the workload's last row, so a workload's rows stay together.
+        let at = rows
+            .iter()
+            .rposition(|r| r.workload == *workload)
+            .map_or(rows.len(), |i| i + 1);
+        let row = SuiteRow {
+            label: label.to_string(),
+            workload: workload.to_string(),
+            metric: metric.to_string(),
+            pending: None,
+            aggregate: None,
+            seed: None,
+        };
+        rows.insert(at, row);
+    }
     Ok(Suite {
         title: name.clone(),
         description: "workloads at their defaults, native, cache tool (no --suite)".into(),
@@ -78,5 +115,28 @@ mod tests {
         assert_eq!(names(&all), names(&classic));
         assert!(all.workloads.iter().all(|(_, p)| p.is_empty()));
         assert_eq!(all.name, names(&classic).join(", "));
+    }
+
+    /// Every metric of the default workloads has a row, and every own row names a metric its
+    /// workload produces.
+    #[test]
+    fn every_default_metric_has_a_label() {
+        let s = without_suite(&[]).unwrap();
+        let mut names: Vec<&str> = s.workloads.iter().map(|(n, _)| n.as_str()).collect();
+        names.push("filesystem");
+        for name in names {
+            let w = crate::workload::participant(name).unwrap();
+            let metrics = w.metrics(&crate::params::Params::default_for(w.params()));
+            for m in &metrics {
+                let has = s
+                    .rows
+                    .iter()
+                    .any(|r| r.workload == name && r.metric == m.name);
+                assert!(has, "{name} {} has no row", m.name);
+            }
+            for r in s.rows.iter().filter(|r| r.workload == name) {
+                assert!(metrics.iter().any(|m| m.name == r.metric), "{}", r.label);
+            }
+        }
     }
 }
