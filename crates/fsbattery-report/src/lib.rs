@@ -24,6 +24,7 @@ pub mod seed_notes;
 pub mod settings_notes;
 pub mod table;
 pub mod target_match;
+pub mod term_width;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
 

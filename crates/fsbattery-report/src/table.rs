@@ -107,6 +107,7 @@ impl TerminalTable {
         } else {
             t.enforce_styling();
         }
+        crate::term_width::apply(&mut t, self.styled);
         t
     }
 
