@@ -90,14 +90,17 @@ fi
 
 # fsbattery WORKLOAD METRIC [--set ...]: one repeat on $TGT (default $DIR/fsb); prints the
 # metric's value and, when recorded, the queue depth. METRIC may be several, comma-separated:
-# then their values are printed in that order. Always `--method native`: the default suite
-# (classic, S1) runs metadata as one touch/mkdir process per file, which would measure
-# process spawning against the C floor.
+# then their values are printed in that order. No --suite: the workloads run native (S1's
+# one touch/mkdir process per file would measure process spawning against the C floor).
+# Before no-suite runs had neutral settings they inherited S1's `cache none` (sync only);
+# cases that give no --cache of their own keep it explicitly, so their numbers
+# stay comparable with bench/README's.
 fsb() {
-    local wl=$1 metric=$2 tgt=${TGT:-$DIR/fsb}
+    local wl=$1 metric=$2 tgt=${TGT:-$DIR/fsb} cache=()
     shift 2
+    [[ " $* " == *" --cache "* ]] || cache=(--cache none)
     "$FSB" run -q --format json --target "dir:$tgt" --workdir "$DIR/work" --out "$DIR/out" \
-        --workload "$wl" --repeat 1 --method native "$@" 2>"$DIR/fsb.err" |
+        --workload "$wl" --repeat 1 --method native "${cache[@]}" "$@" 2>"$DIR/fsb.err" |
         jq -r --arg m "$metric" '.host.tool_ceiling.read_4k_ops_per_s as $c
             | ([.cells[] | {(.metric): .samples[0].value}] | add + {ceiling: $c}) as $v
             | [($m | split(",")[] | $v[.]), ($v.queue_depth // "-")] | map(tostring) | join(" ")' ||

@@ -21,6 +21,9 @@ pub const EXIT_SETUP_NEEDED: u8 = 5;
 /// Exit status of `cleanup` when a state file or an entry in it was refused as not verifiably
 /// fsbattery's (outside its session, someone else's, or no longer matching): left untouched.
 pub const EXIT_REFUSED: u8 = 6;
+/// Exit status of `run` when a target's own mkfs or mount options were refused by a trial
+/// make-and-mount before the run: nothing was measured.
+pub const EXIT_TARGET_REFUSED: u8 = 7;
 /// Exit status after SIGINT or SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
@@ -28,7 +31,10 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 #[derive(Debug, Error)]
 pub enum UsageError {
     /// A name that is in no registry.
-    #[error("unknown {kind} '{name}': choose one of {choices} (see `fsbattery list {list}`)")]
+    #[error(
+        "unknown {kind} '{name}'{}: choose one of {choices} (see `fsbattery list {list}`)",
+        crate::suggest::unknown_hint(kind, name, choices)
+    )]
     Unknown {
         /// "workload", "suite", "target kind", ...
         kind: &'static str,

@@ -65,7 +65,8 @@ pub fn presets() -> &'static [Preset] {
     ]
 }
 
-/// Name of the suite a bare `fsbattery run` uses.
+/// The suite whose workload list and row labels a run without `--suite` borrows (its
+/// conditions it does not: see [`crate::suite_native`]).
 pub const DEFAULT_SUITE: &str = "classic";
 
 #[derive(Debug, Deserialize)]
@@ -294,7 +295,11 @@ fn checked_workload(
         return Err(err(
             w.name.span().start,
             "name",
-            format!("unknown workload '{name}' (known: {})", workload::names()),
+            format!(
+                "unknown workload '{name}'{} (known: {})",
+                crate::suggest::hint(name, crate::suggest::names_in(&workload::names())),
+                workload::names()
+            ),
         ));
     };
     let params_at = w
@@ -383,8 +388,9 @@ fn check_row_metric(
             r.metric.span().start,
             "metric",
             format!(
-                "{} no metric '{metric}' (known: {})",
+                "{} no metric '{metric}'{} (known: {})",
                 p.rows_subject(),
+                crate::suggest::hint(metric, names.iter().copied()),
                 names.join(", ")
             ),
         ));

@@ -2,7 +2,7 @@
 //!
 //! Role: a reader sees which cache policy the numbers come from, how resident the phases'
 //! files were (measured per sample), every cold phase that found pages resident (marked `†`
-//! in its cell), a cold that was only attempted (fadvise without root), and targets whose
+//! in its cell; not for O_DIRECT workloads, which do not read those pages), a cold that was only attempted (fadvise without root), and targets whose
 //! medium is memory (where residency is no cache hit). Pure: lines of text from the record;
 //! each renderer escapes and lays them out its own way.
 
@@ -11,9 +11,25 @@ use fsbattery_record::{format_bytes, CachePolicy, CachePrep, Cell, PhaseCache, R
 /// The footnote mark of a cell whose cold phase found pages resident.
 pub const MARK: &str = "†";
 
-/// Whether any sample of `cell` was meant to start cold and found pages resident.
-pub fn flagged(cell: Option<&Cell>) -> bool {
-    cell.is_some_and(|c| phases(c).any(|p| p.cold_but_resident()))
+/// Whether any sample of `cell` was meant to start cold and found pages resident, in a
+/// workload that reads through the page cache ([`direct`]).
+pub fn flagged(rec: &RunRecord, cell: Option<&Cell>) -> bool {
+    cell.is_some_and(|c| !direct(rec, &c.workload) && phases(c).any(|p| p.cold_but_resident()))
+}
+
+/// Whether `workload` ran its data I/O with O_DIRECT (`direct` true/on/1): pages of its file
+/// left in the cache are not read from there, so their residency is no warning. iozone is
+/// left out: its stdio tests stay buffered whatever `direct` says.
+pub fn direct(rec: &RunRecord, workload: &str) -> bool {
+    let on = |v: &String| matches!(v.as_str(), "true" | "on" | "1");
+    workload != "iozone"
+        && rec
+            .plan
+            .workloads
+            .iter()
+            .find(|w| w.name == workload)
+            .and_then(|w| w.params.get("direct"))
+            .is_some_and(on)
 }
 
 fn phases(c: &Cell) -> impl Iterator<Item = &PhaseCache> {
@@ -66,7 +82,7 @@ pub fn lines(rec: &RunRecord) -> Vec<String> {
              dropped (not root), files evicted with fadvise only"
         ));
     }
-    for c in &rec.cells {
+    for c in rec.cells.iter().filter(|c| !direct(rec, &c.workload)) {
         let worst = phases(c)
             .filter(|p| p.cold_but_resident())
             .map(PhaseCache::resident_pct)
@@ -145,10 +161,24 @@ mod tests {
         let warm = cell("ext4", 250, CachePrep::Dropped, false);
         let clean = cell("xfs", 0, CachePrep::Fadvised, false);
         let tmpfs = cell("tmpfs", 1000, CachePrep::Dropped, true);
-        assert!(flagged(Some(&warm)));
-        assert!(!flagged(Some(&clean)));
-        assert!(!flagged(Some(&tmpfs)));
         let mut rec = crate::compare::tests::record(&[1.0]);
+        assert!(flagged(&rec, Some(&warm)));
+        assert!(!flagged(&rec, Some(&clean)));
+        assert!(!flagged(&rec, Some(&tmpfs)));
+        // An O_DIRECT workload does not read the resident pages: no warning.
+        let mut direct_rec = rec.clone();
+        direct_rec
+            .plan
+            .workloads
+            .push(fsbattery_record::WorkloadPlan {
+                name: "stream".into(),
+                params: [("direct".to_string(), "true".to_string())].into(),
+                param_units: Default::default(),
+                metrics: vec![],
+            });
+        direct_rec.cells = vec![warm.clone()];
+        assert!(!flagged(&direct_rec, Some(&warm)));
+        assert!(!lines(&direct_rec).join("\n").contains('†'));
         rec.cells = vec![warm, clean, tmpfs];
         rec.targets = vec![fsbattery_record::TargetRecord {
             label: "tmpfs".into(),

@@ -1,7 +1,8 @@
 //! Whether two run records measured the same thing: a pure function listing every difference
 //! in what was run — suite, scale, method, the workloads and each of their parameters, the
-//! source datasets, and per target (matched by label) its presence, filesystem type, the
-//! options its spec asked for and the mount options in effect.
+//! source datasets, and per target (paired by spec, see [`crate::target_match`]) its
+//! filesystem type, the options its spec asked for and the mount options in effect, and its
+//! presence unless one run holds a subset of the other's targets.
 //!
 //! Invariant: an empty list means every row both runs hold was measured the same way, so a
 //! ratio between them means something. Each difference carries its scope (the whole run, one
@@ -185,24 +186,19 @@ fn workloads(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord, impor
     }
 }
 
-/// Targets matched by label: presence, filesystem type, spec options, mount options in effect.
+/// Targets paired by spec ([`crate::target_match`]): filesystem type, spec options, mount
+/// options in effect; and a target one run holds only, unless one run's targets are a subset
+/// of the other's (its rows are then listed as in one run only, and the rest compare).
 fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord, imported: bool) {
-    let by_label = |r: &RunRecord| -> BTreeMap<String, TargetRecord> {
-        let t = r.targets.iter();
-        t.map(|t| (t.label.clone(), t.clone())).collect()
+    let m = crate::target_match::match_targets(base, new);
+    let find = |r: &RunRecord, l: &str| -> Option<TargetRecord> {
+        r.targets.iter().find(|t| t.label == l).cloned()
     };
-    let (bt, nt) = (by_label(base), by_label(new));
-    let labels: BTreeSet<&String> = bt.keys().chain(nt.keys()).collect();
-    for label in labels {
-        let scope = || Scope::Target(label.clone());
-        let (b, n) = match (bt.get(label), nt.get(label)) {
-            (Some(b), Some(n)) => (b, n),
-            (b, _) => {
-                let [bv, nv] = presence(b.is_some());
-                push(out, scope(), &format!("target {label}"), bv, nv);
-                continue;
-            }
+    for (bl, label) in &m.pairs {
+        let (Some(b), Some(n)) = (find(base, bl), find(new, label)) else {
+            continue;
         };
+        let scope = || Scope::Target(label.clone());
         let what = |w: &str| format!("target {label} {w}");
         let mut pairs = vec![(what("fs type"), b.fs_type.clone(), n.fs_type.clone())];
         for (key, bv, nv) in union(&b.options, &n.options) {
@@ -215,6 +211,17 @@ fn targets(out: &mut Vec<Difference>, base: &RunRecord, new: &RunRecord, importe
                 push(out, scope(), &w, &bv, &nv);
             }
         }
+    }
+    if m.subset() {
+        return;
+    }
+    let mut alone: Vec<(&String, bool)> = m.base_only.iter().map(|l| (l, true)).collect();
+    alone.extend(m.new_only.iter().map(|l| (l, false)));
+    alone.sort();
+    for (label, in_base) in alone {
+        let [bv, nv] = presence(in_base);
+        let scope = Scope::Target(label.clone());
+        push(out, scope, &format!("target {label}"), bv, nv);
     }
 }
 
@@ -303,6 +310,20 @@ mod tests {
             label: "xfs".into(),
             ..TargetRecord::default()
         });
+        // NEW holds a superset of BASE's targets: xfs's rows are NEW's alone, no difference.
+        let subset: Vec<String> = differences(&base, &new)
+            .iter()
+            .map(|d| d.what.clone())
+            .collect();
+        assert!(
+            !subset.iter().any(|w| w.starts_with("target xfs")),
+            "{subset:?}"
+        );
+        let mut base = base;
+        base.targets.push(TargetRecord {
+            label: "btrfs".into(),
+            ..TargetRecord::default()
+        });
         let d = differences(&base, &new);
         let text: Vec<String> = d.iter().map(ToString::to_string).collect();
         assert_eq!(
@@ -311,6 +332,7 @@ mod tests {
                 "scale: quick vs standard",
                 "metadata.files: 2000 vs 500",
                 "target ext4 mkfs: absent vs '-O ^has_journal'",
+                "target btrfs: present vs absent",
                 "target xfs: absent vs present",
             ]
         );

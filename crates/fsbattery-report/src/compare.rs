@@ -2,7 +2,7 @@
 //! Welch p-value and a verdict that says "no significant difference" when the samples cannot
 //! tell the runs apart, and "not enough samples" when n < 3.
 //!
-//! Cells are matched by (target, workload, metric); cells that failed or exist on one side
+//! Cells are matched by (target, workload, metric), targets paired by their spec; cells that failed or exist on one side
 //! only are listed as such (`presence`), never silently dropped. Rows touched by a
 //! [`Difference`] between the runs carry it in `differs` and never count as a regression, so a
 //! CI gate cannot fire (or pass) on runs that measured different things. Renderers of these
@@ -132,23 +132,31 @@ fn mean(v: &[f64]) -> Option<f64> {
 }
 
 /// Every row: NEW's cells in its order, then the cells only BASE holds in BASE's order.
+/// Targets are paired by spec ([`crate::target_match`]); a row names a target by NEW's label
+/// where NEW holds it.
 pub fn build(
     base: &RunRecord,
     new: &RunRecord,
     alpha: f64,
     diffs: &[Difference],
 ) -> Vec<CompareRow> {
+    let m = crate::target_match::match_targets(base, new);
     let mut rows: Vec<CompareRow> = new
         .cells
         .iter()
         .map(|nc| {
-            let bc = base.cell(&nc.target, &nc.workload, &nc.metric);
-            row(label_of(new, nc), bc, Some(nc), alpha, diffs)
+            let bc = m
+                .base_of(&nc.target)
+                .and_then(|t| base.cell(t, &nc.workload, &nc.metric));
+            row(label_of(new, nc), &nc.target, bc, Some(nc), alpha, diffs)
         })
         .collect();
     for bc in &base.cells {
-        if new.cell(&bc.target, &bc.workload, &bc.metric).is_none() {
-            rows.push(row(label_of(base, bc), Some(bc), None, alpha, diffs));
+        let target = m.new_of(&bc.target);
+        let in_new = target.and_then(|t| new.cell(t, &bc.workload, &bc.metric));
+        if in_new.is_none() {
+            let shown = target.unwrap_or(&bc.target);
+            rows.push(row(label_of(base, bc), shown, Some(bc), None, alpha, diffs));
         }
     }
     rows
@@ -157,6 +165,7 @@ pub fn build(
 /// One row from the cells of either side (at least one is present).
 fn row(
     label: String,
+    target: &str,
     bc: Option<&Cell>,
     nc: Option<&Cell>,
     alpha: f64,
@@ -178,7 +187,7 @@ fn row(
     let c = note.is_none().then(|| compare(&bv, &nv, any.better, alpha));
     CompareRow {
         label,
-        target: any.target.clone(),
+        target: target.to_string(),
         workload: any.workload.clone(),
         metric: any.metric.clone(),
         unit: any.unit.clone(),
@@ -195,7 +204,7 @@ fn row(
         note: note.map(String::from),
         differs: diffs
             .iter()
-            .filter(|d| d.applies_to(&any.target, &any.workload))
+            .filter(|d| d.applies_to(target, &any.workload))
             .map(|d| d.what.clone())
             .collect(),
     }

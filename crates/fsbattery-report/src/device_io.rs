@@ -11,6 +11,17 @@ use crate::format::{bytes, num};
 use fsbattery_record::{DeviceIo, RunRecord};
 use std::collections::HashSet;
 
+/// Below this many bytes given by the workload, no amplification is shown: a metadata phase
+/// that wrote 1.32 KiB of file data made its device write a journal commit and inode blocks,
+/// and "251038×" of that says nothing of how the filesystem treats data.
+pub const MIN_GIVEN_BYTES: u64 = 1 << 20;
+
+/// Device bytes ÷ bytes given, when enough was given for the ratio to mean something.
+fn amplification(io: &DeviceIo) -> Option<f64> {
+    io.write_amplification()
+        .filter(|_| io.given_bytes >= MIN_GIVEN_BYTES)
+}
+
 /// One target × workload: the phases' readings summed.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct IoTotal {
@@ -30,10 +41,11 @@ impl IoTotal {
         self.phases += 1;
     }
 
-    /// "1.02× · 130 MiB" (amplification first), or "130 MiB" when the workload wrote nothing.
+    /// "1.02× · 130 MiB" (amplification first), or "130 MiB" when the workload wrote less
+    /// than [`MIN_GIVEN_BYTES`].
     pub fn short(&self) -> String {
         let written = bytes(self.io.write_bytes);
-        match self.io.write_amplification() {
+        match amplification(&self.io) {
             Some(a) => format!("{}× · {written}", num(a)),
             None => written,
         }
@@ -120,7 +132,7 @@ impl IoTable {
             } else {
                 format!("its {} devices", io.devices)
             };
-            let mut s = match io.write_amplification() {
+            let mut s = match amplification(io) {
                 Some(a) => format!(
                     "{c} wrote {}× the data it was given: {} at {devs} for {} written by the \
                      workloads",
@@ -151,7 +163,8 @@ impl IoTable {
     pub fn legend() -> &'static str {
         "Device I/O: bytes the block devices wrote in the timed phases (summed over every \
          device, read after the sync that ends each phase), and write amplification = those \
-         bytes ÷ the bytes the workload wrote (\"×\"; none for phases that wrote nothing)."
+         bytes ÷ the bytes the workload wrote (\"×\"; none where the workload wrote under \
+         1 MiB, whose ratio is the filesystem's own bookkeeping)."
     }
 }
 
@@ -215,6 +228,21 @@ mod tests {
             format!("3.00× · {}", bytes(total.io.write_bytes))
         );
         assert!(t.sentences()[0].starts_with(&format!("{target} wrote 3.00× the data")));
+    }
+
+    /// A phase that gave the filesystem a few bytes shows what the device wrote, no ratio.
+    #[test]
+    fn no_amplification_under_the_minimum() {
+        let t = IoTotal {
+            io: io(331 << 10, 1352),
+            phases: 1,
+        };
+        assert_eq!(t.short(), bytes(331 << 10));
+        let t = IoTotal {
+            io: io(2 << 20, MIN_GIVEN_BYTES),
+            phases: 1,
+        };
+        assert_eq!(t.short(), format!("2.00× · {}", bytes(2 << 20)));
     }
 
     #[test]

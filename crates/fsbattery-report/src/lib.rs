@@ -18,6 +18,7 @@ pub mod csv_out;
 pub mod device_io;
 pub mod format;
 pub mod html;
+pub mod import_hints;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
@@ -26,6 +27,8 @@ pub mod reference;
 pub mod seed_notes;
 pub mod settings_notes;
 pub mod table;
+pub mod target_match;
+pub mod term_width;
 pub mod verdict_text;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;

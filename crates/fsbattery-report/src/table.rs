@@ -123,6 +123,7 @@ impl TerminalTable {
         } else {
             t.enforce_styling();
         }
+        crate::term_width::apply(&mut t, self.styled);
         t
     }
 
@@ -158,7 +159,7 @@ impl TerminalTable {
                 let cell = report
                     .record
                     .cell(&m.columns[i], &row.workload, &row.metric);
-                if with_unit && crate::cache_notes::flagged(cell) {
+                if with_unit && crate::cache_notes::flagged(report.record, cell) {
                     text.push_str(crate::cache_notes::MARK);
                 }
                 // Under MPI: the ranks' own values beside the aggregate.

@@ -20,7 +20,8 @@ pub use conditions::RepeatArg;
 #[command(name = "fsbattery", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     fsbattery setup                                # install the default filesystems' tools\n  \
-    fsbattery run                                  # the classic suite, quick scale\n  \
+    fsbattery run                                  # classic's workloads, native, quick scale\n  \
+    fsbattery run --suite piszcz2006               # S1 as it measured: its commands, cache, pause\n  \
     fsbattery run --target dir:/mnt/test --repeat 5 --aggregate best\n  \
     fsbattery list workloads\n  \
     fsbattery report fsbattery-results/20261122-150000")]
@@ -37,7 +38,8 @@ pub struct Cli {
 pub enum Command {
     /// Run a suite on one or more targets and print the results matrix.
     #[command(after_help = "Examples:\n  \
-        fsbattery run                                   # classic suite, quick scale, fresh dir under ./fsbattery-work\n  \
+        fsbattery run                                   # classic's workloads, native, quick scale\n  \
+        fsbattery run --suite piszcz2006                # S1's workloads and its conditions\n  \
         fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
         fsbattery run --workload metadata,split --scale standard --pause 10\n  \
         fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n  \
@@ -54,7 +56,8 @@ pub enum Command {
         With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
         this machine can make; the others are named with why and the fix before the first\n\
         mkfs, and `fsbattery setup` installs their tools); otherwise a fresh directory.\n\n\
-        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 130 interrupted.")]
+        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 7 a target's own\n\
+        mkfs=/mount= options refused by a trial mkfs and mount before the run, 130 interrupted.")]
     Run(RunArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
     #[command(
@@ -92,9 +95,10 @@ pub enum Command {
         fsbattery compare fsbattery-results/monday fsbattery-results/tuesday\n  \
         fsbattery compare base/ new/ --fail-if-worse 10     # exit 4 on a significant >10% regression\n\n\
         Verdicts come from Welch's t-test on the samples (n ≥ 3 per side, else \"not enough samples\").\n\
-        Runs must have the same suite, scale, method, workload parameters and targets (matched by\n\
-        label: filesystem type, spec options, mount options in effect); else the differences are\n\
-        listed and compare exits 2, unless --allow-different. Rows only in one run are listed.")]
+        Runs must have the same suite, scale, method, workload parameters and targets (paired by\n\
+        spec, else by label: filesystem type, spec options, mount options in effect); else the\n\
+        differences are listed and compare exits 2, unless --allow-different. One run may hold a\n\
+        subset of the other's targets. Rows only in one run are listed.")]
     Compare(CompareArgs),
     /// Turn fio JSON, bonnie++ CSV or iozone -R output into a run directory that `report` and
     /// `compare` read beside fsbattery's own runs (one repeat per FILE).
@@ -138,9 +142,10 @@ pub struct SetupArgs {
     /// Targets to prepare for (repeatable) [default: ext2 ext3 ext4 xfs btrfs on loop images, tmpfs].
     #[arg(long = "target", value_name = "SPEC")]
     pub targets: Vec<String>,
-    /// Suite whose workloads will run (matters with --method commands).
-    #[arg(long, value_name = "NAME|FILE.toml", default_value = "classic")]
-    pub suite: String,
+    /// Suite whose workloads will run (matters with --method commands, or a suite that runs
+    /// some as commands) [default: no suite: classic's workloads, native].
+    #[arg(long, value_name = "NAME|FILE.toml")]
+    pub suite: Option<String>,
     /// Only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
@@ -232,9 +237,12 @@ pub struct RunArgs {
     /// Where to run (repeatable). Default: a fresh directory under ./fsbattery-work, removed afterwards.
     #[arg(long = "target", value_name = "SPEC")]
     pub targets: Vec<String>,
-    /// Suite preset name (see `fsbattery list suites`) or a suite FILE.toml.
-    #[arg(long, value_name = "NAME|FILE.toml", default_value = "classic")]
-    pub suite: String,
+    /// Suite preset name (see `fsbattery list suites`) or a suite FILE.toml: its workloads,
+    /// parameters and its seed's conditions (cache, pause, method, memory, mkfs/mount options)
+    /// [default: no suite: the workloads (--workload, else classic's list) at their own
+    /// defaults, native, cache tool, no pause].
+    #[arg(long, value_name = "NAME|FILE.toml")]
+    pub suite: Option<String>,
     /// Run only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
@@ -243,8 +251,8 @@ pub struct RunArgs {
     /// every ranked row is decided — significantly better or worse than the best, or
     /// equivalent within --margin — or MAX or --budget is reached; a target alone repeats until
     /// every comparable metric's 95 % confidence interval is within --precision of its mean.
-    /// [default: auto from the suite's count (3 for classic) to 15 with two or more targets;
-    /// the suite's count for one]
+    /// [default: auto from the suite's count (else 3) to 15 with two or more targets; the
+    /// suite's count (else 3) for one]
     #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]
     pub repeat: Option<RepeatArg>,
     /// With --repeat auto, a target alone: the CI95 half-width, in percent of the mean, to stop

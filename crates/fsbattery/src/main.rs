@@ -38,6 +38,10 @@ fn main() -> ExitCode {
             Some(cmd::Quiet(true)) => ExitCode::from(EXIT_USAGE),
             _ => ExitCode::from(EXIT_RUNTIME),
         },
+        Err(e) if e.is::<cmd::TargetRefused>() => {
+            errln!("fsbattery: error: {e:#}");
+            ExitCode::from(fsbattery_core::error::EXIT_TARGET_REFUSED)
+        }
         Err(e) => {
             errln!("fsbattery: error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {

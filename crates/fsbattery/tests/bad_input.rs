@@ -48,6 +48,58 @@ fn unknown_names_are_refused() {
     assert_refused(cwd.path(), &["--set", "tree.kernel=2699"], "2699");
 }
 
+/// A mistyped workload, suite, target kind, filesystem, parameter or suite-file metric is
+/// answered with the closest known name, in the same one line.
+#[test]
+fn mistyped_names_get_a_did_you_mean() {
+    let cwd = tempfile::tempdir().unwrap();
+    let c = cwd.path();
+    assert_refused(
+        c,
+        &["--workload", "metdata"],
+        "'metdata' (did you mean 'metadata'?)",
+    );
+    assert_refused(
+        c,
+        &["--suite", "piszcz206"],
+        "'piszcz206' (did you mean 'piszcz2006'?)",
+    );
+    assert_refused(c, &["--target", "lop:ext4"], "'lop' (did you mean 'loop'?)");
+    assert_refused(
+        c,
+        &["--target", "loop:ext5"],
+        "'ext5' (did you mean 'ext4'?)",
+    );
+    assert_refused(
+        c,
+        &["--workload", "metadata", "--set", "metadata.filez=3"],
+        "'metadata.filez' (did you mean 'files'?)",
+    );
+    assert_refused(
+        c,
+        &["--workload", "metadata", "--set", "metdata.files=3"],
+        "unknown workload 'metdata' (did you mean 'metadata'?)",
+    );
+    let suite = c.join("typo.toml");
+    std::fs::write(
+        &suite,
+        "name = \"typo\"\n[[workload]]\nname = \"metadata\"\n[[row]]\nlabel = \"t\"\n\
+         workload = \"metadata\"\nmetric = \"touch_file\"\n",
+    )
+    .unwrap();
+    let s = suite.display().to_string();
+    assert_refused(
+        c,
+        &["--suite", &s],
+        "'touch_file' (did you mean 'touch_files'?)",
+    );
+    assert_refused(
+        c,
+        &["--workload", "qqqqqq"],
+        "unknown workload 'qqqqqq': choose",
+    );
+}
+
 #[test]
 fn bad_target_paths_are_refused() {
     let cwd = tempfile::tempdir().unwrap();

@@ -87,3 +87,43 @@ fn man_of_an_unknown_subcommand_is_one_line_and_exit_2() {
     assert_eq!(code(&o), 2);
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
+
+/// Completion offers workload, suite and target names: bash, with the generated script
+/// sourced, completes `--workload met`, `--suite pis`, `--target loop:x` and `list
+/// workloads ran`; zsh and fish scripts hold the same names.
+#[test]
+fn completion_offers_workload_suite_and_target_names() {
+    for shell in ["zsh", "fish"] {
+        let text = String::from_utf8(generated(&["completions", shell])).unwrap();
+        for name in ["randomio", "piszcz2006", "loop:btrfs"] {
+            // zsh escapes the colon of "loop:btrfs".
+            let zsh = name.replace(':', "\\:");
+            assert!(
+                text.contains(name) || text.contains(&zsh),
+                "{shell}: {name}"
+            );
+        }
+    }
+    if !have("bash") {
+        return;
+    }
+    let script = format!(
+        "source <({} completions bash)\n\
+         comp() {{ COMP_WORDS=(\"$@\"); COMP_CWORD=$(($#-1)); COMP_LINE=\"$*\"; \
+         COMP_POINT=${{#COMP_LINE}}; COMPREPLY=(); \
+         _fsbattery fsbattery \"${{COMP_WORDS[-1]}}\" \"${{COMP_WORDS[-2]}}\"; \
+         echo \"${{COMPREPLY[*]}}\"; }}\n\
+         comp fsbattery run --workload met\n\
+         comp fsbattery run --suite pis\n\
+         comp fsbattery run --target loop:x\n\
+         comp fsbattery list workloads ran\n",
+        env!("CARGO_BIN_EXE_fsbattery")
+    );
+    let o = Command::new("bash").args(["-c", &script]).output().unwrap();
+    assert_eq!(
+        stdout(&o).lines().collect::<Vec<_>>(),
+        ["metadata", "piszcz2006", "loop:xfs", "randomio"],
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,8 +1,8 @@
 //! `fsbattery import` on real output captured here: fio's JSON (three runs → n = 3) and a
 //! bonnie++ CSV line, shown by `report` beside a native run, and `compare` between imported fio
 //! and native randomio of the same parameters (exit 0), or of a different block size (exit 2,
-//! naming `randomio.request`). Each test skips when its tool is missing, unless
-//! FSBATTERY_REQUIRE_PRIVILEGED=1, where a missing tool fails it.
+//! naming `randomio.request` and the `--set` that would match it). Each test skips when its
+//! tool is missing, unless FSBATTERY_REQUIRE_PRIVILEGED=1, where a missing tool fails it.
 
 mod common;
 use common::*;
@@ -142,6 +142,15 @@ fn fio_runs_import_beside_native_randomio_and_compare_with_it() {
     assert_eq!(code(&o), 2, "compare: {}", stdout(&o));
     assert!(
         stderr(&o).contains("randomio.request: 4096 vs 8192"),
+        "{}",
+        stderr(&o)
+    );
+    // ... and says which --set would make the native run measure what fio did.
+    assert!(
+        stderr(&o).contains(
+            "fsbattery: to measure what fio-8k measured, run native again with --set \
+             randomio.request=8192"
+        ),
         "{}",
         stderr(&o)
     );

@@ -68,3 +68,119 @@ fn prolinux_big_file_rows_name_the_size_used_and_keep_the_seeds() {
         "{md}"
     );
 }
+
+/// Two ext4 targets that differ only in `data=` are labelled by it in the table, the JSON, the
+/// CSV and the HTML; `compare` pairs them by spec with a record of the old labels ("ext4",
+/// "ext4-2") listed in the other order, and with a run of only one of them.
+#[test]
+fn targets_differing_in_options_are_labelled_by_the_difference_everywhere() {
+    if !loop_ext4_available() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let (journal, ordered) = (
+        "loop:ext4,mount=data=journal",
+        "loop:ext4,mount=data=ordered",
+    );
+    let run = |out: &str, targets: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--workload",
+            "metadata",
+            "--set",
+            "metadata.files=50",
+            "--repeat",
+            "3",
+            "--no-ceiling",
+            "--out",
+            out,
+        ];
+        for t in targets {
+            args.extend(["--target", t]);
+        }
+        let o = run_in(work.path(), &args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        stdout(&o)
+    };
+    let table = run("r", &[journal, ordered]);
+    let header = table.lines().find(|l| l.contains("unit")).expect(&table);
+    assert!(
+        header.contains("ext4 data=journal") && header.contains("ext4 data=ordered"),
+        "{header}"
+    );
+    assert!(!table.contains("ext4-2"), "{table}");
+    let dir = work.path().join("r");
+    let rec = results(&dir);
+    let labels: Vec<&str> = rec["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["ext4 data=journal", "ext4 data=ordered"]);
+    assert!(rec["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| labels.contains(&c["target"].as_str().unwrap())));
+    let rdir = dir.display().to_string();
+    let csv = run_in(work.path(), &["report", &rdir, "--format", "csv"]);
+    assert!(
+        stdout(&csv).contains("ext4 data=ordered"),
+        "{}",
+        stdout(&csv)
+    );
+    let html = work.path().join("r.html");
+    let h = run_in(
+        work.path(),
+        &["report", &rdir, "--html", &html.display().to_string()],
+    );
+    assert_eq!(code(&h), 0, "{}", stderr(&h));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("ext4 data=journal") && !page.contains("ext4-2"));
+
+    // A record from before: the same specs as "ext4" and "ext4-2", listed the other way round.
+    let old = work.path().join("old");
+    std::fs::create_dir(&old).unwrap();
+    let text = std::fs::read_to_string(dir.join("results.json"))
+        .unwrap()
+        .replace("ext4 data=journal", "ext4-2")
+        .replace("ext4 data=ordered", "ext4");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["targets"].as_array_mut().unwrap().reverse();
+    std::fs::write(old.join("results.json"), v.to_string()).unwrap();
+    let o = run_in(
+        work.path(),
+        &[
+            "compare",
+            &old.display().to_string(),
+            &rdir,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = c[0]["rows"].as_array().unwrap();
+    assert!(rows.iter().all(|r| r["presence"] == "both"), "{rows:?}");
+    let touch = rows
+        .iter()
+        .find(|r| r["target"] == "ext4 data=journal" && r["metric"] == "touch_files")
+        .unwrap();
+    assert_eq!(touch["ratio"], 1.0, "paired with its own samples: {touch}");
+
+    // A run of one of the two compares with it: the other's rows are the base's alone.
+    run("one", &[ordered]);
+    let one = work.path().join("one").display().to_string();
+    let o = run_in(work.path(), &["compare", &rdir, &one, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = c[0]["rows"].as_array().unwrap();
+    assert!(rows
+        .iter()
+        .any(|r| r["target"] == "ext4 data=journal" && r["presence"] == "base_only"));
+    assert!(rows
+        .iter()
+        .any(|r| r["target"] == "ext4" && r["presence"] == "both"));
+    assert_clean(&work.path().join("fsbattery-work"));
+}

@@ -323,3 +323,46 @@ fn a_run_records_the_tools_ceiling_unless_told_not_to() {
     let rec = results(&work.path().join("without"));
     assert!(rec["host"].get("tool_ceiling").is_none(), "{}", rec["host"]);
 }
+
+/// Without a terminal, progress is one line per sample with the value at the table's
+/// precision: no "61459.9418 ops/s".
+#[test]
+fn log_lines_show_values_at_the_tables_precision() {
+    let cwd = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let o = run_in(
+        cwd.path(),
+        &[
+            "run",
+            "--workload",
+            "randomio",
+            "--target",
+            &spec,
+            "--repeat",
+            "1",
+            "--out",
+            "r",
+            "--no-ceiling",
+            "--set",
+            "randomio.size=4MiB",
+            "--set",
+            "randomio.runtime=1",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    let samples: Vec<&str> = err.lines().filter(|l| l.contains(" (cpu ")).collect();
+    assert!(samples.len() > 3, "{err}");
+    for l in samples {
+        let value = l.split(" = ").nth(1).unwrap().split(' ').next().unwrap();
+        let v: f64 = value.parse().unwrap();
+        let decimals = value.split('.').nth(1).map_or(0, str::len);
+        let most = match v.abs() {
+            a if a >= 1000.0 => 0,
+            a if a >= 100.0 => 1,
+            _ => 4,
+        };
+        assert!(decimals <= most, "{l}");
+    }
+}

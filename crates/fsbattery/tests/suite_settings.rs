@@ -244,3 +244,88 @@ fn a_suites_mount_options_reach_the_target_and_a_targets_own_win() {
         (&"mount".into(), &"suite seedlike".into())
     );
 }
+
+/// Without `--suite` a workload runs native under neutral settings (cache tool, no pause), and
+/// the run is named by its workloads; no suite line precedes the run.
+#[test]
+fn without_a_suite_workloads_run_native_and_name_the_run() {
+    let cwd = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let out = dry_run(cwd.path(), &["--workload", "metadata", "--target", &spec]);
+    for want in [
+        "plan: no suite (metadata at their defaults), scale quick, method native",
+        "pause: 0 s (default)",
+        "cache: tool (default)",
+    ] {
+        assert!(out.contains(want), "{want:?} missing:\n{out}");
+    }
+    assert!(
+        !out.contains("piszcz2006") && !out.contains("commands"),
+        "{out}"
+    );
+    let args = [
+        "run",
+        "--workload",
+        "metadata",
+        "--set",
+        "metadata.files=20",
+        "--target",
+        &spec,
+        "--repeat",
+        "1",
+        "--out",
+        "r",
+        "--no-ceiling",
+    ];
+    let o = run_in(cwd.path(), &args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stderr(&o).contains("suite "), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("metadata — "), "{}", stdout(&o));
+    let rec = results(&cwd.path().join("r"));
+    assert_eq!(rec["plan"]["suite"], "metadata");
+    assert_eq!(rec["plan"]["method"], "native");
+    assert_eq!(rec["plan"]["cache"]["policy"], "tool");
+    assert_eq!(rec["plan"]["settings"]["cache"]["source"], "default");
+    assert_eq!(rec["plan"]["settings"]["pause"]["source"], "default");
+    let rows = rec["plan"]["rows"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|r| r["label"] == "Touch 20 Files"),
+        "{rows:?}"
+    );
+    assert!(rows.iter().all(|r| r["seed"].is_null()), "no seed wording");
+}
+
+/// A preset's method and conditions are the first line of the run, as applied (a flag that
+/// replaced one is named), before the first cell.
+#[test]
+fn a_presets_conditions_open_the_run_in_one_line() {
+    let cwd = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let s = suite(cwd.path());
+    let o = run_in(
+        cwd.path(),
+        &[
+            "run",
+            "--suite",
+            &s,
+            "--target",
+            &spec,
+            "--out",
+            "r",
+            "--no-ceiling",
+            "--cache",
+            "cold",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "fsbattery: suite seedlike: metadata as commands; stream native; cache cold (--cache); \
+         pause 0.05 s; no memory limit",
+        "{err}"
+    );
+}

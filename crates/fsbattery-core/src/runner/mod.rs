@@ -662,27 +662,10 @@ fn prepare_datasets(
     Ok(store.prepared().iter().map(|d| d.info()).collect())
 }
 
-/// Column labels: each target's own; where two share one, their distinct labels (a
-/// directory's path), and "-2", "-3", ... added to what still repeats, so every target stays
-/// a distinct column.
+/// Column labels: each target's own, or, where several share one, what sets them apart
+/// ([`crate::target::column_labels`]).
 pub fn unique_labels(targets: &[Box<dyn Target>]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for t in targets {
-        let shared = targets.iter().filter(|o| o.label() == t.label()).count() > 1;
-        let base = if shared {
-            t.distinct_label()
-        } else {
-            t.label().to_string()
-        };
-        let mut label = base.clone();
-        let mut n = 2;
-        while out.contains(&label) {
-            label = format!("{base}-{n}");
-            n += 1;
-        }
-        out.push(label);
-    }
-    out
+    crate::target::column_labels(targets)
 }
 
 fn now() -> String {

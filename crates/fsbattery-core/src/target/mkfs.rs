@@ -228,9 +228,10 @@ impl FsKind {
 pub(crate) enum Unavailable {
     /// Neither fsbattery nor the kernel knows the name (a typo).
     #[error(
-        "unknown filesystem '{0}': known are {list} and any filesystem in /proc/filesystems \
+        "unknown filesystem '{0}'{hint}: known are {list} and any filesystem in /proc/filesystems \
          with a mkfs.NAME tool (see `fsbattery list targets`)",
-        list = KNOWN.iter().filter(|k| **k != "tmpfs").copied().collect::<Vec<_>>().join(", ")
+        list = KNOWN.iter().filter(|k| **k != "tmpfs").copied().collect::<Vec<_>>().join(", "),
+        hint = crate::suggest::hint(.0, KNOWN.iter().copied().filter(|k| *k != "tmpfs"))
     )]
     Unknown(String),
     /// The running kernel has neither the filesystem nor a module for it.

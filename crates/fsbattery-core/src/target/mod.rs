@@ -15,6 +15,7 @@ mod alias;
 mod availability;
 pub mod blockstat;
 mod cleanup;
+mod column_labels;
 mod device;
 mod dir;
 mod exec;
@@ -37,6 +38,7 @@ mod zfs;
 
 pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
 pub use cleanup::{cleanup, CleanupReport};
+pub use column_labels::column_labels;
 pub use dir::DirTarget;
 pub(crate) use exec::{on_path, run as run_command, show as show_command, which};
 pub use fsdefaults::{FsDefault, FsDefaults, ANY_FS};
@@ -59,8 +61,9 @@ pub trait Target: Send {
     fn label(&self) -> &str;
     /// The spec as the user wrote it.
     fn spec(&self) -> &str;
-    /// The label when another target of the run has the same `label()` (a directory's path);
-    /// clashes left after this get "-2", "-3", ... (see `runner::unique_labels`).
+    /// The label when another target of the run has the same `label()` and makes no
+    /// filesystem (a directory's path); made targets are told apart by their options instead
+    /// (see [`column_labels`]).
     fn distinct_label(&self) -> String {
         self.label().to_string()
     }
@@ -115,6 +118,11 @@ pub struct TargetOptions {
     /// `--fuse-timeout`: how long a FUSE daemon may answer nothing while stopped or waited on
     /// before its connection is aborted and the cell fails [default: 30 s].
     pub fuse_timeout: Option<std::time::Duration>,
+}
+
+/// Every filesystem name fsbattery knows how to make (and `tmpfs`), for shell completion.
+pub fn known_filesystems() -> &'static [&'static str] {
+    &mkfs::KNOWN
 }
 
 /// A filesystem name as a suite's `[fs.NAME]` may give it, canonical (`ntfs-3g` is `ntfs`):

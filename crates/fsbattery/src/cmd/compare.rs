@@ -9,7 +9,7 @@ use crate::cli::{CompareArgs, ReportFormat};
 use crate::stderr::errln;
 use fsbattery_core::error::{UsageError, EXIT_REGRESSION};
 use fsbattery_report::compare::CompareReport;
-use fsbattery_report::compare_out;
+use fsbattery_report::{compare_out, import_hints};
 use std::process::ExitCode;
 
 /// Compare each NEW run against BASE.
@@ -18,14 +18,21 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let base = super::record::load(&args.base)?;
     let base_name = run_name(&base, &args.base);
     let mut reports = Vec::new();
+    let mut hints = Vec::new();
     for dir in &args.new {
         let new = super::record::load(dir)?;
         let name = run_name(&new, dir);
-        reports.push(CompareReport::new(
-            &base_name, &base, &name, &new, args.alpha,
+        let report = CompareReport::new(&base_name, &base, &name, &new, args.alpha);
+        hints.extend(import_hints::hints(
+            &base,
+            &base_name,
+            &new,
+            &name,
+            &report.differences,
         ));
+        reports.push(report);
     }
-    refuse_unlike(&reports, args.allow_different)?;
+    refuse_unlike(&reports, &hints, args.allow_different)?;
     let bytes = match args.format {
         ReportFormat::Table => compare_out::terminal(&reports),
         ReportFormat::Markdown => compare_out::markdown(&reports),
@@ -71,8 +78,13 @@ fn validate(args: &CompareArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Without `--allow-different`: every difference on stderr, then one line (exit 2).
-fn refuse_unlike(reports: &[CompareReport], allowed: bool) -> Result<(), UsageError> {
+/// Without `--allow-different`: every difference on stderr, what would make an import
+/// comparable (`hints`), then one line (exit 2).
+fn refuse_unlike(
+    reports: &[CompareReport],
+    hints: &[String],
+    allowed: bool,
+) -> Result<(), UsageError> {
     let count: usize = reports.iter().map(|r| r.differences.len()).sum();
     if allowed || count == 0 {
         return Ok(());
@@ -81,6 +93,9 @@ fn refuse_unlike(reports: &[CompareReport], allowed: bool) -> Result<(), UsageEr
         for d in &r.differences {
             errln!("fsbattery: {} vs {}: {d}", r.base, r.new);
         }
+    }
+    for h in hints {
+        errln!("fsbattery: {h}");
     }
     Err(UsageError::Invalid(format!(
         "the runs did not measure the same thing ({count} difference(s) above): compare runs \

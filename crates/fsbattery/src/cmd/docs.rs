@@ -6,9 +6,9 @@ use clap::CommandFactory;
 use fsbattery_core::error::UsageError;
 use std::process::ExitCode;
 
-/// The completion script for `shell`.
+/// The completion script for `shell`, offering workload, suite and target names.
 pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
-    let mut cmd = Cli::command();
+    let mut cmd = super::candidates::with_candidates(Cli::command());
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "fsbattery", &mut buf);
     crate::stdout::write(buf)?;

@@ -37,8 +37,11 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let set = &p.settings;
     writeln!(
         out,
-        "plan: suite {}, scale {}, method {}, {}{}, aggregate {}",
-        p.suite.name,
+        "plan: {}, scale {}, method {}, {}{}, aggregate {}",
+        match args.suite {
+            Some(_) => format!("suite {}", p.suite.name),
+            None => format!("no suite ({} at their defaults)", p.suite.name),
+        },
         p.scale,
         p.method_text(),
         fsbattery_record::repeats::describe(p.repeat, p.auto.as_ref()),

@@ -144,7 +144,12 @@ fn suites() -> anyhow::Result<String> {
         ));
         out.push_str(&format!("    {}\n", conditions(&s)));
     }
-    out.push_str(&format!("\n  default: {}\n\n", suite::DEFAULT_SUITE));
+    out.push_str(&format!(
+        "\n  without --suite: the workloads of {} (or --workload's) at their own defaults, \
+         native,\n  cache tool, no pause; --suite NAME applies a preset's workloads and its \
+         seed's conditions\n\n",
+        suite::DEFAULT_SUITE
+    ));
     Ok(out)
 }
 

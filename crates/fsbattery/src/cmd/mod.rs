@@ -1,5 +1,6 @@
 //! Subcommands: each turns parsed arguments into work and an exit status.
 
+mod candidates;
 mod cleanup;
 mod compare;
 mod docs;
@@ -9,12 +10,15 @@ mod list;
 mod outputs;
 mod plan;
 mod plan_settings;
+mod preset_line;
 mod ranks;
 pub use ranks::Quiet;
 mod record;
 mod report;
 mod run;
 mod setup;
+mod trial_mount;
+pub use trial_mount::TargetRefused;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;

@@ -8,7 +8,8 @@ use fsbattery_core::label::{self, render_label, LabelValue};
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, Params, Scale};
 use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
-use fsbattery_core::suite;
+use fsbattery_core::suite::{self, Suite};
+use fsbattery_core::suite_native;
 use fsbattery_core::target::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
 use fsbattery_record::settings::{Chosen, WorkloadSetting};
@@ -18,7 +19,7 @@ use super::plan_settings;
 /// Validate everything and build the plan; targets are parsed but not set up. With no
 /// `--target` and no default filesystem possible, the plan has no targets and the reason.
 pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
-    let suite = suite::load(&args.suite)?;
+    let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
     let scale: Scale = args.scale.into();
     let (workloads, methods) = planned_workloads(args, &suite, scale)?;
     check_sources(args, &workloads)?;
@@ -121,7 +122,7 @@ fn check_sources(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<(), Us
 fn memory_within(
     args: &RunArgs,
     text: Option<&str>,
-    suite: &suite::Suite,
+    suite: &Suite,
     workloads: &[PlannedWorkload],
     targets: &mut Targets,
     skipped: &mut Skipped,
@@ -142,7 +143,7 @@ fn memory_within(
 /// checked against its range and, for relations between parameters, by the workload.
 fn planned_workloads(
     args: &RunArgs,
-    suite: &suite::Suite,
+    suite: &Suite,
     scale: Scale,
 ) -> Result<(Vec<PlannedWorkload>, Vec<WorkloadSetting>), UsageError> {
     let overrides = params::parse_sets(&args.set)?;
@@ -194,7 +195,7 @@ fn planned_workloads(
 
 /// `--memory SIZE|seed`: the limit (at least 32 MiB, below which the run itself would be
 /// killed), from the suite's `seed_memory` for `seed`; root only (it makes a cgroup).
-fn memory(text: &str, suite: &suite::Suite, args: &RunArgs) -> Result<MemoryRequest, UsageError> {
+fn memory(text: &str, suite: &Suite, args: &RunArgs) -> Result<MemoryRequest, UsageError> {
     let (limit, source) = if text.trim() == "seed" {
         let limit = suite.seed_memory.ok_or_else(|| {
             UsageError::Invalid(format!(
@@ -299,18 +300,31 @@ fn check_programs(
     Ok(())
 }
 
+/// `--suite`, else the suite of a run without one ([`suite_native`]): the named workloads
+/// (or classic's list) at their defaults, native, under neutral settings.
+pub(super) fn suite_of(given: Option<&str>, workloads: &[String]) -> Result<Suite, UsageError> {
+    match given {
+        Some(s) => suite::load(s),
+        None => suite_native::without_suite(&named_workloads(workloads)?),
+    }
+}
+
 /// `--workload` names (validated), or the suite's workloads.
-fn workload_names(args: &RunArgs, suite: &suite::Suite) -> Result<Vec<String>, UsageError> {
-    if args.workloads.is_empty() {
+fn workload_names(args: &RunArgs, suite: &Suite) -> Result<Vec<String>, UsageError> {
+    let names = named_workloads(&args.workloads)?;
+    if names.is_empty() {
         return Ok(suite.workloads.iter().map(|(n, _)| n.clone()).collect());
     }
+    Ok(names)
+}
+
+/// `--workload` names, validated, in order without repeats; none given: empty.
+pub(super) fn named_workloads(given: &[String]) -> Result<Vec<String>, UsageError> {
+    if given.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut names = Vec::new();
-    for n in args
-        .workloads
-        .iter()
-        .map(|n| n.trim())
-        .filter(|n| !n.is_empty())
-    {
+    for n in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
         workload::find_or_refuse(n)?;
         if !names.iter().any(|x| x == n) {
             names.push(n.to_string());
@@ -325,7 +339,7 @@ fn workload_names(args: &RunArgs, suite: &suite::Suite) -> Result<Vec<String>, U
 /// The suite's rows for the workloads that run (and its pending rows), labels filled in with
 /// what this run uses: parameters, the kernel tree, the size of the filesystems made.
 fn rows(
-    suite: &suite::Suite,
+    suite: &Suite,
     workloads: &[PlannedWorkload],
     targets: &Targets,
     tree_tarball: Option<&std::path::Path>,
@@ -494,7 +508,7 @@ type Skipped = Vec<fsbattery_core::model::SkippedTarget>;
 /// possible, an empty list and the reason, and the caller falls back to a fresh directory.
 fn targets(
     args: &RunArgs,
-    suite: &suite::Suite,
+    suite: &Suite,
     workloads: &[PlannedWorkload],
     memory: bool,
 ) -> Result<(Targets, Skipped, Option<String>), UsageError> {
@@ -530,7 +544,7 @@ fn targets(
 /// auto would be silently ignored: refused.
 fn repeats(
     args: &RunArgs,
-    suite: &suite::Suite,
+    suite: &Suite,
     scale: Scale,
     ranked: usize,
 ) -> Result<(u32, Option<fsbattery_record::repeats::AutoRepeat>), UsageError> {

@@ -13,15 +13,20 @@ use fsbattery_core::workload::Method;
 use fsbattery_record::settings::{Chosen, FsOptionSetting, RunSettings, WorkloadSetting};
 use std::time::Duration;
 
-fn from_suite(suite: &Suite) -> String {
-    format!("suite {}", suite.name)
+/// Who chose a value the suite holds: the suite named with `--suite`, or, without one,
+/// fsbattery's defaults (the suite of no suite holds only those, see `suite_native`).
+fn from_suite(args: &RunArgs, suite: &Suite) -> String {
+    match args.suite {
+        Some(_) => format!("suite {}", suite.name),
+        None => "default".into(),
+    }
 }
 
 /// `--cache`, else the suite's `cache`, else tool.
 pub fn cache(args: &RunArgs, suite: &Suite) -> (CachePolicy, Chosen) {
     let (policy, source) = match (args.cache, suite.cache) {
         (Some(c), _) => (c.into(), "--cache".to_string()),
-        (None, Some(c)) => (c, from_suite(suite)),
+        (None, Some(c)) => (c, from_suite(args, suite)),
         (None, None) => (CachePolicy::Tool, "default".to_string()),
     };
     (policy, Chosen::new(policy.to_string(), source))
@@ -38,7 +43,7 @@ pub fn pause(
         Some(p) => (p, "--pause".to_string(), None),
         None => {
             let (p, note) = suite.pauses.at(scale);
-            (p, from_suite(suite), note)
+            (p, from_suite(args, suite), note)
         }
     };
     let d = params::pause(secs)
@@ -53,7 +58,7 @@ pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSet
     let own = suite.workload_settings.get(name);
     let (method, source) = match (args.method, own.and_then(|s| s.method)) {
         (Some(m), _) => (m.into(), "--method".to_string()),
-        (None, Some(m)) => (m, from_suite(suite)),
+        (None, Some(m)) => (m, from_suite(args, suite)),
         (None, None) => (Method::Native, "default".to_string()),
     };
     let setting = WorkloadSetting {
@@ -89,7 +94,7 @@ pub fn fs_options(suite: &Suite, targets: &[Box<dyn Target>]) -> Vec<FsOptionSet
                 source: if mine {
                     "--target".into()
                 } else {
-                    from_suite(suite)
+                    format!("suite {}", suite.name)
                 },
                 suite_value: default.into(),
             });

@@ -44,6 +44,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let default_workdir_made = !args.workdir.exists();
+    // A bad mkfs=/mount= option fails here once, not in every cell of its target. Under MPI
+    // every rank would make the same trial at once: the ranks' targets are left to the run.
+    if ranks.is_none() {
+        if let Err(e) = super::trial_mount::check(&mut plan) {
+            if default_workdir_made {
+                let _ = std::fs::remove_dir_all(&args.workdir);
+            }
+            return Err(e.into());
+        }
+    }
     if let Err(e) = attach_datasets(&mut plan, &args) {
         remove_made_workdir(&args, default_workdir_made);
         return Err(e);
@@ -82,6 +92,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         errln!("fsbattery: {}", s.line());
     }
     if rank == 0 {
+        // A preset's method and conditions, before anything is timed under them.
+        if args.suite.is_some() {
+            errln!("fsbattery: {}", super::preset_line::line(&plan));
+        }
         for n in plan.notes.iter().chain(&default_dir_note) {
             errln!("fsbattery: {n}");
         }

@@ -1,0 +1,142 @@
+//! The plan of a run given no `--suite`: the workloads run native under fsbattery's neutral
+//! settings, and the run is named by the workloads it ran.
+//!
+//! A preset's conditions describe how its seed measured (S1: touch and mkdir one child
+//! process per file, sync only, a 10 s pause, 768 MiB of RAM). Taking them silently for a
+//! bare `run --workload metadata` measured fork/exec instead of the filesystem and titled a
+//! randomio run "piszcz2006". So without `--suite` only the default workload list and the
+//! default suite's row labels (which name this run's sizes, not the seed's) are borrowed;
+//! cache policy, pause, methods, memory, mkfs/mount defaults, fixed parameters, pending rows
+//! and the seed's wording are not. Metrics S1 had no row for get labels in its style. `--suite piszcz2006` asks for all of them.
+
+use crate::error::UsageError;
+use crate::suite::{self, Suite, SuiteRow, DEFAULT_SUITE};
+use crate::suite_settings::Pauses;
+use crate::target::FsDefaults;
+use std::collections::BTreeMap;
+
+/// Labels, in the default suite's words, for the metrics of its workloads that S1 had no row
+/// for; without them those rows read as raw ids ("tree cpio") between S1's prose.
+const OWN_ROWS: &[(&str, &str, &str)] = &[
+    (
+        "filesystem",
+        "umount",
+        "Time it takes to unmount the filesystem",
+    ),
+    ("tree", "cpio", "CPIO Kernel {tree.kernel} Source Tree"),
+    (
+        "stream",
+        "create_durable",
+        "Create a {stream.size} File and fsync It",
+    ),
+    (
+        "stream",
+        "copy_durable",
+        "Copy a {stream.size} File and fsync It",
+    ),
+];
+
+/// The suite of a run without `--suite`: `workloads` (validated names; empty: the default
+/// suite's list), each at its own defaults, run natively with cache `tool` and no pause.
+pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
+    let base = suite::load(DEFAULT_SUITE)?;
+    let names: Vec<String> = if workloads.is_empty() {
+        base.workloads.iter().map(|(n, _)| n.clone()).collect()
+    } else {
+        workloads.to_vec()
+    };
+    let name = names.join(", ");
+    let mut rows: Vec<SuiteRow> = base
+        .rows
+        .into_iter()
+        .filter(|r| r.pending.is_none())
+        .map(|mut r| {
+            r.seed = None;
+            r
+        })
+        .collect();
+    for (workload, metric, label) in OWN_ROWS {
+        // After the workload's last row, so a workload's rows stay together.
+        let at = rows
+            .iter()
+            .rposition(|r| r.workload == *workload)
+            .map_or(rows.len(), |i| i + 1);
+        let row = SuiteRow {
+            label: label.to_string(),
+            workload: workload.to_string(),
+            metric: metric.to_string(),
+            pending: None,
+            aggregate: None,
+            seed: None,
+        };
+        rows.insert(at, row);
+    }
+    Ok(Suite {
+        title: name.clone(),
+        description: "workloads at their defaults, native, cache tool (no --suite)".into(),
+        name,
+        repeat: base.repeat,
+        aggregate: fsbattery_stats::Aggregate::Mean,
+        cache: None,
+        pauses: Pauses::default(),
+        fs_defaults: FsDefaults(BTreeMap::new()),
+        workload_settings: BTreeMap::new(),
+        seed_memory: None,
+        workloads: names.into_iter().map(|n| (n, BTreeMap::new())).collect(),
+        rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_suite_means_native_neutral_settings_named_by_the_workloads() {
+        let s = without_suite(&["metadata".into(), "randomio".into()]).unwrap();
+        assert_eq!(s.name, "metadata, randomio");
+        assert_eq!(s.cache, None, "the plan's default, tool");
+        assert_eq!(s.pauses, Pauses::default());
+        assert!(s.workload_settings.is_empty(), "no method = commands");
+        assert!(s.seed_memory.is_none() && s.fs_defaults.is_empty());
+        assert!(s
+            .rows
+            .iter()
+            .all(|r| r.seed.is_none() && r.pending.is_none()));
+        assert!(s.rows.iter().any(|r| r.metric == "touch_files"));
+        let all = without_suite(&[]).unwrap();
+        let classic = suite::load(DEFAULT_SUITE).unwrap();
+        let names = |s: &Suite| {
+            s.workloads
+                .iter()
+                .map(|(n, _)| n.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&all), names(&classic));
+        assert!(all.workloads.iter().all(|(_, p)| p.is_empty()));
+        assert_eq!(all.name, names(&classic).join(", "));
+    }
+
+    /// Every metric of the default workloads has a row, and every own row names a metric its
+    /// workload produces.
+    #[test]
+    fn every_default_metric_has_a_label() {
+        let s = without_suite(&[]).unwrap();
+        let mut names: Vec<&str> = s.workloads.iter().map(|(n, _)| n.as_str()).collect();
+        names.push("filesystem");
+        for name in names {
+            let w = crate::workload::participant(name).unwrap();
+            let metrics = w.metrics(&crate::params::Params::default_for(w.params()));
+            for m in &metrics {
+                let has = s
+                    .rows
+                    .iter()
+                    .any(|r| r.workload == name && r.metric == m.name);
+                assert!(has, "{name} {} has no row", m.name);
+            }
+            for r in s.rows.iter().filter(|r| r.workload == name) {
+                assert!(metrics.iter().any(|m| m.name == r.metric), "{}", r.label);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The values shell completion offers, from the registries themselves: workload names, suite
+//! presets (and their aliases), target specs (`loop:FS` for every filesystem fsbattery can
+//! make, `tmpfs`, and the `dir:`/`dev:` prefixes). Set on the clap command used only to write
+//! the completion script, so parsing keeps its own checks and messages ("did you mean").
+
+use clap::builder::PossibleValuesParser;
+use clap::Command;
+use fsbattery_core::{suite, target, workload};
+
+/// `cmd` with completion candidates on every argument that names a workload, suite or target.
+pub fn with_candidates(cmd: Command) -> Command {
+    let workloads: Vec<String> = workload::registry()
+        .iter()
+        .map(|w| w.name().to_string())
+        .collect();
+    let suites: Vec<String> = suite::presets()
+        .iter()
+        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
+        .map(String::from)
+        .collect();
+    let targets: Vec<String> = target::known_filesystems()
+        .iter()
+        .map(|fs| match *fs {
+            "tmpfs" => fs.to_string(),
+            _ => format!("loop:{fs}"),
+        })
+        .chain(["dir:", "dev:/dev/"].map(String::from))
+        .collect();
+    let named = |cmd: Command| {
+        cmd.mut_arg("workloads", |a| {
+            a.value_parser(PossibleValuesParser::new(workloads.clone()))
+        })
+        .mut_arg("suite", |a| {
+            a.value_parser(PossibleValuesParser::new(suites.clone()))
+        })
+        .mut_arg("targets", |a| {
+            a.value_parser(PossibleValuesParser::new(targets.clone()))
+        })
+    };
+    cmd.mut_subcommand("run", named)
+        .mut_subcommand("setup", named)
+        .mut_subcommand("list", |c| {
+            c.mut_arg("name", |a| {
+                a.value_parser(PossibleValuesParser::new(workloads.clone()))
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn run_offers_workloads_suites_and_targets() {
+        let mut cmd = with_candidates(crate::cli::Cli::command());
+        cmd.build();
+        let run = cmd.find_subcommand("run").unwrap();
+        let values = |id: &str| -> Vec<String> {
+            let arg = run.get_arguments().find(|a| a.get_id() == id).unwrap();
+            let pv = arg.get_possible_values();
+            pv.iter().map(|v| v.get_name().to_string()).collect()
+        };
+        assert!(values("workloads").contains(&"metadata".to_string()));
+        assert!(values("suite").contains(&"piszcz2006".to_string()));
+        assert!(values("suite").contains(&"classic".to_string()));
+        let t = values("targets");
+        assert!(t.contains(&"loop:ext4".to_string()) && t.contains(&"tmpfs".to_string()));
+    }
+}
