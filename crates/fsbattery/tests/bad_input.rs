@@ -271,3 +271,31 @@ fn repeat_auto_and_age_mistakes_are_refused() {
         "PCT from 1 to 95",
     );
 }
+
+/// A refusal comes before every notice: `--out` at a directory that holds a run, under a
+/// suite whose shortened pause would otherwise be said first, is one line.
+#[test]
+fn a_refusal_is_the_first_and_only_line() {
+    let work = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    std::fs::create_dir(work.path().join("r")).unwrap();
+    std::fs::write(work.path().join("r/journal.jsonl"), "").unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let o = run_in(
+        work.path(),
+        &[
+            "run",
+            "--suite",
+            "piszcz2006",
+            "--target",
+            &spec,
+            "--workload",
+            "metadata",
+            "--out",
+            "r",
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("already holds a run"), "{}", stderr(&o));
+}
