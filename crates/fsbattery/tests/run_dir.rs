@@ -96,13 +96,14 @@ fn assert_outputs(out: &std::path::Path, rec: &serde_json::Value) {
         64,
         "dataset hash recorded: {ds}"
     );
-    // Every one of S1's 21 test rows has a number (none pending).
+    // No --suite: every one of the 24 metrics has a labelled row (S1's 21 and the three S1
+    // had no row for), none pending. (Before no-suite runs became native this was S1's 21.)
     let rows = rec["plan"]["rows"].as_array().unwrap();
     let tests: Vec<_> = rows
         .iter()
         .filter(|r| r["workload"] != "filesystem")
         .collect();
-    assert_eq!(tests.len(), 21);
+    assert_eq!(tests.len(), 24, "{tests:?}");
     assert!(
         tests.iter().all(|r| r.get("pending").is_none()),
         "{tests:?}"
