@@ -36,8 +36,10 @@ fn default_margin() -> f64 {
 impl AutoRepeat {
     /// Default bounds of `--repeat auto`.
     pub const DEFAULT_MIN: u32 = 3;
-    /// Default upper bound of `--repeat auto`.
-    pub const DEFAULT_MAX: u32 = 15;
+    /// Default upper bound of `--repeat auto`: 30, so that the budget rather than the count
+    /// normally ends an undecided cell (the default comparison's rounds take about 15 s at
+    /// quick scale here, so 30 of them fit in its 10 minutes).
+    pub const DEFAULT_MAX: u32 = 30;
     /// Default `--precision`, percent.
     pub const DEFAULT_PRECISION_PCT: f64 = 3.0;
     /// Default `--margin`, percent: differences below it are called equivalent.
@@ -54,7 +56,7 @@ impl AutoRepeat {
         }
     }
 
-    /// "3..15 repeats (auto: until separated or equivalent within ±5 %, alone ±3 %; budget
+    /// "3..30 repeats (auto: until separated or equivalent within ±5 %, alone ±3 %; budget
     /// 10 min)".
     pub fn describe(&self) -> String {
         let budget = self
@@ -92,7 +94,7 @@ pub enum StopReason {
     Budget,
 }
 
-/// The repeats of a plan as one phrase: "3 repeat(s)" or "3..15 repeats (auto: ...)".
+/// The repeats of a plan as one phrase: "3 repeat(s)" or "3..30 repeats (auto: ...)".
 pub fn describe(repeat: u32, auto: Option<&AutoRepeat>) -> String {
     auto.map_or_else(|| format!("{repeat} repeat(s)"), AutoRepeat::describe)
 }

@@ -205,7 +205,8 @@ fn composite(judged: &[Judged], names: &[String]) -> (Vec<Score>, usize) {
         .iter()
         .map(|j| j.cells.iter().flatten().map(|c| c.0).collect())
         .collect();
-    let point = scores(&full, &shown);
+    let best = best_of(&full, &shown);
+    let point = scores(&full, &shown, &best);
     let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(SEED);
     let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); names.len()];
     for _ in 0..RESAMPLES {
@@ -227,7 +228,7 @@ fn composite(judged: &[Judged], names: &[String]) -> (Vec<Score>, usize) {
                     .collect()
             })
             .collect();
-        for (t, s) in scores(&full, &resampled).into_iter().enumerate() {
+        for (t, s) in scores(&full, &resampled, &best).into_iter().enumerate() {
             draws[t].push(s);
         }
     }
@@ -250,24 +251,39 @@ fn composite(judged: &[Judged], names: &[String]) -> (Vec<Score>, usize) {
 }
 
 /// Per target, the geometric mean over `rows` of its value (`values[row][target]`) relative
-/// to the row's best.
-fn scores(rows: &[&Judged], values: &[Vec<f64>]) -> Vec<f64> {
+/// to the value of the row's best target, `best[row]` (chosen once, from the shown values, so
+/// a resample that reorders the targets does not pick its own best: taking the best of noisy
+/// values would bias every resampled score upwards).
+fn scores(rows: &[&Judged], values: &[Vec<f64>], best: &[usize]) -> Vec<f64> {
     let targets = values.first().map_or(0, Vec::len);
     let mut logs = vec![0.0; targets];
-    for (j, v) in rows.iter().zip(values) {
-        let best = match j.better {
-            Better::Lower => v.iter().copied().fold(f64::INFINITY, f64::min),
-            Better::Higher => v.iter().copied().fold(0.0, f64::max),
-        };
+    for ((j, v), &b) in rows.iter().zip(values).zip(best) {
         for (t, x) in v.iter().enumerate() {
             let rel = match j.better {
-                Better::Lower => x / best,
-                Better::Higher => best / x,
+                Better::Lower => x / v[b],
+                Better::Higher => v[b] / x,
             };
-            logs[t] += rel.max(1.0).ln();
+            logs[t] += rel.ln();
         }
     }
     logs.iter().map(|l| (l / rows.len() as f64).exp()).collect()
+}
+
+/// Per row of `values`, the index of its best value.
+fn best_of(rows: &[&Judged], values: &[Vec<f64>]) -> Vec<usize> {
+    rows.iter()
+        .zip(values)
+        .map(|(j, v)| {
+            let order = |a: &&f64, b: &&f64| match j.better {
+                Better::Lower => a.total_cmp(b),
+                Better::Higher => b.total_cmp(a),
+            };
+            v.iter()
+                .enumerate()
+                .min_by(|a, b| order(&a.1, &b.1))
+                .map_or(0, |(i, _)| i)
+        })
+        .collect()
 }
 
 /// The shown statistic of `samples` (what the table shows for the row).

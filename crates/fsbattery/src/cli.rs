@@ -246,12 +246,12 @@ pub struct RunArgs {
     /// Run only these workloads (comma-separated).
     #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
     pub workloads: Vec<String>,
-    /// Repeats per test, 1 to 10000; or `auto` (`auto:MIN..MAX`, default 3..15): with two or
+    /// Repeats per test, 1 to 10000; or `auto` (`auto:MIN..MAX`, default 3..30): with two or
     /// more targets, repeat each target × workload in interleaved rounds until its place in
     /// every ranked row is decided — significantly better or worse than the best, or
     /// equivalent within --margin — or MAX or --budget is reached; a target alone repeats until
     /// every comparable metric's 95 % confidence interval is within --precision of its mean.
-    /// [default: auto from the suite's count (else 3) to 15 with two or more targets; the
+    /// [default: auto from the suite's count (else 3) to 30 with two or more targets; the
     /// suite's count (else 3) for one]
     #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]
     pub repeat: Option<RepeatArg>,

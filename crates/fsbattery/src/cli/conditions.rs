@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn repeat_forms() {
         assert_eq!(repeat("5"), Ok(RepeatArg::Fixed(5)));
-        assert_eq!(repeat("auto"), Ok(RepeatArg::Auto { min: 3, max: 15 }));
+        assert_eq!(repeat("auto"), Ok(RepeatArg::Auto { min: 3, max: 30 }));
         assert_eq!(repeat("auto:2..4"), Ok(RepeatArg::Auto { min: 2, max: 4 }));
         for bad in [
             "0",
