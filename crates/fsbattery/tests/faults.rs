@@ -256,21 +256,6 @@ fn fuse_daemon(workdir: &Path) -> Option<i32> {
     })
 }
 
-fn fuse_available() -> bool {
-    let mut missing: Vec<&str> = ["mkfs.ntfs", "ntfs-3g"]
-        .into_iter()
-        .filter(|t| {
-            !["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
-                .iter()
-                .any(|d| Path::new(d).join(t).exists())
-        })
-        .collect();
-    if !Path::new("/dev/fuse").exists() {
-        missing.push("/dev/fuse");
-    }
-    gate("FUSE fault drill", &missing)
-}
-
 const SMALL: &[&str] = &["--set", "metadata.files=300", "--set", "stream.size=16M"];
 
 #[test]
@@ -332,7 +317,7 @@ fn io_errors_under_a_loop_image_fail_the_cells_and_tear_down() {
 
 #[test]
 fn a_killed_fuse_daemon_fails_the_cells_and_tears_down() {
-    if !privileged() || !fuse_available() {
+    if !privileged() || !tools_available("FUSE fault drill", &["mkfs.ntfs", "ntfs-3g"], true) {
         return;
     }
     let tmp = tempfile::tempdir_in("/var/tmp").unwrap();
@@ -364,7 +349,7 @@ fn a_killed_fuse_daemon_fails_the_cells_and_tears_down() {
 
 #[test]
 fn a_stopped_fuse_daemon_is_aborted_after_the_timeout_and_torn_down() {
-    if !privileged() || !fuse_available() {
+    if !privileged() || !tools_available("FUSE fault drill", &["mkfs.ntfs", "ntfs-3g"], true) {
         return;
     }
     let tmp = tempfile::tempdir_in("/var/tmp").unwrap();

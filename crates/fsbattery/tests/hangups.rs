@@ -146,22 +146,6 @@ fn drill(targets: &[&str], sig: Signal, moment: Moment) {
     assert_ended_cleanly(work.path(), code(&o), &stderr, sig.as_ref(), &what);
 }
 
-fn fuse_available() -> bool {
-    let missing: Vec<&str> = ["mkfs.ntfs", "ntfs-3g"]
-        .into_iter()
-        .filter(|t| {
-            !["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
-                .iter()
-                .any(|d| Path::new(d).join(t).exists())
-        })
-        .collect();
-    let mut missing = missing;
-    if !Path::new("/dev/fuse").exists() {
-        missing.push("/dev/fuse");
-    }
-    gate("FUSE hang-up drill", &missing)
-}
-
 const SIGNALS: [Signal; 3] = [Signal::SIGHUP, Signal::SIGQUIT, Signal::SIGTERM];
 const MOMENTS: [Moment; 3] = [Moment::Mkfs, Moment::MidPhase, Moment::Teardown];
 
@@ -179,7 +163,7 @@ fn every_hang_up_signal_at_every_moment_tears_down_loop_targets() {
 
 #[test]
 fn every_hang_up_signal_at_every_moment_tears_down_a_fuse_target() {
-    if !privileged() || !fuse_available() {
+    if !privileged() || !tools_available("FUSE hang-up drill", &["mkfs.ntfs", "ntfs-3g"], true) {
         return;
     }
     for sig in SIGNALS {

@@ -3,6 +3,11 @@
 //! (`Workload::needs`) must be at least the measured peak and at most twice it — the plan
 //! refuses on it, so below would let a run fill the target, and far above refuses runs the
 //! target can hold. One run at a time (two cores; a peak is cleaner alone).
+//!
+//! The filebench personalities run for a time, not a count: what they hold grows with how fast
+//! the machine runs their loop (webserver's log grew 57–90 MB/s on a loaded machine and
+//! 240–270 MB/s on a quiet one), so their estimates are upper bounds on which the plan only
+//! warns, never refuses, and their tests check the bound alone ([`never_below_the_peak`]).
 
 mod common;
 mod peak;
@@ -26,8 +31,18 @@ fn estimate(workload: &str, sets: &[(&str, &str)]) -> u64 {
     w.needs(&p).bytes
 }
 
-/// Run `workload` with `sets` on a fresh loop ext4 and check its estimate against the peak.
+/// Run `workload` with `sets` on a fresh loop ext4 and check its estimate against the peak:
+/// at least the peak, at most twice it.
 fn within_twice_the_peak(workload: &str, sets: &[(&str, &str)]) {
+    check(workload, sets, true);
+}
+
+/// [`within_twice_the_peak`] for a workload that runs for a time: at least the peak.
+fn never_below_the_peak(workload: &str, sets: &[(&str, &str)]) {
+    check(workload, sets, false);
+}
+
+fn check(workload: &str, sets: &[(&str, &str)], twice: bool) {
     if !loop_ext4_available() {
         return;
     }
@@ -80,7 +95,7 @@ fn within_twice_the_peak(workload: &str, sets: &[(&str, &str)]) {
         "{workload}: estimate {est} B is below the peak {peak} B"
     );
     assert!(
-        est <= 2 * peak,
+        !twice || est <= 2 * peak,
         "{workload}: estimate {est} B is more than twice the peak {peak} B"
     );
 }
@@ -177,17 +192,17 @@ fn postmark_100() {
 
 #[test]
 fn fileserver() {
-    within_twice_the_peak("fileserver", &[("files", "300"), ("runtime", "1")]);
+    never_below_the_peak("fileserver", &[("files", "300"), ("runtime", "1")]);
 }
 
 #[test]
 fn varmail() {
-    within_twice_the_peak("varmail", &[("files", "300"), ("runtime", "1")]);
+    never_below_the_peak("varmail", &[("files", "300"), ("runtime", "1")]);
 }
 
 #[test]
 fn webserver() {
-    within_twice_the_peak("webserver", &[("files", "300"), ("runtime", "1")]);
+    never_below_the_peak("webserver", &[("files", "300"), ("runtime", "1")]);
 }
 
 #[test]
@@ -203,13 +218,14 @@ fn io500() {
 #[test]
 fn varmail_over_a_longer_runtime() {
     // Its appends outgrow its deletions: the estimate follows the runtime.
-    within_twice_the_peak("varmail", &[("files", "300"), ("runtime", "6")]);
+    never_below_the_peak("varmail", &[("files", "300"), ("runtime", "6")]);
 }
 
 #[test]
 fn webserver_over_a_longer_runtime() {
-    // Its log grows every loop.
-    within_twice_the_peak("webserver", &[("files", "300"), ("runtime", "3")]);
+    // Its log grows every loop: 2 s (up to about 550 MB here) stays within the 768 MiB
+    // image; 3 s filled it on a quiet machine (727 MB).
+    never_below_the_peak("webserver", &[("files", "300"), ("runtime", "2")]);
 }
 
 #[test]

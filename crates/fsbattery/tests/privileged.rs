@@ -8,7 +8,6 @@ mod common;
 use common::*;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 const SMALL: &[&str] = &["--set", "metadata.files=200", "--repeat", "1", "--quiet"];
@@ -194,20 +193,7 @@ fn tree_on_ntfs_and_exfat_passes_within_what_they_store() {
         return;
     }
     let fuse_tools = ["mkfs.ntfs", "ntfs-3g", "mkfs.exfat", "mount.exfat-fuse"];
-    let missing: Vec<&str> = fuse_tools
-        .into_iter()
-        .filter(|t| {
-            !["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
-                .iter()
-                .any(|d| Path::new(d).join(t).exists())
-        })
-        .collect();
-    if !missing.is_empty() || !Path::new("/dev/fuse").exists() {
-        let msg = format!("needs /dev/fuse and {fuse_tools:?}; missing {missing:?}");
-        if std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1") {
-            panic!("{msg} (FSBATTERY_REQUIRE_PRIVILEGED=1)");
-        }
-        eprintln!("skipped: {msg}");
+    if !tools_available("FUSE tree test", &fuse_tools, true) {
         return;
     }
     let work = tempfile::tempdir_in("/var/tmp").unwrap();

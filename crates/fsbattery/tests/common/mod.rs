@@ -206,3 +206,21 @@ pub fn assert_clean(workdir: &Path) {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+/// Whether `tools` are installed (looked up where Debian puts them) and, with `fuse`,
+/// /dev/fuse exists, through [`gate`] (`what` names the test that needs them).
+pub fn tools_available(what: &str, tools: &[&str], fuse: bool) -> bool {
+    let mut missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            !["/sbin", "/usr/sbin", "/usr/bin", "/bin"]
+                .iter()
+                .any(|d| Path::new(d).join(t).exists())
+        })
+        .collect();
+    if fuse && !Path::new("/dev/fuse").exists() {
+        missing.push("/dev/fuse");
+    }
+    gate(what, &missing)
+}
