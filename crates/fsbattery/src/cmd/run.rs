@@ -48,9 +48,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // every rank would make the same trial at once: the ranks' targets are left to the run.
     if ranks.is_none() {
         if let Err(e) = super::trial_mount::check(&mut plan) {
-            if default_workdir_made {
-                let _ = std::fs::remove_dir_all(&args.workdir);
-            }
+            remove_made_workdir(&args, default_workdir_made);
             return Err(e.into());
         }
     }
