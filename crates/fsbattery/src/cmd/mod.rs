@@ -17,6 +17,8 @@ mod record;
 mod report;
 mod run;
 mod setup;
+mod store;
+pub use store::EXIT_STORE;
 mod trial_mount;
 pub use trial_mount::TargetRefused;
 
@@ -33,6 +35,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::import(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
         Command::Setup(args) => setup::setup(args),
+        Command::Store(args) => store::store(args),
         Command::Completions { shell } => docs::completions(shell),
         Command::Man { subcommand } => docs::man(subcommand.as_deref()),
     }

@@ -8,7 +8,20 @@ use std::time::{Duration, Instant};
 
 /// The fsbattery binary built for these tests.
 pub fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fsbattery"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fsbattery"));
+    c.env("XDG_DATA_HOME", data_home("xdg-data"));
+    c
+}
+
+/// A results-store home for the tests' runs under cargo's scratch directory, so `run`'s
+/// default store add never writes to the developer's own ~/.local/share. World-writable with
+/// the sticky bit (like /tmp), so the unprivileged runs can make theirs too.
+pub fn data_home(name: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o1777));
+    dir
 }
 
 /// The binary run as an unprivileged user: as root, dropped to nobody with setpriv, so tests
@@ -22,6 +35,7 @@ pub fn unprivileged() -> Command {
             "--clear-groups",
             env!("CARGO_BIN_EXE_fsbattery"),
         ]);
+        c.env("XDG_DATA_HOME", data_home("xdg-data-nobody"));
         c
     } else {
         bin()
