@@ -167,13 +167,15 @@ fn target_kind(t: &TargetRecord) -> String {
         .to_string()
 }
 
-/// The tools that made the filesystem, with versions, from its first lifecycle.
+/// The tools that made the filesystem, with versions, from its first lifecycle. The kernel
+/// the lifecycle also lists is left out: it is a dimension of its own.
 fn fs_version(t: &TargetRecord) -> String {
     t.lifecycles
         .first()
         .map(|l| {
             l.tool_versions
                 .iter()
+                .filter(|(k, _)| k.as_str() != "kernel")
                 .map(|(k, v)| format!("{k} {v}"))
                 .collect::<Vec<_>>()
                 .join("; ")
@@ -182,9 +184,14 @@ fn fs_version(t: &TargetRecord) -> String {
 }
 
 /// What the spec asked for that shapes the filesystem, then the mount options in effect:
-/// `mkfs=-O ^has_journal mount=sync | rw,sync,relatime`.
+/// `mkfs=-O ^has_journal mount=sync | rw,sync,relatime` (options left empty are not named).
 fn options(t: &TargetRecord) -> String {
-    let asked: Vec<String> = t.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let asked: Vec<String> = t
+        .options
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     format!("{} | {}", asked.join(" "), t.mount_options)
 }
 

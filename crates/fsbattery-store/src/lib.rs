@@ -18,10 +18,12 @@ pub mod facts;
 mod location;
 mod query;
 mod schema;
+pub mod series;
 mod store;
 
 pub use error::StoreError;
 pub use facts::{machine_id, PointFacts, RunFacts};
 pub use location::default_path;
 pub use query::{Filter, Point, RunRow};
+pub use series::{series, By, Series, SeriesPoint};
 pub use store::Store;

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 mod conditions;
 pub use conditions::RepeatArg;
 mod history;
-pub use history::{StoreAction, StoreArgs};
+pub use history::{ByArg, HistoryArgs, SiteArgs, StoreAction, StoreArgs};
 
 /// fsbattery — a filesystem benchmark suite.
 ///
@@ -129,6 +129,12 @@ pub enum Command {
     /// Keep runs in a results store: add run directories, or rebuild it from them.
     #[command(after_help = history::STORE_HELP)]
     Store(StoreArgs),
+    /// Trends across the runs of a results store, with the change points in each series.
+    #[command(after_help = history::HISTORY_HELP)]
+    History(HistoryArgs),
+    /// Write a static results site (plain HTML files, no server) over a results store.
+    #[command(after_help = history::SITE_HELP)]
+    Site(SiteArgs),
     /// Print a shell completion script: `fsbattery completions bash > /etc/bash_completion.d/fsbattery`.
     Completions {
         /// The shell.

@@ -9,6 +9,7 @@
 mod cli;
 mod cmd;
 mod progress;
+mod site;
 mod stderr;
 mod stdout;
 
