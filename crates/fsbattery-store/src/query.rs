@@ -1,7 +1,7 @@
 //! Reading the store back: its runs, and the points of the cells a filter selects.
 
 use crate::facts::{PointFacts, RunFacts};
-use crate::store::{sql, Store};
+use crate::store::Store;
 use crate::StoreError;
 use fsbattery_stats::Better;
 use rusqlite::Row;
@@ -49,10 +49,10 @@ impl Store {
                     cache_policy, tool_version, source_tool, kernel, os, machine_id, cpu_model,
                     cores, ram_bytes FROM runs ORDER BY started, id",
             )
-            .map_err(|e| sql(&self.path, e))?;
+            .map_err(|e| self.err(e))?;
         stmt.query_map([], run_row)
             .and_then(|rows| rows.collect())
-            .map_err(|e| sql(&self.path, e))
+            .map_err(|e| self.err(e))
     }
 
     /// The points `filter` selects, in run order.
@@ -69,11 +69,11 @@ impl Store {
                    AND (?4 IS NULL OR p.fs_type = ?4 OR p.target = ?4 OR p.target_kind = ?4)
                  ORDER BY r.started, r.id, p.rowid",
             )
-            .map_err(|e| sql(&self.path, e))?;
+            .map_err(|e| self.err(e))?;
         let args = rusqlite::params![filter.suite, filter.workload, filter.metric, filter.target];
         stmt.query_map(args, point_row)
             .and_then(|rows| rows.collect())
-            .map_err(|e| sql(&self.path, e))
+            .map_err(|e| self.err(e))
     }
 }
 

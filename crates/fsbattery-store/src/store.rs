@@ -16,11 +16,18 @@ const BUSY_TIMEOUT_SECS: u64 = 60;
 pub struct Store {
     pub(crate) conn: Connection,
     pub(crate) path: PathBuf,
+    busy_secs: u64,
 }
 
 impl Store {
     /// Open (creating it and its directory if needed) and migrate the store at `path`.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_waiting(path, BUSY_TIMEOUT_SECS)
+    }
+
+    /// [`Store::open`], waiting at most `busy_secs` for another writer before reporting the
+    /// store locked.
+    pub fn open_waiting(path: &Path, busy_secs: u64) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Other {
                 path: path.to_path_buf(),
@@ -28,14 +35,16 @@ impl Store {
             })?;
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| sql(path, e))?;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| StoreError::from_sqlite(path, e, busy_secs))?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            busy_secs,
         };
-        store.configure().map_err(|e| sql(path, e))?;
+        store.configure().map_err(|e| store.err(e))?;
         store.check_version()?;
-        schema::migrate(&mut store.conn).map_err(|e| sql(path, e))?;
+        schema::migrate(&mut store.conn).map_err(|e| store.err(e))?;
         Ok(store)
     }
 
@@ -60,7 +69,7 @@ impl Store {
     /// cascade that replaces a re-added run's points.
     fn configure(&mut self) -> rusqlite::Result<()> {
         self.conn
-            .busy_timeout(Duration::from_secs(BUSY_TIMEOUT_SECS))?;
+            .busy_timeout(Duration::from_secs(self.busy_secs))?;
         let _mode: String = self
             .conn
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
@@ -70,7 +79,7 @@ impl Store {
     }
 
     fn check_version(&self) -> Result<(), StoreError> {
-        let found = schema::version(&self.conn).map_err(|e| sql(&self.path, e))?;
+        let found = schema::version(&self.conn).map_err(|e| self.err(e))?;
         if found > schema::VERSION {
             return Err(StoreError::TooNew {
                 path: self.path.clone(),
@@ -86,9 +95,8 @@ impl Store {
         let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let run = RunFacts::of(record);
         let points = facts::points(record);
-        let path = self.path.clone();
         self.add_facts(&dir.to_string_lossy(), &run, &points)
-            .map_err(|e| sql(&path, e))
+            .map_err(|e| self.err(e))
     }
 
     fn add_facts(
@@ -167,11 +175,11 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare("SELECT dir FROM runs ORDER BY started, dir")
-            .map_err(|e| sql(&self.path, e))?;
+            .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| r.get::<_, String>(0))
             .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| sql(&self.path, e))?;
+            .map_err(|e| self.err(e))?;
         Ok(rows.into_iter().map(PathBuf::from).collect())
     }
 
@@ -179,7 +187,7 @@ impl Store {
     pub fn integrity_check(&self) -> Result<String, StoreError> {
         self.conn
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .map_err(|e| sql(&self.path, e))
+            .map_err(|e| self.err(e))
     }
 }
 
@@ -191,6 +199,9 @@ pub(crate) fn better_word(b: fsbattery_stats::Better) -> &'static str {
     }
 }
 
-pub(crate) fn sql(path: &Path, e: rusqlite::Error) -> StoreError {
-    StoreError::from_sqlite(path, e, BUSY_TIMEOUT_SECS)
+impl Store {
+    /// A SQLite error met on this store, classified.
+    pub(crate) fn err(&self, e: rusqlite::Error) -> StoreError {
+        StoreError::from_sqlite(&self.path, e, self.busy_secs)
+    }
 }

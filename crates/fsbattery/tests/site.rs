@@ -74,31 +74,9 @@ fn load(browser: &Path, dir: &Path, page: &Path) -> (String, String) {
 fn the_site_over_three_runs_renders_in_chromium_with_its_charts() {
     let work = tempfile::tempdir().unwrap();
     let db = work.path().join("results.db");
-    let target = tempfile::tempdir().unwrap();
-    let spec = format!("dir:{}", target.path().display());
     for i in 0..3 {
-        let o = bin()
-            .current_dir(work.path())
-            .args([
-                "run",
-                "--target",
-                &spec,
-                "--workload",
-                "metadata",
-                "--repeat",
-                "3",
-            ])
-            .args([
-                "--set",
-                "metadata.files=50",
-                "--quiet",
-                "--no-ceiling",
-                "--store",
-            ])
-            .arg(&db)
-            .args(["--out", &format!("zz-run-{i}")])
-            .output()
-            .unwrap();
+        let extra = ["--no-ceiling", "--store", db.to_str().unwrap()];
+        let o = common::metadata_run_with(work.path(), &format!("zz-run-{i}"), 50, 3, &extra);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
     }
     let out = work.path().join("site");

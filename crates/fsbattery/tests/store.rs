@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bin, code, metadata_run, stderr, stdout};
+use common::{bin, code, metadata_run, metadata_run_with, stderr, stdout};
 use fsbattery_store::{Filter, Store};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -174,30 +174,7 @@ fn a_damaged_store_is_one_line_and_never_fails_a_run() {
         "{err}"
     );
     // A run with that store: complete, exit 0, one line about the store.
-    let target = tempfile::tempdir().unwrap();
-    let spec = format!("dir:{}", target.path().display());
-    let o = bin()
-        .current_dir(work.path())
-        .args([
-            "run",
-            "--target",
-            &spec,
-            "--workload",
-            "metadata",
-            "--repeat",
-            "1",
-        ])
-        .args([
-            "--set",
-            "metadata.files=20",
-            "--quiet",
-            "--out",
-            "r2",
-            "--store",
-        ])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let o = metadata_run_with(work.path(), "r2", 20, 1, &["--store", db.to_str().unwrap()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let err = stderr(&o);
     let notes: Vec<&str> = err
@@ -222,25 +199,11 @@ fn a_damaged_store_is_one_line_and_never_fails_a_run() {
 fn run_adds_itself_to_the_store_it_is_given_and_not_with_no_store() {
     let work = tempfile::tempdir().unwrap();
     let db = work.path().join("mine.db");
-    let target = tempfile::tempdir().unwrap();
-    let spec = format!("dir:{}", target.path().display());
-    for (out, flag) in [("a", "--store"), ("b", "--no-store")] {
-        let mut c = bin();
-        c.current_dir(work.path())
-            .args([
-                "run",
-                "--target",
-                &spec,
-                "--workload",
-                "metadata",
-                "--repeat",
-                "1",
-            ])
-            .args(["--set", "metadata.files=20", "--quiet", "--out", out, flag]);
-        if flag == "--store" {
-            c.arg(&db);
-        }
-        let o = c.output().unwrap();
+    for (out, extra) in [
+        ("a", vec!["--store", db.to_str().unwrap()]),
+        ("b", vec!["--no-store"]),
+    ] {
+        let o = metadata_run_with(work.path(), out, 20, 1, &extra);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
     }
     assert_eq!(assert_sound(&db, Some(&[work.path().join("a")])), 1);

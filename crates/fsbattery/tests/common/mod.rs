@@ -91,11 +91,24 @@ pub fn entries(dir: &Path) -> Vec<PathBuf> {
 /// A quick metadata run of `files` files, `repeat` times, on a fresh directory target, written
 /// to `work/name`; fails the test unless it exits 0.
 pub fn metadata_run(work: &Path, name: &str, files: u32, repeat: u32) {
+    let o = metadata_run_with(work, name, files, repeat, &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// The same run with `extra` arguments (`--store PATH`, `--no-ceiling`, ...), its output
+/// returned whatever its exit status.
+pub fn metadata_run_with(
+    work: &Path,
+    name: &str,
+    files: u32,
+    repeat: u32,
+    extra: &[&str],
+) -> Output {
     let target = tempfile::tempdir().unwrap();
     let spec = format!("dir:{}", target.path().display());
     let set = format!("metadata.files={files}");
     let repeat = repeat.to_string();
-    let args = [
+    let mut args = vec![
         "run",
         "--target",
         &spec,
@@ -109,8 +122,8 @@ pub fn metadata_run(work: &Path, name: &str, files: u32, repeat: u32) {
         name,
         "--quiet",
     ];
-    let o = run_in(work, &args);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    args.extend_from_slice(extra);
+    run_in(work, &args)
 }
 
 /// `true` when nothing is `missing`; otherwise skip (print why, return `false`), or fail when
