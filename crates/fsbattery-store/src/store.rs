@@ -48,17 +48,6 @@ impl Store {
         Ok(store)
     }
 
-    /// Open an existing store for reading only; a missing file is an error, not a new store.
-    pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
-        if !path.exists() {
-            return Err(StoreError::Other {
-                path: path.to_path_buf(),
-                detail: "no such store: add runs with `fsbattery run` or `fsbattery store add DIR...`, or name one with --store".into(),
-            });
-        }
-        Store::open(path)
-    }
-
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path

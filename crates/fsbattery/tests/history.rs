@@ -110,3 +110,70 @@ fn a_mount_option_switched_mid_series_is_the_one_change_point() {
     assert_eq!(page.matches("<svg class=\"trend\"").count(), 1);
     assert_eq!(page.matches("class=\"change\"").count(), 1);
 }
+
+/// Copies of one real run whose kernel and touch_files samples are rewritten: three runs on
+/// kernel A, three on kernel B with every sample doubled, and one on A run on another
+/// machine. By kernel the series has one change point, before the first B run; the other
+/// machine's run is in no series of its own (a series needs two runs); by time there is
+/// nothing to compare across kernels.
+#[test]
+fn by_kernel_a_series_spans_kernels_and_never_machines() {
+    let work = tempfile::tempdir().unwrap();
+    common::metadata_run(work.path(), "base", 50, 3);
+    let base: serde_json::Value = common::results(&work.path().join("base"));
+    let db = work.path().join("results.db");
+    let mut dirs = Vec::new();
+    for i in 0..7 {
+        let mut rec = base.clone();
+        let kernel = if (3..6).contains(&i) {
+            "6.99.0-b"
+        } else {
+            "6.98.0-a"
+        };
+        rec["host"]["kernel"] = kernel.into();
+        rec["started"] = format!("2026-01-0{}T00:00:00Z", i + 1).into();
+        if i == 6 {
+            rec["host"]["cpu_model"] = "another machine".into();
+        }
+        for cell in rec["cells"].as_array_mut().unwrap() {
+            if cell["metric"] != "touch_files" {
+                continue;
+            }
+            for (j, s) in cell["samples"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .enumerate()
+            {
+                let level = if (3..6).contains(&i) { 2.0 } else { 1.0 };
+                s["value"] = (level + 0.01 * ((i + j) % 3) as f64).into();
+            }
+        }
+        let name = if i == 6 {
+            "other-machine-run".to_string()
+        } else {
+            format!("k{i}")
+        };
+        let dir = work.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("results.json"), rec.to_string()).unwrap();
+        dirs.push(dir);
+    }
+    let o = bin()
+        .args(["store", "add", "--store"])
+        .arg(&db)
+        .args(&dirs)
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+
+    let o = history(&db, &["--by", "kernel", "--fail-on-regression"]);
+    let text = stdout(&o);
+    assert_eq!(code(&o), 4, "{text}\n{}", stderr(&o));
+    assert_eq!(text.matches("touch_files [").count(), 1, "{text}");
+    assert!(text.contains("change before run 4: +99.0 %"), "{text}");
+    assert!(!text.contains("other-machine-run"), "{text}");
+
+    let o = history(&db, &["--fail-on-regression"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}

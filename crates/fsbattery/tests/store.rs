@@ -208,3 +208,22 @@ fn run_adds_itself_to_the_store_it_is_given_and_not_with_no_store() {
     }
     assert_eq!(assert_sound(&db, Some(&[work.path().join("a")])), 1);
 }
+
+#[test]
+fn history_and_site_without_a_store_say_how_to_make_one() {
+    let work = tempfile::tempdir().unwrap();
+    let db = work.path().join("none.db");
+    for args in [vec!["history"], vec!["site", "out"]] {
+        let o = bin()
+            .current_dir(work.path())
+            .args(&args)
+            .arg("--store")
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+        assert!(stderr(&o).contains("store add"), "{}", stderr(&o));
+        assert!(!db.exists(), "nothing made");
+    }
+}

@@ -2,12 +2,11 @@
 //! table with its change points (size, 95 % interval, p, and the runs either side), and the
 //! exit status a CI job reads (`--fail-on-regression`).
 
-use super::store::resolve;
 use crate::cli::{ByArg, HistoryArgs};
 use crate::site;
 use fsbattery_core::error::{UsageError, EXIT_REGRESSION};
 use fsbattery_report::format::num;
-use fsbattery_store::{By, Filter, Series, Store};
+use fsbattery_store::{By, Filter, Series};
 use std::fmt::Write;
 use std::process::ExitCode;
 
@@ -27,7 +26,7 @@ pub fn history(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let store = Store::open_existing(&resolve(args.store.as_deref())?)?;
+    let store = super::store::existing(args.store.as_deref())?;
     let filter = Filter {
         suite: args.suite.clone(),
         workload: args.workload.clone(),

@@ -1,8 +1,6 @@
 //! `fsbattery site OUT/`: the results site over the store (see `crate::site`).
 
-use super::store::resolve;
 use crate::cli::SiteArgs;
-use fsbattery_store::Store;
 use std::process::ExitCode;
 
 /// The change points on the site are found at this level, `history`'s default.
@@ -10,7 +8,7 @@ const SITE_P: f64 = 0.01;
 
 /// Write the site and say where it is.
 pub fn site(args: SiteArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open_existing(&resolve(args.store.as_deref())?)?;
+    let store = super::store::existing(args.store.as_deref())?;
     let pages = crate::site::write_site(&store, &args.out, SITE_P)?;
     crate::stdout::write_unless_closed(format!(
         "{pages} pages written: {}\n",

@@ -27,6 +27,20 @@ pub fn resolve(path: Option<&Path>) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The store `history` and `site` read: `--store PATH`, else the default; one that does not
+/// exist is a usage error (exit 2), not a new empty store.
+pub fn existing(path: Option<&Path>) -> anyhow::Result<Store> {
+    let path = resolve(path)?;
+    if !path.exists() {
+        return Err(UsageError::Invalid(format!(
+            "no results store at {}: add runs with `fsbattery run` or `fsbattery store add DIR...`, or name one with --store",
+            path.display()
+        ))
+        .into());
+    }
+    Ok(Store::open(&path)?)
+}
+
 /// After a run's directory is written: add it to the store unless `--no-store`. Any failure
 /// is one line on stderr; the run's exit status does not change.
 pub fn add_after_run(args: &RunArgs, record: &RunRecord, dir: &Path) {
