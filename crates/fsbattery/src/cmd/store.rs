@@ -93,15 +93,15 @@ fn add_dirs(store: &mut Store, dirs: &[PathBuf]) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    println!(
-        "{added} run(s) added to {}{}",
+    crate::stdout::write_unless_closed(format!(
+        "{added} run(s) added to {}{}\n",
         store.path().display(),
         if refused > 0 {
             format!("; {refused} directory(ies) refused")
         } else {
             String::new()
         }
-    );
+    ))?;
     Ok(if refused > 0 {
         ExitCode::from(fsbattery_core::error::EXIT_USAGE)
     } else {
