@@ -20,7 +20,9 @@
 
 mod aggregate;
 mod better;
+mod change_point;
 mod compare;
+mod energy;
 mod equivalence;
 mod holm;
 mod hypothesis;
@@ -38,6 +40,7 @@ mod welch_diff;
 
 pub use aggregate::{Aggregate, ParseAggregateError};
 pub use better::Better;
+pub use change_point::{change_points, ChangePoint, WINDOW};
 pub use compare::{compare, Comparison, Verdict, MIN_SAMPLES};
 pub use equivalence::{tost, tost_relative, Tost, DEFAULT_MARGIN_PCT};
 pub use holm::holm;

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 mod conditions;
 pub use conditions::RepeatArg;
+mod history;
+pub use history::{ByArg, HistoryArgs, SiteArgs, StoreAction, StoreArgs};
 
 /// fsbattery — a filesystem benchmark suite.
 ///
@@ -124,6 +126,15 @@ pub enum Command {
         filesystem, one this kernel cannot mount), 5 something is missing that you must install\n\
         (the command is printed), 1 the package manager failed.")]
     Setup(SetupArgs),
+    /// Keep runs in a results store: add run directories, or rebuild it from them.
+    #[command(after_help = history::STORE_HELP)]
+    Store(StoreArgs),
+    /// Trends across the runs of a results store, with the change points in each series.
+    #[command(after_help = history::HISTORY_HELP)]
+    History(HistoryArgs),
+    /// Write a static results site (plain HTML files, no server) over a results store.
+    #[command(after_help = history::SITE_HELP)]
+    Site(SiteArgs),
     /// Print a shell completion script: `fsbattery completions bash > /etc/bash_completion.d/fsbattery`.
     Completions {
         /// The shell.
@@ -345,6 +356,14 @@ pub struct RunArgs {
     /// tool-bound.
     #[arg(long)]
     pub no_ceiling: bool,
+    /// Add the run to this results store [default: $XDG_DATA_HOME/fsbattery/results.db, else
+    /// ~/.local/share/fsbattery/results.db]; the run directory is written first, and a store
+    /// that cannot take the run is one line on stderr, never a failed run.
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub store: Option<PathBuf>,
+    /// Add the run to no results store.
+    #[arg(long)]
+    pub no_store: bool,
     /// What stdout gets: the table, or markdown, csv or json (the run record) alone, with the
     /// table then on stderr (`fsbattery run --format json | jq`).
     #[arg(long, value_enum, default_value = "table")]

@@ -2,13 +2,14 @@
 //!
 //! `main` stays thin: parse, dispatch, turn errors into one clear line and a distinct exit
 //! status (2 bad input, 3 a cell failed, 4 a regression, 5 setup needs
-//! the user to install something, 6 cleanup refused something, 130 interrupted, 1 anything else; 0
+//! the user to install something, 6 cleanup refused something, 8 the results store is damaged or locked, 130 interrupted, 1 anything else; 0
 //! when stdout's reader went away, see `stdout`).
 #![forbid(unsafe_code)]
 
 mod cli;
 mod cmd;
 mod progress;
+mod site;
 mod stderr;
 mod stdout;
 
@@ -41,6 +42,10 @@ fn main() -> ExitCode {
         Err(e) if e.is::<cmd::TargetRefused>() => {
             errln!("fsbattery: error: {e:#}");
             ExitCode::from(fsbattery_core::error::EXIT_TARGET_REFUSED)
+        }
+        Err(e) if e.is::<fsbattery_store::StoreError>() => {
+            errln!("fsbattery: error: {e:#}");
+            ExitCode::from(cmd::EXIT_STORE)
         }
         Err(e) => {
             errln!("fsbattery: error: {e:#}");

@@ -29,6 +29,7 @@ fn mpirun(np: usize, args: &[&str]) -> Output {
     let mut c = Command::new("mpirun");
     c.args(["--allow-run-as-root", "--oversubscribe", "-np", &np]);
     c.arg(env!("CARGO_BIN_EXE_fsbattery"));
+    c.env("XDG_DATA_HOME", common::data_home("xdg-data"));
     c.args(args);
     c.output().expect("spawn mpirun")
 }
@@ -444,6 +445,7 @@ fn sigint_to_mpirun_stops_every_rank_keeps_the_journal_and_leaves_no_file() {
     let mut child = Command::new("mpirun")
         .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
         .args(["--mca", "odls_base_sigkill_timeout", "10"])
+        .env("XDG_DATA_HOME", common::data_home("xdg-data"))
         .arg(env!("CARGO_BIN_EXE_fsbattery"))
         .args(["run", "--target", &target, "--scale", "quick", "--quiet"])
         .args([

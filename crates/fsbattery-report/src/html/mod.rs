@@ -210,7 +210,7 @@ fn lede(d: &Data<'_>) -> String {
 }
 
 /// HTML-escape text for element content and double- or single-quoted attributes.
-pub(crate) fn esc(s: &str) -> String {
+pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {

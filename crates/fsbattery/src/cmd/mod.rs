@@ -5,6 +5,7 @@ mod cleanup;
 mod compare;
 mod docs;
 mod dry_run;
+mod history;
 mod import;
 mod list;
 mod outputs;
@@ -17,6 +18,9 @@ mod record;
 mod report;
 mod run;
 mod setup;
+mod site;
+mod store;
+pub use store::EXIT_STORE;
 mod trial_mount;
 pub use trial_mount::TargetRefused;
 
@@ -33,6 +37,9 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::import(args),
         Command::Cleanup { workdir } => cleanup::cleanup(&workdir),
         Command::Setup(args) => setup::setup(args),
+        Command::Store(args) => store::store(args),
+        Command::History(args) => history::history(args),
+        Command::Site(args) => site::site(args),
         Command::Completions { shell } => docs::completions(shell),
         Command::Man { subcommand } => docs::man(subcommand.as_deref()),
     }

@@ -161,6 +161,7 @@ fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
 /// Write the outputs, print the results, and turn the outcome into the exit status.
 fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::Result<ExitCode> {
     let written = outputs::write_all(&outcome.record, out_dir, args.rank_reference)?;
+    super::store::add_after_run(args, &outcome.record, out_dir);
     if let Some(path) = &args.json {
         write_json(
             &outputs::with_stats(&outcome.record, args.rank_reference),

@@ -8,7 +8,20 @@ use std::time::{Duration, Instant};
 
 /// The fsbattery binary built for these tests.
 pub fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fsbattery"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fsbattery"));
+    c.env("XDG_DATA_HOME", data_home("xdg-data"));
+    c
+}
+
+/// A results-store home for the tests' runs under cargo's scratch directory, so `run`'s
+/// default store add never writes to the developer's own ~/.local/share. World-writable with
+/// the sticky bit (like /tmp), so the unprivileged runs can make theirs too.
+pub fn data_home(name: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o1777));
+    dir
 }
 
 /// The binary run as an unprivileged user: as root, dropped to nobody with setpriv, so tests
@@ -22,6 +35,7 @@ pub fn unprivileged() -> Command {
             "--clear-groups",
             env!("CARGO_BIN_EXE_fsbattery"),
         ]);
+        c.env("XDG_DATA_HOME", data_home("xdg-data-nobody"));
         c
     } else {
         bin()
@@ -77,11 +91,24 @@ pub fn entries(dir: &Path) -> Vec<PathBuf> {
 /// A quick metadata run of `files` files, `repeat` times, on a fresh directory target, written
 /// to `work/name`; fails the test unless it exits 0.
 pub fn metadata_run(work: &Path, name: &str, files: u32, repeat: u32) {
+    let o = metadata_run_with(work, name, files, repeat, &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// The same run with `extra` arguments (`--store PATH`, `--no-ceiling`, ...), its output
+/// returned whatever its exit status.
+pub fn metadata_run_with(
+    work: &Path,
+    name: &str,
+    files: u32,
+    repeat: u32,
+    extra: &[&str],
+) -> Output {
     let target = tempfile::tempdir().unwrap();
     let spec = format!("dir:{}", target.path().display());
     let set = format!("metadata.files={files}");
     let repeat = repeat.to_string();
-    let args = [
+    let mut args = vec![
         "run",
         "--target",
         &spec,
@@ -95,8 +122,8 @@ pub fn metadata_run(work: &Path, name: &str, files: u32, repeat: u32) {
         name,
         "--quiet",
     ];
-    let o = run_in(work, &args);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    args.extend_from_slice(extra);
+    run_in(work, &args)
 }
 
 /// `true` when nothing is `missing`; otherwise skip (print why, return `false`), or fail when
