@@ -103,6 +103,16 @@ pub fn rank(searches: &[FsSearch], _v: &[Option<Verified>], alpha: f64) -> Vec<R
         .collect()
 }
 
+/// What to recommend: the race's winner when the verification found it significantly better
+/// than the defaults (or had no time to ask), else the defaults — a change is recommended
+/// only on evidence.
+pub fn recommended(s: &FsSearch, v: Option<&Verified>) -> fsbattery_stats::tune::Config {
+    match v {
+        Some(v) if v.outcome != PairOutcome::ABetter => s.space.defaults(),
+        _ => s.best(),
+    }
+}
+
 fn pct(x: f64) -> f64 {
     (x.exp() - 1.0) * 100.0
 }
@@ -113,7 +123,7 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
         .iter()
         .zip(&a.verified)
         .map(|(s, v)| {
-            let best = s.best();
+            let best = recommended(s, v.as_ref());
             let options: Vec<Value> = s
                 .effects
                 .iter()
@@ -137,6 +147,7 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
             json!({
                 "target": s.target,
                 "options": options,
+                "best_found": s.spec(&s.best()),
                 "recommended": {
                     "spec": s.spec(&best),
                     "mkfs": s.space.mkfs_args(&best), "mount": s.space.mount_opts(&best),
@@ -209,14 +220,22 @@ pub fn text(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Result<String
                 not.join(", ")
             }
         )?;
-        let best = s.best();
+        let best = recommended(s, v.as_ref());
+        let mkfs = s.space.mkfs_args(&best);
+        let mount = s.space.mount_opts(&best);
+        let or_defaults = |t: &str| {
+            if t.is_empty() {
+                "(defaults)".to_string()
+            } else {
+                t.to_string()
+            }
+        };
         writeln!(
             out,
             "  recommended: mkfs.{} {}",
             s.space.fs,
-            s.space.mkfs_args(&best)
+            or_defaults(&mkfs)
         )?;
-        let mount = s.space.mount_opts(&best);
         writeln!(
             out,
             "               mount -o {}",
@@ -225,12 +244,14 @@ pub fn text(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Result<String
         for (n, val, r) in s.space.risks(&best) {
             writeln!(out, "  risk: {n}={val}: {r}")?;
         }
+        let found = s.space.describe(&s.best()).join(" ");
         match v {
-            Some(v) if s.space.describe(&best).is_empty() => writeln!(out, "  verified: the defaults are the best found")?,
-            Some(v) => writeln!(out, "  verified against the defaults: {:+.1} % [{:+.1}, {:+.1}], p = {}, {} ({} vs {} repeats)",
+            _ if found.is_empty() => writeln!(out, "  the race's winner is the defaults")?,
+            Some(v) => writeln!(out, "  best found ({found}) against the defaults: {:+.1} % [{:+.1}, {:+.1}], p = {}, {} ({} vs {} repeats){}",
                 v.gain * 100.0, v.ci.0 * 100.0, v.ci.1 * 100.0, v.p.map_or("-".into(), |p| format!("{p:.2e}")),
-                verdict(v.outcome), v.n.0, v.n.1)?,
-            None => writeln!(out, "  not verified (no time left)")?,
+                verdict(v.outcome), v.n.0, v.n.1,
+                if v.outcome == PairOutcome::ABetter { "" } else { ": not shown better, so the defaults stay" })?,
+            None => writeln!(out, "  best found ({found}): not verified against the defaults (no time left)")?,
         }
     }
     if a.ranking.len() > 1 {

@@ -51,18 +51,21 @@ pub fn sizes(
     cost: Cost,
     budget: f64,
 ) -> Result<Sizes, f64> {
-    // The smallest screen that leaves the model 3 residual degrees of freedom from the
-    // configurations alone (the repeats add more).
+    // The smallest screen: one configuration more than the model has columns; with every
+    // configuration measured twice the residual then has p + 2 degrees of freedom.
     let min: Vec<usize> = columns
         .iter()
         .zip(max_configs)
         .map(|(&p, &m)| (p + 3).min(m))
         .collect();
     let min_secs = cost.phase(min.iter().sum(), SCREEN_REPEATS);
-    if min_secs > 0.6 * budget {
-        return Err(min_secs / 0.5);
+    // A screen may take up to 80 % when that is what the smallest one needs: the race is the
+    // phase a small budget can do without.
+    if min_secs > 0.8 * budget {
+        return Err(min_secs / 0.8);
     }
     let per_fs = 0.5 * budget / columns.len() as f64;
+    let round = cost.phase(RACE_CANDIDATES * columns.len(), RACE_REPEATS);
     let screen: Vec<usize> = columns
         .iter()
         .zip(&min)
@@ -73,8 +76,8 @@ pub fn sizes(
         })
         .collect();
     let screen_secs = cost.phase(screen.iter().sum(), SCREEN_REPEATS);
-    let round = cost.phase(RACE_CANDIDATES * columns.len(), RACE_REPEATS);
-    let rounds = ((0.25 * budget / round) as usize).min(RACE_ROUNDS);
+    let race = (0.25 * budget).min(0.5 * (budget - screen_secs)).max(0.0);
+    let rounds = ((race / round) as usize).min(RACE_ROUNDS);
     let verify_secs = budget - screen_secs - rounds as f64 * round;
     Ok(Sizes {
         screen,
@@ -99,7 +102,7 @@ mod tests {
             + s.rounds as f64 * COST.phase(8, RACE_REPEATS)
             + s.verify_secs;
         assert!((spent - 600.0).abs() < 1e-9 && s.verify_secs > 0.0, "{s:?}");
-        assert!(s.screen.iter().zip([12, 14]).all(|(&n, p)| n >= p + 3));
+        assert!(s.screen.iter().zip([12, 14]).all(|(&n, p)| n > p));
     }
 
     #[test]

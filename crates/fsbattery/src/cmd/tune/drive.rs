@@ -49,14 +49,16 @@ pub fn execute(
         Repeats::Fixed(2),
         &out.join("01-pilot"),
     )?;
-    let cost = cost_of(&pilot, searches.len());
+    let (cost, overhead) = cost_of(&pilot, searches.len());
     let columns: Vec<usize> = searches.iter().map(FsSearch::columns).collect();
     let max: Vec<usize> = searches.iter().map(|s| s.valid_configs(10_000)).collect();
-    let z = sizes(&columns, &max, cost, left(&start) - REPORT_SECS).map_err(|need| {
+    // Screen, verification and a race round each start a phase (later rounds check the clock).
+    let startups = overhead * 3.0;
+    let z = sizes(&columns, &max, cost, left(&start) - REPORT_SECS - startups).map_err(|need| {
         UsageError::Invalid(format!(
-            "--budget {}s is too small for this option space: the smallest screen needs about {need:.0} s more \
-             at the {:.1} s a configuration took here; give a larger --budget or fewer --option",
-            budget, cost.repeat
+            "--budget {budget:.0}s is too small for this option space: its smallest screen needs a budget of \
+             about {:.0} s at the {:.1} s a configuration took here; give a larger --budget or fewer --option",
+            need + start.elapsed().as_secs_f64() + REPORT_SECS + startups, cost.repeat
         ))
     })?;
 
@@ -89,7 +91,7 @@ pub fn execute(
             .enumerate()
             .flat_map(|(i, s)| s.racing().into_iter().map(move |c| (i, c)))
             .collect();
-        if racing.is_empty() || left(&start) < round_secs + 0.5 * z.verify_secs {
+        if racing.is_empty() || left(&start) < round_secs + overhead + 0.5 * z.verify_secs {
             break;
         }
         errln!(
@@ -210,11 +212,11 @@ fn run_phase(
     Ok(measured)
 }
 
-/// What a configuration costs, from the pilot: its wall time per filesystem and repeat
-/// (the phase's start-up included, so the estimate errs long), and mkfs + mount for the
-/// trial each configuration with options gets.
-fn cost_of(pilot: &Measured, filesystems: usize) -> Cost {
-    let repeat = pilot.secs / (2.0 * filesystems as f64);
+/// What a configuration costs, from the pilot: per repeat, its mkfs, mount and unmount and
+/// its measured phases (×1.2 for the untimed syncs and cache drops between them); the trial
+/// mount a configuration with options gets; and what is left of the pilot's wall time, the
+/// start-up every phase pays once (its second value).
+fn cost_of(pilot: &Measured, filesystems: usize) -> (Cost, f64) {
     let lifecycles: Vec<f64> = pilot
         .record
         .targets
@@ -225,12 +227,29 @@ fn cost_of(pilot: &Measured, filesystems: usize) -> Cost {
                 .map(|l| l.mkfs_secs + l.mount_secs + l.umount_secs.unwrap_or(0.0))
         })
         .collect();
-    let trial = if lifecycles.is_empty() {
-        repeat / 2.0
+    let made = if lifecycles.is_empty() {
+        0.0
     } else {
-        mean(&lifecycles) + 0.2
+        mean(&lifecycles)
     };
-    Cost { repeat, trial }
+    let runs = (2 * filesystems) as f64;
+    let timed: f64 = pilot
+        .record
+        .cells
+        .iter()
+        .filter(|c| c.workload != "filesystem")
+        .flat_map(|c| c.samples.iter().map(|s| s.elapsed_s))
+        .sum::<f64>()
+        / runs;
+    let repeat = (made + 1.2 * timed).min(pilot.secs / runs);
+    let overhead = (pilot.secs - runs * repeat).max(0.0);
+    (
+        Cost {
+            repeat,
+            trial: made + 0.2,
+        },
+        overhead,
+    )
 }
 
 /// Each winner against its filesystem's defaults in one run with adaptive repeats.
