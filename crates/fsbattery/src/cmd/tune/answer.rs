@@ -104,12 +104,15 @@ pub fn rank(searches: &[FsSearch], _v: &[Option<Verified>], alpha: f64) -> Vec<R
 }
 
 /// What to recommend: the race's winner when the verification found it significantly better
-/// than the defaults (or had no time to ask), else the defaults — a change is recommended
-/// only on evidence.
+/// than the defaults; without a verification, the levels the screen found significantly
+/// better; else the defaults — a change is recommended only on evidence.
 pub fn recommended(s: &FsSearch, v: Option<&Verified>) -> fsbattery_stats::tune::Config {
     match v {
-        Some(v) if v.outcome != PairOutcome::ABetter => s.space.defaults(),
-        _ => s.best(),
+        Some(v) if v.outcome == PairOutcome::ABetter => s.best(),
+        Some(_) => s.space.defaults(),
+        // Not verified: only the levels the screen found significantly better.
+        None if s.by_effects.is_empty() => s.space.defaults(),
+        None => s.by_effects.clone(),
     }
 }
 

@@ -91,7 +91,10 @@ pub fn execute(
             .enumerate()
             .flat_map(|(i, s)| s.racing().into_iter().map(move |c| (i, c)))
             .collect();
-        if racing.is_empty() || left(&start) < round_secs + overhead + 0.5 * z.verify_secs {
+        // A round starts only when the verification still fits after it.
+        let verify_min = cost.phase(2 * searches.len(), 3) + overhead;
+        let after = left(&start) - REPORT_SECS - round_secs - overhead;
+        if racing.is_empty() || after < verify_min.max(0.5 * z.verify_secs) {
             break;
         }
         errln!(

@@ -32,6 +32,8 @@ pub struct FsSearch {
     pub alive: Vec<bool>,
     /// The winner's samples in the verification (empty when it did not run).
     pub verified: Vec<f64>,
+    /// Each option at its significantly best level, else its default (from the effects).
+    pub by_effects: Config,
 }
 
 impl FsSearch {
@@ -48,6 +50,7 @@ impl FsSearch {
             candidates: Vec::new(),
             alive: Vec::new(),
             verified: Vec::new(),
+            by_effects: Vec::new(),
         }
     }
 
@@ -91,7 +94,8 @@ impl FsSearch {
         } else {
             latin_hypercube(&self.factors(), runs, seed, &valid)
         };
-        self.design.dedup();
+        let mut seen = std::collections::BTreeSet::new();
+        self.design.retain(|c| seen.insert(c.clone()));
     }
 
     /// Take a phase's samples (by spec) for the configurations of this search.
@@ -125,7 +129,8 @@ impl FsSearch {
                 .map(|(e, f)| e.recommended(f.default, alpha))
                 .collect();
             if self.space.broken_rule(&rec).is_none() {
-                cands.push(rec);
+                cands.push(rec.clone());
+                self.by_effects = rec;
             }
         }
         let mut measured: Vec<(&Config, f64)> =
