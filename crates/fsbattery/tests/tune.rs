@@ -169,6 +169,11 @@ fn data_journal_is_found_first_on_a_stream_write_twice() {
             .join("02-screen/results.json")
             .is_file());
         assert!(cwd.path().join(out).join("tune.json").is_file());
+        let page = std::fs::read_to_string(cwd.path().join(out).join("tune.html")).unwrap();
+        assert!(
+            page.contains("data=journal") && page.contains("<svg"),
+            "the charts"
+        );
     }
     assert_clean(&cwd.path().join("fsbattery-work"));
 }

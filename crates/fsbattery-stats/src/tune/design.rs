@@ -33,7 +33,7 @@ const REPAIR_TRIES: usize = 200;
 const CANDIDATES: u64 = 32;
 
 /// Defaults first, then `runs - 1` Latin-hypercube rows that pass `valid` (fewer when some
-/// could not be repaired). Of [`CANDIDATES`] hypercubes drawn from `seed`, the one with the
+/// could not be repaired). Of 32 hypercubes drawn from `seed`, the one with the
 /// largest determinant of its main-effects information matrix is kept (D-optimal among
 /// them): a single random shuffle of few rows can alias two options' columns, which leaves
 /// their effects inseparable.

@@ -301,13 +301,16 @@ pub fn print(args: &TuneArgs, searches: &[FsSearch], a: &Answer, out: &Path) -> 
     let mut bytes = serde_json::to_vec_pretty(&j)?;
     bytes.push(b'\n');
     fsbattery_core::atomic::write(&out.join("tune.json"), &bytes)?;
+    let page = super::chart::html(searches, &args.objective, args.alpha);
+    fsbattery_core::atomic::write(&out.join("tune.html"), page.as_bytes())?;
     let shown = match args.format {
         TuneFormat::Json => String::from_utf8(bytes)?,
         TuneFormat::Table => format!(
-            "{}\nresults: {}\nreport:  {}\n",
+            "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
             text(args, searches, a)?,
             out.display(),
-            out.join("report.html").display()
+            out.join("report.html").display(),
+            out.join("tune.html").display()
         ),
     };
     crate::stdout::write_unless_closed(shown)

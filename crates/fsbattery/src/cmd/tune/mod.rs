@@ -11,6 +11,7 @@
 
 mod answer;
 mod budget;
+mod chart;
 mod drive;
 mod objective;
 mod phase;
