@@ -29,9 +29,17 @@ pub fn execute(
     let budget = args.budget.as_secs_f64();
     let left = |start: &Instant| budget - start.elapsed().as_secs_f64();
     fsbattery_core::target::check_workdir(&args.workdir)?;
-    std::fs::create_dir_all(out)?;
+    // The plain target first: a machine that cannot make it at all (no root, no loop
+    // devices, no mkfs) is told so in one line, before anything is made.
+    for s in searches.iter() {
+        let plain = s.spec(&s.space.defaults());
+        drop(fsbattery_core::target::parse(
+            &plain,
+            &target_options(args),
+        )?);
+    }
     let refused = probe(args, searches)?;
-
+    std::fs::create_dir_all(out)?;
     errln!(
         "tune: pilot: the defaults of {} filesystem(s), 2 repeats",
         searches.len()
@@ -134,13 +142,19 @@ pub fn execute(
     })
 }
 
-/// Probe every search's space once; the lines of what was left out.
-fn probe(args: &TuneArgs, searches: &mut [FsSearch]) -> anyhow::Result<Vec<String>> {
-    let opts = TargetOptions {
+/// The options the probes' targets are made with: the run's default image size (1 GiB at
+/// quick scale) unless the target gives `size=`.
+fn target_options(args: &TuneArgs) -> TargetOptions {
+    TargetOptions {
         workdir: args.workdir.clone(),
         image_size: Some(1 << 30),
         ..TargetOptions::default()
-    };
+    }
+}
+
+/// Probe every search's space once; the lines of what was left out.
+fn probe(args: &TuneArgs, searches: &mut [FsSearch]) -> anyhow::Result<Vec<String>> {
+    let opts = target_options(args);
     let mut lines = Vec::new();
     for s in searches.iter_mut() {
         errln!(
