@@ -41,6 +41,10 @@ pub struct TuneArgs {
     /// filesystem its `fs` names, instead of the shipped one.
     #[arg(long = "options", value_name = "FILE.toml")]
     pub option_files: Vec<PathBuf>,
+    /// Go on with an interrupted tune in --out: finished phases are read back, not measured
+    /// again (give the same options; --budget counts from the resume).
+    #[arg(long, requires = "out")]
+    pub resume: bool,
     /// Print the plan (options, configurations, repeats, estimated time) and exit.
     #[arg(long)]
     pub dry_run: bool,

@@ -57,18 +57,7 @@ pub fn execute(
         Repeats::Fixed(2),
         &out.join("01-pilot"),
     )?;
-    let (cost, overhead) = cost_of(&pilot, searches.len());
-    let columns: Vec<usize> = searches.iter().map(FsSearch::columns).collect();
-    let max: Vec<usize> = searches.iter().map(|s| s.valid_configs(10_000)).collect();
-    // Screen, verification and a race round each start a phase (later rounds check the clock).
-    let startups = overhead * 3.0;
-    let z = sizes(&columns, &max, cost, left(&start) - REPORT_SECS - startups).map_err(|need| {
-        UsageError::Invalid(format!(
-            "--budget {budget:.0}s is too small for this option space: its smallest screen needs a budget of \
-             about {:.0} s at the {:.1} s a configuration took here; give a larger --budget or fewer --option",
-            need + start.elapsed().as_secs_f64() + REPORT_SECS + startups, cost.repeat
-        ))
-    })?;
+    let (z, cost, overhead) = plan_sizes(args, searches, &pilot, budget - left(&start), out)?;
 
     let mut design: Vec<(usize, Config)> = Vec::new();
     for (i, (s, &n)) in searches.iter_mut().zip(&z.screen).enumerate() {
@@ -152,6 +141,36 @@ fn target_options(args: &TuneArgs) -> TargetOptions {
     }
 }
 
+/// The screen's and race's sizes: the saved plan on `--resume`, else from the pilot's cost
+/// within what is left of the budget after `spent` seconds (then saved).
+fn plan_sizes(
+    args: &TuneArgs,
+    searches: &[FsSearch],
+    pilot: &Measured,
+    spent: f64,
+    out: &Path,
+) -> anyhow::Result<(super::budget::Sizes, Cost, f64)> {
+    if let Some(saved) = super::resume::load(out).filter(|_| args.resume) {
+        return Ok(saved.parts());
+    }
+    let budget = args.budget.as_secs_f64();
+    let (cost, overhead) = cost_of(pilot, searches.len());
+    let columns: Vec<usize> = searches.iter().map(FsSearch::columns).collect();
+    let max: Vec<usize> = searches.iter().map(|s| s.valid_configs(10_000)).collect();
+    // Screen, verification and a race round each start a phase (later rounds check the clock).
+    let startups = overhead * 3.0;
+    let z = sizes(&columns, &max, cost, budget - spent - REPORT_SECS - startups).map_err(|need| {
+        UsageError::Invalid(format!(
+            "--budget {budget:.0}s is too small for this option space: its smallest screen needs a budget of \
+             about {:.0} s at the {:.1} s a configuration took here; give a larger --budget or fewer --option",
+            need + spent + REPORT_SECS + startups,
+            cost.repeat
+        ))
+    })?;
+    super::resume::save(out, &super::resume::SavedPlan::new(&z, cost, overhead))?;
+    Ok((z, cost, overhead))
+}
+
 /// Probe every search's space once; the lines of what was left out.
 fn probe(args: &TuneArgs, searches: &mut [FsSearch]) -> anyhow::Result<Vec<String>> {
     let opts = target_options(args);
@@ -194,11 +213,20 @@ fn run_phase(
     let mut attempt = 0;
     let measured = loop {
         let specs: Vec<String> = configs.iter().map(|(i, c)| searches[*i].spec(c)).collect();
-        let d = if attempt == 0 {
+        if args.resume {
+            if let Some(m) = super::resume::finished(dir, &specs) {
+                errln!(
+                    "tune: read back {} (finished before the resume)",
+                    dir.display()
+                );
+                break m;
+            }
+        }
+        let d = super::resume::fresh(&if attempt == 0 {
             dir.to_path_buf()
         } else {
             dir.with_extension(attempt.to_string())
-        };
+        });
         let reps = match &repeats {
             Repeats::Fixed(n) => Repeats::Fixed(*n),
             Repeats::Auto(s) => Repeats::Auto(*s),

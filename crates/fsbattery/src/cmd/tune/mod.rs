@@ -16,6 +16,7 @@ mod drive;
 mod objective;
 mod phase;
 mod plan;
+mod resume;
 mod search;
 
 use crate::cli::TuneArgs;

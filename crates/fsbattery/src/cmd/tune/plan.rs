@@ -53,9 +53,9 @@ pub fn out_dir(args: &TuneArgs) -> Result<PathBuf, UsageError> {
             chrono::Local::now().format("%Y%m%d-%H%M%S")
         ))
     });
-    if dir.join("tune.json").exists() || dir.join("01-pilot").exists() {
+    if !args.resume && (dir.join("tune.json").exists() || dir.join("01-pilot").exists()) {
         return Err(UsageError::Invalid(format!(
-            "--out {}: already holds a tune; choose another directory",
+            "--out {}: already holds a tune; choose another directory, or --resume it",
             dir.display()
         )));
     }
