@@ -29,4 +29,5 @@ pub mod suite;
 pub mod suite_native;
 pub mod suite_settings;
 pub mod target;
+pub mod tune;
 pub mod workload;

@@ -35,6 +35,7 @@ mod special;
 mod stonewall;
 mod student_t;
 mod summary;
+pub mod tune;
 mod verdict;
 mod welch_diff;
 

@@ -12,6 +12,8 @@ mod conditions;
 pub use conditions::RepeatArg;
 mod history;
 pub use history::{ByArg, HistoryArgs, SiteArgs, StoreAction, StoreArgs};
+mod tune;
+pub use tune::{TuneArgs, TuneFormat};
 
 /// fsbattery — a filesystem benchmark suite.
 ///
@@ -61,6 +63,14 @@ pub enum Command {
         Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 7 a target's own\n\
         mkfs=/mount= options refused by a trial mkfs and mount before the run, 130 interrupted.")]
     Run(RunArgs),
+    /// Find the mkfs and mount options that matter for a workload, and the best configuration
+    /// of each filesystem: screen, race, verify against the defaults.
+    #[command(after_help = "Examples:\n  \
+        fsbattery tune --target loop:ext4 --workload stream --budget 10m\n  \
+        fsbattery tune --target loop:ext4 --target loop:xfs --workload metadata --safe-only\n  \
+        fsbattery tune --target loop:ext4 --workload stream --option data --option commit --dry-run\n  \
+        fsbattery list options ext4")]
+    Tune(TuneArgs),
     /// List workloads (with parameters and defaults), suites or target kinds.
     #[command(
         after_help = "Examples:\n  fsbattery list\n  fsbattery list workloads\n  fsbattery list workloads iozone\n  fsbattery list suites"
@@ -68,7 +78,7 @@ pub enum Command {
     List {
         /// What to list (all when omitted).
         what: Option<ListWhat>,
-        /// With `workloads`: only this one.
+        /// With `workloads`: only this one; with `options`: the filesystem.
         #[arg(value_name = "NAME", requires = "what")]
         name: Option<String>,
     },
@@ -240,6 +250,9 @@ pub enum ListWhat {
     Suites,
     /// Target kinds and their spec grammar.
     Targets,
+    /// The mkfs and mount options `fsbattery tune` searches for a filesystem (`list options
+    /// ext4`).
+    Options,
 }
 
 /// Options of `run`.

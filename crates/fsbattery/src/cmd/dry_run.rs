@@ -19,7 +19,7 @@ use std::process::ExitCode;
 /// build): the default six-filesystem classic run at quick scale took 63 s for 72 workload
 /// runs, mkfs and mount included, so 2 s is generous; standard and full are dominated by
 /// 1 GiB files and ≥ 2 × RAM files and are rough guesses, said as such in the output.
-fn nominal_secs(scale: Scale) -> f64 {
+pub(super) fn nominal_secs(scale: Scale) -> f64 {
     match scale {
         Scale::Quick => 2.0,
         Scale::Standard => 120.0,
@@ -293,7 +293,7 @@ fn wall_secs(rec: &RunRecord) -> Option<f64> {
 }
 
 /// Seconds as "42 s", "3.5 min" or "1.2 h".
-fn human(secs: f64) -> String {
+pub(super) fn human(secs: f64) -> String {
     if secs < 90.0 {
         format!("{secs:.0} s")
     } else if secs < 5400.0 {

@@ -10,6 +10,10 @@ use std::process::ExitCode;
 
 /// Print the requested listing (everything when `what` is None); `name` picks one workload.
 pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCode> {
+    if let Some(ListWhat::Options) = what {
+        crate::stdout::write(super::tune::list_options(name)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(n) = name {
         if !matches!(what, Some(ListWhat::Workloads)) {
             return Err(UsageError::Invalid(format!(

@@ -22,6 +22,7 @@ mod site;
 mod store;
 pub use store::EXIT_STORE;
 mod trial_mount;
+mod tune;
 pub use trial_mount::TargetRefused;
 
 use crate::cli::{Cli, Command};
@@ -31,6 +32,7 @@ use std::process::ExitCode;
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Tune(args) => tune::tune(args),
         Command::List { what, name } => list::list(what, name.as_deref()),
         Command::Report(args) => report::report(args),
         Command::Compare(args) => compare::compare(args),

@@ -1,0 +1,400 @@
+//! The tune's phases in order, each measured by [`super::phase::measure`] and booked into the
+//! filesystems' [`FsSearch`]es; the deadline (start + `--budget`) bounds every phase.
+
+use super::answer::{Answer, Verified};
+use super::budget::{sizes, Cost, RACE_CANDIDATES, RACE_REPEATS, SCREEN_REPEATS};
+use super::objective::Objective;
+use super::phase::{measure, Measured, Refused, Repeats};
+use super::search::{mean, FsSearch};
+use crate::cli::TuneArgs;
+use crate::stderr::errln;
+use fsbattery_core::error::UsageError;
+use fsbattery_core::target::TargetOptions;
+use fsbattery_stats::tune::Config;
+use fsbattery_stats::{pair, Better};
+use std::path::Path;
+use std::time::Instant;
+
+/// Seconds kept at the end for the report.
+const REPORT_SECS: f64 = 5.0;
+
+/// Probe, pilot, screen, race and verify; the answer.
+pub fn execute(
+    args: &TuneArgs,
+    objective: &Objective,
+    searches: &mut [FsSearch],
+    out: &Path,
+) -> anyhow::Result<Answer> {
+    let start = Instant::now();
+    let budget = args.budget.as_secs_f64();
+    let left = |start: &Instant| budget - start.elapsed().as_secs_f64();
+    fsbattery_core::target::check_workdir(&args.workdir)?;
+    // The plain target first: a machine that cannot make it at all (no root, no loop
+    // devices, no mkfs) is told so in one line, before anything is made.
+    for s in searches.iter() {
+        let plain = s.spec(&s.space.defaults());
+        drop(fsbattery_core::target::parse(
+            &plain,
+            &target_options(args),
+        )?);
+    }
+    let refused = probe(args, searches)?;
+    std::fs::create_dir_all(out)?;
+    errln!(
+        "tune: pilot: the defaults of {} filesystem(s), 2 repeats",
+        searches.len()
+    );
+    let defaults: Vec<(usize, Config)> = searches
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i, s.space.defaults()))
+        .collect();
+    let pilot = run_phase(
+        args,
+        objective,
+        searches,
+        &defaults,
+        Repeats::Fixed(2),
+        &out.join("01-pilot"),
+    )?;
+    let (z, cost, overhead) = plan_sizes(args, searches, &pilot, budget - left(&start), out)?;
+
+    let mut design: Vec<(usize, Config)> = Vec::new();
+    for (i, (s, &n)) in searches.iter_mut().zip(&z.screen).enumerate() {
+        s.plan_screen(n, args.seed);
+        design.extend(s.design.iter().map(|c| (i, c.clone())));
+    }
+    errln!(
+        "tune: screen: {} configurations × {SCREEN_REPEATS} repeats (about {:.0} s)",
+        design.len(),
+        cost.phase(design.len(), SCREEN_REPEATS)
+    );
+    run_phase(
+        args,
+        objective,
+        searches,
+        &design,
+        Repeats::Fixed(SCREEN_REPEATS),
+        &out.join("02-screen"),
+    )?;
+    for s in searches.iter_mut() {
+        s.analyse(args.alpha);
+    }
+
+    let round_secs = cost.phase(RACE_CANDIDATES * searches.len(), RACE_REPEATS);
+    for round in 1..=z.rounds {
+        let racing: Vec<(usize, Config)> = searches
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.racing().into_iter().map(move |c| (i, c)))
+            .collect();
+        // A round starts only when the verification still fits after it.
+        let verify_min = cost.phase(2 * searches.len(), 3) + overhead;
+        let after = left(&start) - REPORT_SECS - round_secs - overhead;
+        if racing.is_empty() || after < verify_min.max(0.5 * z.verify_secs) {
+            break;
+        }
+        errln!(
+            "tune: race round {round}: {} candidates × {RACE_REPEATS} repeats",
+            racing.len()
+        );
+        let dir = out.join(format!("03-race-{round}"));
+        run_phase(
+            args,
+            objective,
+            searches,
+            &racing,
+            Repeats::Fixed(RACE_REPEATS),
+            &dir,
+        )?;
+        for s in searches.iter_mut() {
+            s.judge(args.alpha);
+        }
+    }
+
+    let verified = verify(
+        args,
+        objective,
+        searches,
+        cost,
+        left(&start) - REPORT_SECS,
+        out,
+    )?;
+    let ranking = super::answer::rank(searches, &verified, args.alpha);
+    report(out);
+    Ok(Answer {
+        verified,
+        ranking,
+        refused,
+        secs: start.elapsed().as_secs_f64(),
+        budget,
+    })
+}
+
+/// The options the probes' targets are made with: the run's default image size (1 GiB at
+/// quick scale) unless the target gives `size=`.
+fn target_options(args: &TuneArgs) -> TargetOptions {
+    TargetOptions {
+        workdir: args.workdir.clone(),
+        image_size: Some(1 << 30),
+        ..TargetOptions::default()
+    }
+}
+
+/// The screen's and race's sizes: the saved plan on `--resume`, else from the pilot's cost
+/// within what is left of the budget after `spent` seconds (then saved).
+fn plan_sizes(
+    args: &TuneArgs,
+    searches: &[FsSearch],
+    pilot: &Measured,
+    spent: f64,
+    out: &Path,
+) -> anyhow::Result<(super::budget::Sizes, Cost, f64)> {
+    if let Some(saved) = super::resume::load(out).filter(|_| args.resume) {
+        return Ok(saved.parts());
+    }
+    let budget = args.budget.as_secs_f64();
+    let (cost, overhead) = cost_of(pilot, searches.len());
+    let columns: Vec<usize> = searches.iter().map(FsSearch::columns).collect();
+    let max: Vec<usize> = searches.iter().map(|s| s.valid_configs(10_000)).collect();
+    // Screen, verification and a race round each start a phase (later rounds check the clock).
+    let startups = overhead * 3.0;
+    let z = sizes(&columns, &max, cost, budget - spent - REPORT_SECS - startups).map_err(|need| {
+        UsageError::Invalid(format!(
+            "--budget {budget:.0}s is too small for this option space: its smallest screen needs a budget of \
+             about {:.0} s at the {:.1} s a configuration took here; give a larger --budget or fewer --option",
+            need + spent + REPORT_SECS + startups,
+            cost.repeat
+        ))
+    })?;
+    super::resume::save(out, &super::resume::SavedPlan::new(&z, cost, overhead))?;
+    Ok((z, cost, overhead))
+}
+
+/// Probe every search's space once; the lines of what was left out.
+fn probe(args: &TuneArgs, searches: &mut [FsSearch]) -> anyhow::Result<Vec<String>> {
+    let opts = target_options(args);
+    let mut lines = Vec::new();
+    for s in searches.iter_mut() {
+        errln!(
+            "tune: probing {}'s {} options once",
+            s.target,
+            s.space.options.len()
+        );
+        let refused = fsbattery_core::tune::probe(
+            &mut s.space,
+            &s.extra,
+            &opts,
+            &fsbattery_core::interrupt::requested,
+        );
+        if fsbattery_core::interrupt::requested() {
+            return Err(super::phase::Interrupted.into());
+        }
+        for r in refused {
+            let line = format!("{}: {}", s.target, r.line());
+            errln!("tune: {line}");
+            lines.push(line);
+        }
+    }
+    Ok(lines)
+}
+
+/// Measure `configs` (search index, configuration) into `dir` and book the samples; a
+/// configuration the trial mount refuses is left out and the phase measured again.
+fn run_phase(
+    args: &TuneArgs,
+    objective: &Objective,
+    searches: &mut [FsSearch],
+    configs: &[(usize, Config)],
+    repeats: Repeats,
+    dir: &Path,
+) -> anyhow::Result<Measured> {
+    let mut configs = configs.to_vec();
+    let mut attempt = 0;
+    let measured = loop {
+        let specs: Vec<String> = configs.iter().map(|(i, c)| searches[*i].spec(c)).collect();
+        if args.resume {
+            if let Some(m) = super::resume::finished(dir, &specs) {
+                errln!(
+                    "tune: read back {} (finished before the resume)",
+                    dir.display()
+                );
+                break m;
+            }
+        }
+        let d = super::resume::fresh(&if attempt == 0 {
+            dir.to_path_buf()
+        } else {
+            dir.with_extension(attempt.to_string())
+        });
+        let reps = match &repeats {
+            Repeats::Fixed(n) => Repeats::Fixed(*n),
+            Repeats::Auto(s) => Repeats::Auto(*s),
+        };
+        match measure(args, &specs, reps, &d) {
+            Ok(m) => break m,
+            Err(e) if attempt < 3 && e.is::<Refused>() => {
+                let r = e.downcast::<Refused>().expect("checked");
+                errln!("tune: left out: {}", r.line);
+                configs.retain(|(i, c)| searches[*i].spec(c) != r.spec);
+                for s in searches.iter_mut() {
+                    s.design.retain(|c| s.space.spec(c, &s.extra) != r.spec);
+                }
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let by_spec = objective.samples(&measured.record);
+    for (i, s) in searches.iter_mut().enumerate() {
+        let mine: Vec<Config> = configs
+            .iter()
+            .filter(|(j, _)| *j == i)
+            .map(|(_, c)| c.clone())
+            .collect();
+        s.take(&by_spec, &mine);
+    }
+    Ok(measured)
+}
+
+/// What a configuration costs, from the pilot: per repeat, its mkfs, mount and unmount and
+/// its measured phases (×1.2 for the untimed syncs and cache drops between them); the trial
+/// mount a configuration with options gets; and what is left of the pilot's wall time, the
+/// start-up every phase pays once (its second value).
+fn cost_of(pilot: &Measured, filesystems: usize) -> (Cost, f64) {
+    let lifecycles: Vec<f64> = pilot
+        .record
+        .targets
+        .iter()
+        .flat_map(|t| {
+            t.lifecycles
+                .iter()
+                .map(|l| l.mkfs_secs + l.mount_secs + l.umount_secs.unwrap_or(0.0))
+        })
+        .collect();
+    let made = if lifecycles.is_empty() {
+        0.0
+    } else {
+        mean(&lifecycles)
+    };
+    let runs = (2 * filesystems) as f64;
+    let timed: f64 = pilot
+        .record
+        .cells
+        .iter()
+        .filter(|c| c.workload != "filesystem")
+        .flat_map(|c| c.samples.iter().map(|s| s.elapsed_s))
+        .sum::<f64>()
+        / runs;
+    let repeat = (made + 1.2 * timed).min(pilot.secs / runs);
+    let overhead = (pilot.secs - runs * repeat).max(0.0);
+    (
+        Cost {
+            repeat,
+            trial: made + 0.2,
+        },
+        overhead,
+    )
+}
+
+/// Each winner against its filesystem's defaults in one run with adaptive repeats.
+fn verify(
+    args: &TuneArgs,
+    objective: &Objective,
+    searches: &mut [FsSearch],
+    cost: Cost,
+    secs: f64,
+    out: &Path,
+) -> anyhow::Result<Vec<Option<Verified>>> {
+    let mut configs: Vec<(usize, Config)> = Vec::new();
+    for (i, s) in searches.iter().enumerate() {
+        configs.push((i, s.best()));
+        if s.best() != s.space.defaults() {
+            configs.push((i, s.space.defaults()));
+        }
+    }
+    if secs < cost.phase(configs.len(), 3) {
+        errln!("tune: no time left to verify ({secs:.0} s); the answer is the race's");
+        return Ok(vec![None; searches.len()]);
+    }
+    errln!(
+        "tune: verify: {} configurations, adaptive repeats within {secs:.0} s",
+        configs.len()
+    );
+    let m = measure_specs(
+        args,
+        searches,
+        &configs,
+        Repeats::Auto(secs as u64),
+        &out.join("04-verify"),
+    )?;
+    let by_spec = objective.samples(&m.record);
+    Ok(searches
+        .iter_mut()
+        .map(|s| {
+            let best = by_spec.get(&s.spec(&s.best())).cloned().unwrap_or_default();
+            let base = by_spec
+                .get(&s.spec(&s.space.defaults()))
+                .cloned()
+                .unwrap_or_default();
+            s.verified = best.clone();
+            verified(&best, &base, args.alpha)
+        })
+        .collect())
+}
+
+/// The winner's samples against the defaults' (logs): gain, its CI and p, by the pairwise
+/// decision every table uses.
+fn verified(best: &[f64], base: &[f64], alpha: f64) -> Option<Verified> {
+    let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
+    if base.is_empty() {
+        return (!best.is_empty()).then_some(Verified::same(best.len()));
+    }
+    let p = pair(&e(best), &e(base), Better::Higher, alpha, 5.0);
+    Some(Verified {
+        gain: p.ratio? - 1.0,
+        ci: p.ratio_ci.map(|(a, b)| (a - 1.0, b - 1.0))?,
+        p: p.p_diff,
+        outcome: p.outcome,
+        n: (best.len(), base.len()),
+    })
+}
+
+fn measure_specs(
+    args: &TuneArgs,
+    searches: &mut [FsSearch],
+    configs: &[(usize, Config)],
+    repeats: Repeats,
+    dir: &Path,
+) -> anyhow::Result<Measured> {
+    let specs: Vec<String> = configs.iter().map(|(i, c)| searches[*i].spec(c)).collect();
+    measure(args, &specs, repeats, dir)
+}
+
+/// Every phase in one HTML report (`fsbattery report DIR... --html`), best effort.
+fn report(out: &Path) {
+    let mut dirs: Vec<_> = std::fs::read_dir(out)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("results.json").is_file())
+        .collect();
+    dirs.sort();
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let status = std::process::Command::new(exe)
+        .arg("report")
+        .args(&dirs)
+        .arg("--html")
+        .arg(out.join("report.html"))
+        .stdout(std::process::Stdio::null())
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        errln!(
+            "tune: the HTML report of {} could not be written; `fsbattery report` reads each phase",
+            out.display()
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! One filesystem's search: its option space, the screen's configurations and what was
+//! measured of each, the effects, the race's candidates and its winner.
+//!
+//! The statistics are `fsbattery_stats::tune`'s; this module only keeps the books between
+//! phases (which configuration is which spec, which samples belong to which configuration).
+
+use super::budget::RACE_CANDIDATES;
+use fsbattery_core::tune::OptionSpace;
+use fsbattery_stats::tune::{
+    estimate, full_factorial, latin_hypercube, leader, survivors, Config, Factor, Observation,
+    OptionEffect,
+};
+use std::collections::BTreeMap;
+
+/// The books of one filesystem's tune.
+pub struct FsSearch {
+    /// The target as given (`loop:ext4,size=1G`).
+    pub target: String,
+    /// Spec options given with it (`size=1G`), kept in every configuration.
+    pub extra: String,
+    /// The space searched (narrowed and probed).
+    pub space: OptionSpace,
+    /// Log-objective samples by configuration, every phase together.
+    pub samples: BTreeMap<Config, Vec<f64>>,
+    /// The screen's configurations.
+    pub design: Vec<Config>,
+    /// The screen's effects (None until screened, or when the model could not be fitted).
+    pub effects: Option<Vec<OptionEffect>>,
+    /// Race candidates and which are still in.
+    pub candidates: Vec<Config>,
+    /// Parallel to `candidates`.
+    pub alive: Vec<bool>,
+    /// The winner's samples in the verification (empty when it did not run).
+    pub verified: Vec<f64>,
+    /// Each option at its significantly best level, else its default (from the effects).
+    pub by_effects: Config,
+}
+
+impl FsSearch {
+    /// A search of `space` for `target`.
+    pub fn new(target: &str, space: OptionSpace) -> FsSearch {
+        let extra = target.split_once(',').map_or("", |(_, e)| e).to_string();
+        FsSearch {
+            target: target.to_string(),
+            extra,
+            space,
+            samples: BTreeMap::new(),
+            design: Vec::new(),
+            effects: None,
+            candidates: Vec::new(),
+            alive: Vec::new(),
+            verified: Vec::new(),
+            by_effects: Vec::new(),
+        }
+    }
+
+    /// The options as design factors.
+    pub fn factors(&self) -> Vec<Factor> {
+        self.space
+            .options
+            .iter()
+            .map(|o| Factor {
+                levels: o.values.len(),
+                default: o.default_level(),
+            })
+            .collect()
+    }
+
+    /// Columns of the main-effects model.
+    pub fn columns(&self) -> usize {
+        1 + self.factors().iter().map(|f| f.levels - 1).sum::<usize>()
+    }
+
+    /// Valid configurations, counted up to `cap`.
+    pub fn valid_configs(&self, cap: usize) -> usize {
+        let total: usize = self.factors().iter().map(|f| f.levels).product();
+        if total > cap {
+            return cap;
+        }
+        full_factorial(&self.factors(), &|c| self.space.broken_rule(c).is_none()).len()
+    }
+
+    /// The spec of `config`.
+    pub fn spec(&self, config: &[usize]) -> String {
+        self.space.spec(config, &self.extra)
+    }
+
+    /// Lay out a screen of `runs` configurations (all valid ones when that is fewer).
+    pub fn plan_screen(&mut self, runs: usize, seed: u64) {
+        let valid = |c: &[usize]| self.space.broken_rule(c).is_none();
+        let all = self.valid_configs(runs + 1);
+        self.design = if all <= runs {
+            full_factorial(&self.factors(), &valid)
+        } else {
+            latin_hypercube(&self.factors(), runs, seed, &valid)
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        self.design.retain(|c| seen.insert(c.clone()));
+    }
+
+    /// Take a phase's samples (by spec) for the configurations of this search.
+    pub fn take(&mut self, by_spec: &BTreeMap<String, Vec<f64>>, configs: &[Config]) {
+        for c in configs {
+            if let Some(v) = by_spec.get(&self.spec(c)).filter(|v| !v.is_empty()) {
+                self.samples.entry(c.clone()).or_default().extend(v);
+            }
+        }
+    }
+
+    /// Effects from every sample so far; then the race's candidates: the configuration the
+    /// effects recommend and the best measured ones.
+    pub fn analyse(&mut self, alpha: f64) {
+        let obs: Vec<Observation> = self
+            .samples
+            .iter()
+            .flat_map(|(c, v)| {
+                v.iter().map(|&value| Observation {
+                    config: c.clone(),
+                    value,
+                })
+            })
+            .collect();
+        self.effects = estimate(&self.factors(), &obs, alpha);
+        let mut cands: Vec<Config> = Vec::new();
+        if let Some(fx) = &self.effects {
+            let rec: Config = fx
+                .iter()
+                .zip(self.factors())
+                .map(|(e, f)| e.recommended(f.default, alpha))
+                .collect();
+            if self.space.broken_rule(&rec).is_none() {
+                cands.push(rec.clone());
+                self.by_effects = rec;
+            }
+        }
+        let mut measured: Vec<(&Config, f64)> =
+            self.samples.iter().map(|(c, v)| (c, mean(v))).collect();
+        measured.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (c, _) in measured {
+            if cands.len() < RACE_CANDIDATES && !cands.contains(c) {
+                cands.push(c.clone());
+            }
+        }
+        self.alive = vec![true; cands.len()];
+        self.candidates = cands;
+    }
+
+    /// Specs of the candidates still racing (none once one is left).
+    pub fn racing(&self) -> Vec<Config> {
+        if self.alive.iter().filter(|&&a| a).count() < 2 {
+            return Vec::new();
+        }
+        self.candidates
+            .iter()
+            .zip(&self.alive)
+            .filter(|(_, &a)| a)
+            .map(|(c, _)| c.clone())
+            .collect()
+    }
+
+    /// After a round: drop the candidates the leader significantly beats.
+    pub fn judge(&mut self, alpha: f64) {
+        let s: Vec<Vec<f64>> = self
+            .candidates
+            .iter()
+            .map(|c| self.samples.get(c).cloned().unwrap_or_default())
+            .collect();
+        self.alive = survivors(&s, &self.alive, alpha, 2.0);
+    }
+
+    /// The race's winner (the defaults when nothing was measured).
+    pub fn best(&self) -> Config {
+        let s: Vec<Vec<f64>> = self
+            .candidates
+            .iter()
+            .map(|c| self.samples.get(c).cloned().unwrap_or_default())
+            .collect();
+        leader(&s, &self.alive)
+            .map_or_else(|| self.space.defaults(), |i| self.candidates[i].clone())
+    }
+}
+
+/// Mean of a non-empty slice (NaN for an empty one, which sorts last).
+pub fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}

@@ -1,0 +1,179 @@
+//! `fsbattery tune`: the option spaces it lists, the mistakes it refuses in one line, its
+//! dry run, and on loop ext4 (root with loop devices; skips otherwise, fails under
+//! FSBATTERY_REQUIRE_PRIVILEGED=1) that an option known to dominate a workload — `data=journal`
+//! writes every block twice, so a stream write takes about twice as long — is found first, with
+//! a significant effect, by two tunes with different designs.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+#[test]
+fn list_options_shows_values_defaults_risks_and_invalid_combinations() {
+    let o = bin().args(["list", "options", "ext4"]).output().unwrap();
+    let out = stdout(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        out.contains("data              mount  [ordered] writeback journal"),
+        "{out}"
+    );
+    assert!(out.contains("risk data=writeback:"), "{out}");
+    assert!(
+        out.contains("invalid: data=journal with has_journal=off"),
+        "{out}"
+    );
+    let o = bin().args(["list", "options", "zfs"]).output().unwrap();
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("choose one of ext4, xfs, btrfs"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn mistakes_are_refused_in_one_line() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--target", "dir:/tmp", "--workload", "stream"],
+            "takes loop:FS[,size=SIZE] targets",
+        ),
+        (&["--target", "loop:ext4"], "--workload NAME"),
+        (
+            &[
+                "--target",
+                "loop:ext4",
+                "--workload",
+                "stream",
+                "--option",
+                "dat",
+            ],
+            "unknown option 'dat'",
+        ),
+        (
+            &[
+                "--target",
+                "loop:ext4,mount=noatime",
+                "--workload",
+                "stream",
+            ],
+            "--fix NAME=VALUE",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = bin()
+            .arg("tune")
+            .args(args)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_dry_run_prints_the_plan_and_makes_nothing() {
+    let cwd = tempfile::tempdir().unwrap();
+    let o = run_in(
+        cwd.path(),
+        &[
+            "tune",
+            "--target",
+            "loop:ext4",
+            "--target",
+            "loop:xfs",
+            "--workload",
+            "stream",
+            "--safe-only",
+            "--dry-run",
+        ],
+    );
+    let out = stdout(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        out.contains("data               ordered / journal"),
+        "safe only: {out}"
+    );
+    assert!(
+        out.contains("screen loop:xfs:") && out.contains("time: about"),
+        "{out}"
+    );
+    assert!(
+        std::fs::read_dir(cwd.path()).unwrap().next().is_none(),
+        "nothing made"
+    );
+}
+
+/// One short tune of `data` and `atime` for stream's durable write; its JSON answer.
+fn tune_stream(cwd: &std::path::Path, seed: &str, out: &str) -> Value {
+    let o = run_in(
+        cwd,
+        &[
+            "tune",
+            "--target",
+            "loop:ext4",
+            "--workload",
+            "stream",
+            "--set",
+            "stream.size=16MiB",
+            "--objective",
+            "stream.create_durable",
+            "--option",
+            "data",
+            "--option",
+            "atime",
+            "--budget",
+            "28s",
+            "--seed",
+            seed,
+            "--out",
+            out,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("the answer is JSON")
+}
+
+#[test]
+fn data_journal_is_found_first_on_a_stream_write_twice() {
+    if !loop_ext4_available() {
+        return;
+    }
+    let cwd = tempfile::tempdir().unwrap();
+    for (seed, out) in [("1", "a"), ("2", "b")] {
+        let a = tune_stream(cwd.path(), seed, out);
+        let mut options: Vec<&Value> = a["targets"][0]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect();
+        options.sort_by(|x, y| {
+            y["importance"]
+                .as_f64()
+                .unwrap()
+                .total_cmp(&x["importance"].as_f64().unwrap())
+        });
+        let top = options[0];
+        assert_eq!(top["name"], "data", "seed {seed}: {a}");
+        assert_eq!(top["significant"], true, "seed {seed}: {a}");
+        assert_eq!(top["value"], "journal", "seed {seed}: {a}");
+        assert!(top["effect"].as_f64().unwrap() < 0.0, "slower: {a}");
+        assert!(cwd
+            .path()
+            .join(out)
+            .join("02-screen/results.json")
+            .is_file());
+        assert!(cwd.path().join(out).join("tune.json").is_file());
+        let page = std::fs::read_to_string(cwd.path().join(out).join("tune.html")).unwrap();
+        assert!(
+            page.contains("data=journal") && page.contains("<svg"),
+            "the charts"
+        );
+    }
+    assert_clean(&cwd.path().join("fsbattery-work"));
+}
