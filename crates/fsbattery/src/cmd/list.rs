@@ -10,10 +10,15 @@ use std::process::ExitCode;
 
 /// Print the requested listing (everything when `what` is None); `name` picks one workload.
 pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCode> {
+    if let (Some(n), Some(ListWhat::Suites)) = (name, &what) {
+        crate::stdout::write(super::published_list::one_suite(n)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(n) = name {
         if !matches!(what, Some(ListWhat::Workloads)) {
             return Err(UsageError::Invalid(format!(
-                "list {n}: a name is taken only by `fsbattery list workloads NAME`"
+                "list {n}: a name is taken only by `fsbattery list workloads NAME` and \
+                 `fsbattery list suites NAME`"
             ))
             .into());
         }
