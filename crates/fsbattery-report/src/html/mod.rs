@@ -38,6 +38,7 @@ mod heatmap;
 mod iozone;
 mod latency;
 mod sections;
+mod slope;
 
 use crate::{RenderError, Renderer, Report};
 use data::Data;
@@ -93,7 +94,11 @@ fn page(d: &Data<'_>) -> String {
         ("cpu", "CPU", sections::per_test(d, true)),
         ("all-tests", "All tests", heatmap::section(d)),
         ("matrices", "Raw numbers", sections::matrices(d)),
-        ("then-and-now", crate::seed_notes::TITLE, then_and_now(d)),
+        (
+            "then-and-now",
+            crate::seed_notes::TITLE,
+            then_and_now(d) + &slope::section(d),
+        ),
         ("device-io", "Device I/O", device::section(d)),
         ("iozone", "iozone", iozone::section(d)),
         ("latency", "Latency", latency::section(d)),
