@@ -40,6 +40,15 @@ fn header(p: &Published) -> String {
     )
 }
 
+/// The table's unit, or where to find it when its rows have their own.
+fn unit(t: &PubTable) -> &str {
+    if t.rows.iter().any(|r| r.unit.is_some()) {
+        "units in the row labels"
+    } else {
+        &t.unit
+    }
+}
+
 fn cell(v: &str, rank: Option<u32>) -> String {
     rank.map_or_else(|| v.to_string(), |r| format!("{v} #{r}"))
 }
@@ -94,7 +103,7 @@ pub fn markdown(p: &Published) -> String {
         out.push_str(&format!(
             "## {} [{}]\n\nFrom {}.{}\n\n| test | {} |\n|---|{}\n",
             esc(&t.title),
-            esc(&t.unit),
+            esc(unit(t)),
             esc(&t.source),
             t.note
                 .as_deref()
