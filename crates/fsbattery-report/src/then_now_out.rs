@@ -63,7 +63,7 @@ pub fn cell(c: &CellThenNow) -> String {
 }
 
 /// Marks a row measured at another scale than the seed's.
-pub const OTHER_SCALE: &str = " ~";
+pub const OTHER_SCALE: &str = " †";
 
 /// The row's name: the run's label, the seed's wording when it differs, the unit, and
 /// [`OTHER_SCALE`] when its sizes are not the seed's.

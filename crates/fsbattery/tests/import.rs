@@ -288,7 +288,9 @@ fn s3s_published_iozone_output_imports_as_runs() {
     std::fs::write(w.join("ext4.txt"), &seed[ext4..]).unwrap();
     for fs in ["xfs", "ext4"] {
         let file = format!("{fs}.txt");
-        let args = ["import", &file, "--from", "iozone", "--label", fs, "--out", fs];
+        let args = [
+            "import", &file, "--from", "iozone", "--label", fs, "--out", fs,
+        ];
         let o = run_in(w, &args);
         assert_eq!(code(&o), 0, "import {fs}: {}", stderr(&o));
         let rec = results(&w.join(fs));

@@ -97,17 +97,49 @@ pub(crate) fn mean_ranks(t: &TableThenNow) -> Vec<Option<(f64, f64)>> {
         .collect()
 }
 
+/// Label baselines for points at `ys`: in order, each at least 14 px below the one above, so
+/// filesystems whose mean ranks are close do not print over each other.
+fn spread(ys: &[Option<f64>]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..ys.len()).filter(|&i| ys[i].is_some()).collect();
+    order.sort_by(|&a, &b| ys[a].unwrap_or(0.0).total_cmp(&ys[b].unwrap_or(0.0)));
+    let mut out = vec![0.0; ys.len()];
+    let mut last = f64::NEG_INFINITY;
+    for i in order {
+        let y = ys[i].unwrap_or(0.0).max(last + 14.0);
+        out[i] = y;
+        last = y;
+    }
+    out
+}
+
 /// The slope chart: rank 1 at the top, then on the left, now on the right.
 fn slope_chart(t: &TableThenNow, year: u32) -> String {
+    const STEP: f64 = 60.0;
     let ranks = mean_ranks(t);
     let most = ranks
         .iter()
         .flatten()
         .map(|(a, b)| a.max(*b))
-        .fold(1.0_f64, f64::max)
-        .ceil();
-    let (w, h, top, left, right) = (520.0, 60.0 + 40.0 * most, 36.0, 150.0, 370.0);
-    let y = |r: f64| top + (r - 1.0) * 40.0;
+        .fold(1.0_f64, f64::max);
+    let (top, left, right) = (36.0, 150.0, 370.0);
+    let y = |r: f64| top + (r - 1.0) * STEP;
+    let labels_then = spread(
+        &ranks
+            .iter()
+            .map(|r| r.map(|r| y(r.0) + 4.0))
+            .collect::<Vec<_>>(),
+    );
+    let labels_now = spread(
+        &ranks
+            .iter()
+            .map(|r| r.map(|r| y(r.1) + 4.0))
+            .collect::<Vec<_>>(),
+    );
+    let lowest = labels_then
+        .iter()
+        .chain(&labels_now)
+        .fold(y(most), |a, b| a.max(*b));
+    let (w, h) = (520.0, (lowest + 24.0).ceil());
     let mut out = format!(
         "<svg class=\"chart slope\" data-chart=\"slope\" data-test=\"{}\" viewBox=\"0 0 {w:.0} {h:.0}\" \
          width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" font-family=\"{FONT}\" font-size=\"12\">\
@@ -132,10 +164,10 @@ fn slope_chart(t: &TableThenNow, year: u32) -> String {
             y(*b),
             y(*a),
             y(*b),
-            left - 8.0,
-            y(*a) + 4.0,
-            right + 8.0,
-            y(*b) + 4.0,
+            left - 10.0,
+            labels_then[k],
+            right + 10.0,
+            labels_now[k],
         ));
     }
     out.push_str("</svg>\n");
