@@ -169,3 +169,40 @@ fn every_output_shows_then_and_now_and_the_record_keeps_it() {
     .unwrap();
     assert!(!term.contains("Kendall"), "{term}");
 }
+
+/// Where several seed columns share a filesystem (S4's journal and RAID configurations), a
+/// target stands beside the one its spec's journal placement names, software RAID first.
+#[test]
+fn a_target_stands_beside_its_configuration() {
+    let mut p = published(SAME);
+    let t = &mut p.tables[0];
+    t.columns = [
+        "xfs/internal/hw",
+        "xfs/internal/sw",
+        "xfs/external/sw",
+        "ext4/internal/sw",
+    ]
+    .map(String::from)
+    .to_vec();
+    t.fs = ["xfs", "xfs", "xfs", "ext4"].map(String::from).to_vec();
+    t.config = ["internal/hw", "internal/sw", "external/sw", "internal/sw"]
+        .map(String::from)
+        .to_vec();
+    let mut rec = common::run();
+    rec.published = Some(Box::new(p.clone()));
+    let cols = |rec: &fsbattery_record::RunRecord| {
+        let tn = fsbattery_report::then_now::for_report(&Report::new(rec, Aggregate::Mean));
+        tn.unwrap().tables[0]
+            .columns
+            .iter()
+            .map(|c| format!("{}={}", c.target, c.column))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(cols(&rec), ["ext4=ext4/internal/sw", "xfs=xfs/internal/sw"]);
+    for t in &mut rec.targets {
+        if t.label == "xfs" {
+            t.spec = "loop:xfs,log=external".into();
+        }
+    }
+    assert_eq!(cols(&rec), ["ext4=ext4/internal/sw", "xfs=xfs/external/sw"]);
+}
