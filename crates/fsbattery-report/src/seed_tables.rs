@@ -21,7 +21,8 @@ pub fn row_ranks(t: &PubTable, r: &PubRow) -> Vec<Option<u32>> {
         .collect()
 }
 
-fn header(p: &Published) -> String {
+/// Who published, on which machine, with which repeats: one line each.
+pub fn header(p: &Published) -> String {
     let m = &p.machine;
     format!(
         "{} ({}, {}): \"{}\", seed {}\nmachine: CPU {}; RAM {}; disk {}; kernel {}; {}\ntools: {}\nrepeats: {}\n",
@@ -41,7 +42,7 @@ fn header(p: &Published) -> String {
 }
 
 /// The table's unit, or where to find it when its rows have their own.
-fn unit(t: &PubTable) -> &str {
+pub fn unit(t: &PubTable) -> &str {
     if t.rows.iter().any(|r| r.unit.is_some()) {
         "units in the row labels"
     } else {

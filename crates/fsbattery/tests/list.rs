@@ -38,7 +38,10 @@ fn one_suite_says_what_its_seed_published() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("piszcz2006\n"), "{out}");
-    assert!(out.contains("Published (S1 2006"), "{out}");
+    assert!(
+        out.contains("Published:\n  S1 (2006, Justin Piszcz)"),
+        "{out}"
+    );
     assert!(out.contains("CPU Pentium III 500MHZ"), "{out}");
     assert!(
         out.contains("File Benchmark II Data: Seconds Elapsed: 21 rows x EXT2 EXT3 JFS REISERv3 REISERv4 XFS (s), ranked then and now"),

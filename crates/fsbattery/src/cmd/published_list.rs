@@ -24,29 +24,17 @@ pub fn one_suite(name: &str) -> anyhow::Result<String> {
 
 /// What the seed published: study, machine, repeat policy, and each table's extent.
 fn published_text(p: &Published) -> String {
-    let m = &p.machine;
-    let mut out = format!(
-        "\nPublished ({} {}, \"{}\", {}; seed {}):\n  machine: CPU {}; RAM {}; disk {}; kernel {}; {}\n  tools: {}\n  repeats: {}\n",
-        p.study,
-        p.year,
-        p.title,
-        p.author,
-        p.seed,
-        m.cpu,
-        m.ram,
-        m.disk,
-        m.kernel,
-        m.os,
-        m.tools.join("; "),
-        p.repeat
-    );
+    let mut out = String::from("\nPublished:\n");
+    for l in fsbattery_report::seed_tables::header(p).lines() {
+        out.push_str(&format!("  {l}\n"));
+    }
     for t in &p.tables {
         out.push_str(&format!(
             "  {}: {} rows x {} ({}), {}{}\n    from {}\n",
             t.title,
             t.rows.len(),
             t.columns.join(" "),
-            t.unit,
+            fsbattery_report::seed_tables::unit(t),
             if t.then_and_now {
                 "ranked then and now"
             } else {
