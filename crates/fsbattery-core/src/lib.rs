@@ -22,6 +22,7 @@ pub mod model;
 pub mod notice;
 pub mod packages;
 pub mod params;
+pub mod published;
 pub mod residency;
 pub mod runner;
 pub mod suggest;

@@ -143,6 +143,8 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         cells: Vec::new(),
         source: None,
         summary: Vec::new(),
+        published: None,
+        then_and_now: None,
     };
     for ev in &events[1..] {
         apply(&mut rec, ev);

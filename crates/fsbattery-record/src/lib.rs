@@ -22,8 +22,10 @@ pub mod lifecycle;
 pub mod load;
 pub mod meta;
 pub mod model;
+pub mod published;
 pub mod repeats;
 pub mod settings;
+pub mod then_now;
 
 pub use cell_stats::{CellStats, CellVerdict};
 pub use load::{load, LoadError, Loaded};

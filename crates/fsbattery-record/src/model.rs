@@ -64,6 +64,15 @@ pub struct RunRecord {
     /// [`Cell::stats`]: written with them, absent while running and in older records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub summary: Vec<String>,
+    /// The seed's published numbers when the run is a preset's (`suites/published/`): put in
+    /// by the run so its reports stand beside the original. Absent otherwise and in older
+    /// records (reports then look them up by the plan's suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<Box<crate::published::Published>>,
+    /// Then and now: the seed's values and ranks beside this run's, per table Kendall's tau
+    /// and the rank flips. Derived like `summary`: written with it, absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_and_now: Option<Box<crate::then_now::ThenAndNow>>,
 }
 
 /// Where an imported record's numbers came from.

@@ -5,8 +5,8 @@
 //! cell's verdict and the p behind it — computed by the same [`Matrix`] as every renderer, so
 //! a script reading the JSON and a person reading the table never disagree.
 //!
-//! Invariants: only [`fsbattery_record::Cell::stats`] and the record's `summary` (the closing
-//! lines of [`crate::closing`]) change; a cell without a usable
+//! Invariants: only [`fsbattery_record::Cell::stats`], the record's `summary` (the closing
+//! lines of [`crate::closing`]) and its `then_and_now` ([`crate::then_now`]) change; a cell without a usable
 //! summary (no finite sample) gets none; a (workload, metric) shown on several rows (S2's min
 //! and max rows) takes its verdict from the first, the one the suite lists first.
 
@@ -73,7 +73,9 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
     };
     let mut summary = crate::closing::lines(&Matrix::build_main(&report, Quantity::Value));
     summary.extend(crate::answer::lines(&crate::answer::for_report(&report)));
+    let then_and_now = crate::then_now::for_report(&report).map(Box::new);
     record.summary = summary;
+    record.then_and_now = then_and_now;
     for c in &mut record.cells {
         c.stats = None;
     }

@@ -273,6 +273,8 @@ pub(crate) mod tests {
             }],
             source: None,
             summary: Vec::new(),
+            published: None,
+            then_and_now: None,
         }
     }
 

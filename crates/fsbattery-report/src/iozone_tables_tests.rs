@@ -112,6 +112,8 @@ fn run() -> RunRecord {
         cells,
         source: None,
         summary: Vec::new(),
+        published: None,
+        then_and_now: None,
     }
 }
 

@@ -25,10 +25,13 @@ pub mod matrix;
 pub mod rank_spread;
 pub mod reference;
 pub mod seed_notes;
+pub mod seed_tables;
 pub mod settings_notes;
 pub mod table;
 pub mod target_match;
 pub mod term_width;
+pub mod then_now;
+pub mod then_now_out;
 pub mod verdict_text;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;

@@ -70,6 +70,10 @@ impl Renderer for Markdown {
         bullets(&mut out, "Skipped targets", &lines(&skipped));
         bullets(&mut out, "Cache state", &crate::cache_notes::lines(rec));
         out.push_str(&then_and_now(rec));
+        out.push_str(&crate::then_now_out::markdown(
+            crate::then_now::for_report(report).as_ref(),
+            escape,
+        ));
         if let Some(t) = iozone {
             if !out.ends_with("\n\n") {
                 out.push('\n');

@@ -64,6 +64,7 @@ impl Renderer for TerminalTable {
             out.push('\n');
         }
         out.push_str(&then_and_now(rec));
+        out.push_str(&self.seed_numbers(crate::then_now::for_report(report).as_ref()));
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -84,6 +85,35 @@ impl Renderer for TerminalTable {
 }
 
 impl TerminalTable {
+    /// The seed's numbers beside this run's ([`crate::then_now`]): per published table its
+    /// τ line, a table of value and rank then -> now per filesystem, the flips and notes.
+    pub fn seed_numbers(&self, tn: Option<&fsbattery_record::then_now::ThenAndNow>) -> String {
+        use crate::then_now_out as o;
+        let Some(tn) = tn else {
+            return String::new();
+        };
+        let mut out = format!("\nThen and now. {}.\n", o::legend(tn));
+        if let Some(n) = &tn.scale_note {
+            out.push_str(&format!("Note: {n}.\n"));
+        }
+        for table in &tn.tables {
+            let mut t = self.new_table();
+            let mut header = vec![Cell::new("test")];
+            header.extend(table.columns.iter().map(|c| Cell::new(&c.target)));
+            t.set_header(header);
+            for r in &table.rows {
+                let mut cells = vec![Cell::new(o::row_name(r))];
+                cells.extend(r.cells.iter().map(|c| Cell::new(o::cell(c))));
+                t.add_row(cells);
+            }
+            out.push_str(&format!("\n{}\n{t}\n", o::table_line(table)));
+            for l in table.flips.iter().chain(&o::row_notes(table)) {
+                out.push_str(&format!("  {l}\n"));
+            }
+        }
+        out
+    }
+
     /// The device I/O table and one sentence per target (nothing without block devices).
     fn device_io(&self, rec: &fsbattery_record::RunRecord) -> String {
         let Some(io) = crate::device_io::build(rec) else {

@@ -536,8 +536,12 @@ pub enum AggregateArg {
 pub struct ReportArgs {
     /// Run directories written by `fsbattery run` (results.json or, after a crash,
     /// journal.jsonl). Several are reported together in --html and --xlsx, each labelled.
-    #[arg(required = true, value_name = "RUN_DIR")]
+    #[arg(required_unless_present = "then", value_name = "RUN_DIR")]
     pub run_dirs: Vec<PathBuf>,
+    /// Show the seed's published tables of preset SUITE alone (its values as printed, each
+    /// filesystem's rank per row), no run needed; --format markdown or json for those forms.
+    #[arg(long, value_name = "SUITE", conflicts_with_all = ["run_dirs", "html", "xlsx"])]
+    pub then: Option<String>,
     /// Write one self-contained HTML report (charts, matrices, environment) to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,

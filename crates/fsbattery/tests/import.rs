@@ -269,3 +269,43 @@ fn unusable_input_is_one_line_and_exit_2() {
 const BONNIE_PLUS: &str = "1.98,2.00a,vm,1,1795437725,64M,,8192,5,,,+++++,+++,+++++,+++,,,\
 +++++,+++,+++++,+++,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,248us,\
 130us,,76us,28074us,3025us,58us,1519us,1099us,4us,76us\n";
+
+/// S3's own published output (seed 003: iozone -Ra -I -+u, whose CPU blocks once failed the
+/// import with "'Writer' is not a size in KiB") imports as two runs, XFS's and EXT4's, and
+/// they report together.
+#[test]
+fn s3s_published_iozone_output_imports_as_runs() {
+    let seed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../suites/published/seeds/003_52d440a95a896730.txt"),
+    )
+    .unwrap();
+    let ext4 = seed.find("\nEXT4\nIozone:").unwrap();
+    let xfs = seed.find("\nXFS\nIozone:").unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    std::fs::write(w.join("xfs.txt"), &seed[xfs..ext4]).unwrap();
+    std::fs::write(w.join("ext4.txt"), &seed[ext4..]).unwrap();
+    for fs in ["xfs", "ext4"] {
+        let file = format!("{fs}.txt");
+        let args = [
+            "import", &file, "--from", "iozone", "--label", fs, "--out", fs,
+        ];
+        let o = run_in(w, &args);
+        assert_eq!(code(&o), 0, "import {fs}: {}", stderr(&o));
+        let rec = results(&w.join(fs));
+        assert_eq!(rec["cells"].as_array().unwrap().len(), 13 * 12, "{fs}");
+    }
+    let rec = results(&w.join("xfs"));
+    let write8 = rec["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["metric"] == "write@8192")
+        .unwrap();
+    assert_eq!(write8["samples"][0]["value"], 302780.0);
+    assert_eq!(write8["samples"][0]["cpu_pct"], 54.6);
+    let o = run_in(w, &["report", "xfs", "ext4", "--format", "markdown"]);
+    assert_eq!(code(&o), 0, "report: {}", stderr(&o));
+    assert!(stdout(&o).contains("Writer report"), "{}", stdout(&o));
+}

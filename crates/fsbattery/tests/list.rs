@@ -30,3 +30,51 @@ fn an_unknown_workload_or_a_name_after_suites_is_one_line_and_exit_2() {
         assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     }
 }
+
+/// `list suites NAME` says what the seed published for it (issue 25 §1).
+#[test]
+fn one_suite_says_what_its_seed_published() {
+    let o = bin().args(["list", "suites", "classic"]).output().unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("piszcz2006\n"), "{out}");
+    assert!(
+        out.contains("Published:\n  S1 (2006, Justin Piszcz)"),
+        "{out}"
+    );
+    assert!(out.contains("CPU Pentium III 500MHZ"), "{out}");
+    assert!(
+        out.contains("File Benchmark II Data: Seconds Elapsed: 21 rows x EXT2 EXT3 JFS REISERv3 REISERv4 XFS (s), ranked then and now"),
+        "{out}"
+    );
+    let o = bin().args(["list", "suites", "io500"]).output().unwrap();
+    assert!(
+        stdout(&o).contains("published: no numbers"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `report --then SUITE` shows the seed's tables alone, ranks per row; an unknown one is one
+/// line and exit 2.
+#[test]
+fn report_then_shows_the_seeds_tables_alone() {
+    let o = bin()
+        .args(["report", "--then", "zfs2007"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("S4 (2007, Jeffrey Baker)"), "{out}");
+    assert!(out.contains("bonnie read MB/s"), "{out}");
+    assert!(out.contains("129 #8"), "{out}");
+    let o = bin().args(["report", "--then", "io500"]).output().unwrap();
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    let o = bin()
+        .args(["report", "--then", "classic", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["table"][0]["row"][8]["values"][5], "40.81");
+}

@@ -241,6 +241,8 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             imported_at: labels.imported_at.into(),
         }),
         summary: Vec::new(),
+        published: None,
+        then_and_now: None,
     })
 }
 

@@ -38,6 +38,8 @@ mod heatmap;
 mod iozone;
 mod latency;
 mod sections;
+mod slope;
+pub use slope::for_record as then_and_now_for_record;
 
 use crate::{RenderError, Renderer, Report};
 use data::Data;
@@ -93,7 +95,11 @@ fn page(d: &Data<'_>) -> String {
         ("cpu", "CPU", sections::per_test(d, true)),
         ("all-tests", "All tests", heatmap::section(d)),
         ("matrices", "Raw numbers", sections::matrices(d)),
-        ("then-and-now", crate::seed_notes::TITLE, then_and_now(d)),
+        (
+            "then-and-now",
+            crate::seed_notes::TITLE,
+            then_and_now(d) + &slope::section(d),
+        ),
         ("device-io", "Device I/O", device::section(d)),
         ("iozone", "iozone", iozone::section(d)),
         ("latency", "Latency", latency::section(d)),

@@ -14,10 +14,15 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         crate::stdout::write(super::tune::list_options(name)?)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let (Some(n), Some(ListWhat::Suites)) = (name, &what) {
+        crate::stdout::write(super::published_list::one_suite(n)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(n) = name {
         if !matches!(what, Some(ListWhat::Workloads)) {
             return Err(UsageError::Invalid(format!(
-                "list {n}: a name is taken only by `fsbattery list workloads NAME`"
+                "list {n}: a name is taken only by `fsbattery list workloads NAME` and \
+                 `fsbattery list suites NAME` (and `fsbattery list options FS`)"
             ))
             .into());
         }

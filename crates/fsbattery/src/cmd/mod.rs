@@ -12,6 +12,7 @@ mod outputs;
 mod plan;
 mod plan_settings;
 mod preset_line;
+mod published_list;
 mod ranks;
 pub use ranks::Quiet;
 mod record;

@@ -14,5 +14,15 @@ pub fn load(dir: &Path) -> anyhow::Result<RunRecord> {
     if let Some(note) = &loaded.note {
         errln!("fsbattery: {note}");
     }
-    Ok(loaded.record)
+    let mut record = loaded.record;
+    with_published(&mut record);
+    Ok(record)
+}
+
+/// Put the seed's published numbers into a preset run's record (records written before they
+/// shipped, and runs as they finish), so every report shows then and now.
+pub fn with_published(record: &mut RunRecord) {
+    if record.published.is_none() && record.source.is_none() {
+        record.published = fsbattery_core::published::for_suite(&record.plan.suite).map(Box::new);
+    }
 }

@@ -1,7 +1,7 @@
 //! `fsbattery report RUN_DIR...`: re-render saved runs, loaded by [`super::record::load`]
 //! (results.json, else rebuilt from journal.jsonl).
 
-use crate::cli::ReportArgs;
+use crate::cli::{ReportArgs, ReportFormat};
 use anyhow::Context;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RunRecord;
@@ -12,6 +12,16 @@ use std::process::ExitCode;
 
 /// Render saved runs: --html/--xlsx files when asked, else `--format` to stdout per run.
 pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    if let Some(suite) = &args.then {
+        let p = fsbattery_core::published::for_suite_or_refuse(suite)?;
+        let text = match args.format {
+            ReportFormat::Json => serde_json::to_string_pretty(&p)? + "\n",
+            ReportFormat::Markdown => fsbattery_report::seed_tables::markdown(&p),
+            _ => fsbattery_report::seed_tables::text(&p),
+        };
+        crate::stdout::write(text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if !args.labels.is_empty() && args.labels.len() != args.run_dirs.len() {
         return Err(UsageError::Invalid(format!(
             "--label given {} time(s) for {} run directories: give one per run or none",

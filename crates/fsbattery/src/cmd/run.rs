@@ -160,15 +160,14 @@ fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
 
 /// Write the outputs, print the results, and turn the outcome into the exit status.
 fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::Result<ExitCode> {
-    let written = outputs::write_all(&outcome.record, out_dir, args.rank_reference)?;
-    super::store::add_after_run(args, &outcome.record, out_dir);
+    let mut record = outcome.record.clone();
+    super::record::with_published(&mut record);
+    let written = outputs::write_all(&record, out_dir, args.rank_reference)?;
+    super::store::add_after_run(args, &record, out_dir);
     if let Some(path) = &args.json {
-        write_json(
-            &outputs::with_stats(&outcome.record, args.rank_reference),
-            path,
-        )?;
+        write_json(&outputs::with_stats(&record, args.rank_reference), path)?;
     }
-    print_results(args, &outcome.record, out_dir, &written)?;
+    print_results(args, &record, out_dir, &written)?;
     if outcome.interrupted {
         let by = fsbattery_core::interrupt::cause()
             .map(|c| format!(" by {c}"))

@@ -1,14 +1,11 @@
-//! What a run's page shows beyond the store's facts, from the run's own record: the hook the
-//! report crate's then-and-now tables (a preset's published seed numbers beside this run's)
-//! plug into. It returns `None` until the report crate offers those tables for a record; the
-//! site then shows the run's cells alone.
+//! What a run's page shows beyond the store's facts, from the run's own record: where its
+//! suite is a preset with published seed numbers, the report's then-and-now section (the
+//! seed's values and ranks beside this run's, Kendall's τ, the flips and the slope chart).
 
 use fsbattery_record::RunRecord;
 
 /// Extra HTML for the page of the run whose record is `record`, or `None`.
 pub fn run_extras(record: &RunRecord) -> Option<String> {
-    // Rows whose label differs from the seed's wording are the ones a then-and-now table
-    // lists; without published numbers for them there is nothing to add yet.
-    let _ = record;
-    None
+    fsbattery_report::html::then_and_now_for_record(record)
+        .map(|body| format!("<h2>Then and now</h2>\n{body}"))
 }
