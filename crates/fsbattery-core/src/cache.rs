@@ -13,13 +13,19 @@ use nix::fcntl::{posix_fadvise, PosixFadviseAdvice};
 use std::fs::File;
 use std::path::Path;
 
-/// What a workload's reference tool does to the page cache before each timed phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a workload's reference tool does to the page cache before each timed phase. Every
+/// workload declares one ([`crate::workload::Workload::tool_cache`] has no default), so
+/// `--cache tool` never falls back to anything the tool did not do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolCache {
     /// fio's `invalidate=1`: posix_fadvise(DONTNEED) on the job's files, no sync, no drop.
     Invalidate,
-    /// bonnie++ and PostMark: nothing; each phase finds what the previous one left.
+    /// Nothing: each phase finds what the previous one left (tar, cpio, cp, cat, rm, dd,
+    /// split, bonnie++, PostMark, iozone, filebench, the io500 app between its phases).
+    #[default]
     Nothing,
+    /// sync(2) and nothing else: FFSB syncs after laying out its files, before it times.
+    Sync,
 }
 
 /// The cache handling of one workload run: the run's policy and the workload's tool.
@@ -27,18 +33,14 @@ pub enum ToolCache {
 pub struct CacheMode {
     /// `--cache` (cold unless asked otherwise).
     pub policy: CachePolicy,
-    /// What the workload's reference tool does; `None` when it follows none.
-    pub tool: Option<ToolCache>,
+    /// What the workload's reference tool does.
+    pub tool: ToolCache,
 }
 
 impl CacheMode {
-    /// The policy phases actually run under: `tool` for a workload that follows no tool
-    /// is cold.
+    /// The policy phases actually run under (recorded with each sample).
     pub fn effective(&self) -> CachePolicy {
-        match (self.policy, self.tool) {
-            (CachePolicy::Tool, None) => CachePolicy::Cold,
-            (p, _) => p,
-        }
+        self.policy
     }
 
     /// Bring the cache into this mode's state before a phase over `paths`; returns what was
@@ -52,14 +54,14 @@ impl CacheMode {
                 }
                 CachePrep::ReadIn
             }
-            (CachePolicy::Tool, Some(ToolCache::Invalidate)) => {
+            (CachePolicy::Tool, ToolCache::Invalidate) => {
                 for p in paths {
                     fadvise_tree(p);
                 }
                 CachePrep::Fadvised
             }
-            (CachePolicy::Tool, _) => CachePrep::Nothing,
-            (CachePolicy::None, _) => {
+            (CachePolicy::Tool, ToolCache::Nothing) => CachePrep::Nothing,
+            (CachePolicy::None, _) | (CachePolicy::Tool, ToolCache::Sync) => {
                 nix::unistd::sync();
                 CachePrep::Synced
             }
@@ -173,7 +175,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("f");
         std::fs::write(&file, vec![1u8; 1 << 16]).unwrap();
-        for tool in [None, Some(ToolCache::Nothing), Some(ToolCache::Invalidate)] {
+        for tool in [ToolCache::Nothing, ToolCache::Invalidate, ToolCache::Sync] {
             let mode = CacheMode {
                 policy: CachePolicy::None,
                 tool,
@@ -181,5 +183,27 @@ mod tests {
             assert_eq!(mode.effective(), CachePolicy::None);
             assert_eq!(mode.prepare(&[&file]), CachePrep::Synced);
         }
+    }
+
+    /// The reference tools of the seeds' tar, cpio, cp, cat, rm, dd and split rows drop
+    /// nothing, nor does the io500 app between its phases: under `tool` their phases find the
+    /// cache as the previous phase left it, and a file the phase reads stays resident.
+    #[test]
+    fn tool_workloads_that_drop_nothing_leave_the_cache_alone() {
+        for name in [
+            "metadata", "tree", "tree4", "stream", "split", "dd", "bigfile", "io500",
+        ] {
+            let w = crate::workload::find(name).unwrap();
+            assert_eq!(w.tool_cache(), ToolCache::Nothing, "{name}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, vec![1u8; 1 << 20]).unwrap();
+        let mode = CacheMode {
+            policy: CachePolicy::Tool,
+            tool: crate::workload::find("io500").unwrap().tool_cache(),
+        };
+        assert_eq!(mode.effective(), CachePolicy::Tool);
+        assert_eq!(mode.prepare(&[&file]), CachePrep::Nothing);
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod atomic;
 pub mod cache;
+pub mod cache_plan;
 pub mod ceiling;
 pub mod collective;
 pub mod dataset;

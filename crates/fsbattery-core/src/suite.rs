@@ -99,6 +99,8 @@ struct WorkloadEntry {
     params: Option<Spanned<BTreeMap<String, toml::Value>>>,
     method: Option<Spanned<String>>,
     note: Option<String>,
+    cache: Option<Spanned<String>>,
+    phase_cache: Option<Spanned<BTreeMap<String, String>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -237,16 +239,25 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     let cache = suite_settings::cache(&file.cache, &err)?;
     let pauses = suite_settings::pauses(&file.pause, &file.pause_full, &file.pause_quick, &err)?;
     let fs_defaults = suite_settings::fs_defaults(&file.fs, &err)?;
-    let mut workload_settings = BTreeMap::new();
-    for w in &file.workloads {
-        let s = suite_settings::workload(&w.method, &w.note, &err)?;
-        workload_settings.insert(w.name.get_ref().clone(), s);
-    }
     let workloads = file
         .workloads
         .iter()
         .map(|w| checked_workload(w, &err))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut workload_settings = BTreeMap::new();
+    for w in &file.workloads {
+        let mut s = suite_settings::workload(&w.method, &w.note, &err)?;
+        let name = w.name.get_ref();
+        let wl = workload::find(name).expect("checked by checked_workload");
+        let metrics: Vec<String> = wl
+            .metrics(&Params::default_for(wl.params()))
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
+        (s.cache, s.phase_cache) =
+            crate::cache_plan::workload_cache(&w.cache, &w.phase_cache, name, &metrics, &err)?;
+        workload_settings.insert(name.clone(), s);
+    }
     let rows = file
         .rows
         .into_iter()

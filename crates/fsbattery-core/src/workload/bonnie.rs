@@ -137,8 +137,8 @@ impl Workload for Bonnie {
     }
     /// bonnie++ never touches the cache: its stat phase finds the inodes its create phase
     /// just made.
-    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
-        Some(crate::cache::ToolCache::Nothing)
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         if p.get("size") > 0 {

@@ -89,6 +89,10 @@ pub(super) fn tree_needs(spec: &DatasetSpec, held: u64) -> super::needs::Needs {
 }
 
 impl Workload for Tree {
+    /// Cp, tar, cpio and rm drop nothing.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The tarball with the tree and its copy (11 tarballs at the end weigh about as much).
         tree_needs(&self.dataset(p).expect("tree has a dataset"), 11)

@@ -63,6 +63,11 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         })
         .collect();
     notes.extend(memory_note);
+    notes.extend(
+        workloads
+            .iter()
+            .filter_map(|w| w.cache.note(w.workload.name(), cache, &suite.name)),
+    );
     let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
     settings.fs_options = plan_settings::fs_options(&suite, &targets);
     let mut plan = Plan {
@@ -184,10 +189,18 @@ fn planned_workloads(
             }
         }
         methods.push(setting);
+        let own = suite.workload_settings.get(name.as_str());
+        let cache = fsbattery_core::cache_plan::WorkloadCache::planned(
+            args.cache.is_some(),
+            plan_settings::cache(args, suite).0,
+            own.and_then(|s| s.cache),
+            &own.map(|s| s.phase_cache.clone()).unwrap_or_default(),
+        );
         workloads.push(PlannedWorkload {
             workload: w,
             params,
             method,
+            cache,
         });
     }
     Ok((workloads, methods))
