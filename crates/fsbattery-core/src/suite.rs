@@ -329,6 +329,7 @@ fn checked_workload(
         let text = match v {
             toml::Value::String(s) => s.clone(),
             toml::Value::Integer(i) if *i >= 0 => i.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
             other => {
                 return Err(err(
                     params_at,
@@ -572,6 +573,12 @@ mod tests {
         let ffsb = &s4.workloads.iter().find(|w| w.0 == "ffsb").unwrap().1;
         assert_eq!(ffsb["threads"], "4");
         assert!(s4.workload_settings["ffsb"].note.is_some());
+        // S4 published single runs; its tree copy and tar came after its dd and randomio.
+        assert_eq!(s4.repeat, 1);
+        let cold = Some(&CachePolicy::Cold);
+        let tree = &s4.workload_settings["tree"].phase_cache;
+        assert_eq!((tree.get("copy_tree"), tree.get("tar")), (cold, cold));
+        assert_eq!(tree.get("untar"), None);
         for p in presets() {
             assert!(
                 load(p.name).unwrap().cache.is_some(),

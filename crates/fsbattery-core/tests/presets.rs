@@ -131,3 +131,53 @@ fn the_number_finder_sees_sizes_counts_and_versions() {
         ["2.6.14.4", "10", "10,000", "4"]
     );
 }
+
+/// The tree phases each preset runs at its own parameters: only its seed's (issue 25 §4,
+/// "extra phases"), each of them a row of its table.
+#[test]
+fn each_preset_runs_only_its_seeds_tree_phases() {
+    let want: &[(&str, &[&str])] = &[
+        (
+            "piszcz2006",
+            &[
+                "tarball_in",
+                "tarball_out",
+                "untar",
+                "tar",
+                "copy_tree",
+                "remove_tree",
+                "tarball_copy10",
+            ],
+        ),
+        ("zfs2007", &["tarball_in", "untar", "tar", "copy_tree"]),
+    ];
+    for (_, s) in suite_files() {
+        let Some((_, expected)) = want.iter().find(|(n, _)| *n == s.name) else {
+            continue;
+        };
+        let (_, given) = s.workloads.iter().find(|(n, _)| n == "tree").unwrap();
+        let tree = fsbattery_core::workload::find("tree").unwrap();
+        let p = fsbattery_core::params::Params::resolve(
+            "tree",
+            tree.params(),
+            fsbattery_core::params::Scale::Standard,
+            0,
+            given,
+        )
+        .unwrap();
+        let mut runs: Vec<String> = tree.metrics(&p).into_iter().map(|m| m.name).collect();
+        let mut expected: Vec<String> = expected.iter().map(|m| m.to_string()).collect();
+        runs.sort();
+        expected.sort();
+        assert_eq!(runs, expected, "{}", s.name);
+        for m in &runs {
+            assert!(
+                s.rows
+                    .iter()
+                    .any(|r| r.workload == "tree" && &r.metric == m),
+                "{}: tree phase {m} runs but no row shows it",
+                s.name
+            );
+        }
+    }
+}
