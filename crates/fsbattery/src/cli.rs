@@ -324,7 +324,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "per-repeat")]
     pub fresh: FreshArg,
     /// The "other disk" the kernel tarball is copied from and back to (S1 007/008); must not
-    /// be a target [default: the work directory].
+    /// be a target, and the run warns when it shares a target's device; the tarball is
+    /// evicted from the page cache before it is read [default: the work directory].
     #[arg(long, value_name = "DIR")]
     pub source_dir: Option<PathBuf>,
     /// Use this real, uncompressed kernel tarball instead of the generated tree.

@@ -248,7 +248,9 @@ fn without_root_cold_is_attempted_not_guaranteed() {
 /// Under `cache = "tool"` the tree workload's phases (cp, tar, cpio, rm: tools that drop
 /// nothing) find the cache as the previous phase left it: nothing is synced or dropped (the
 /// residency is not asserted: other tests on this machine may drop the whole cache). A
-/// suite's `phase_cache = { tar = "cold" }` drops before that phase alone.
+/// suite's `phase_cache = { tar = "cold" }` drops before that phase alone. The source tarball
+/// is evicted before `tarball_in` reads it, and the run warns that the tarball's directory
+/// shares the targets' device.
 #[test]
 fn tool_phases_of_tar_and_rm_are_not_dropped_unless_the_suite_says() {
     let _serial = serial();
@@ -278,6 +280,12 @@ fn tool_phases_of_tar_and_rm_are_not_dropped_unless_the_suite_says() {
         ];
         let o = run_in(work.path(), &args);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
+        // The tarball's directory (the work directory) holds the loop images too.
+        assert!(
+            stderr(&o).contains("is on the same device as target(s) ext4"),
+            "{}",
+            stderr(&o)
+        );
         let rec = results(&work.path().join(name));
         let mut preps = std::collections::BTreeMap::new();
         for c in rec["cells"].as_array().unwrap() {
@@ -293,6 +301,9 @@ fn tool_phases_of_tar_and_rm_are_not_dropped_unless_the_suite_says() {
         preps
     };
     let tool = run("tool", "");
+    // S1's "other disk": the tarball this run generated was evicted before tarball_in read it
+    // (other tests' drops can only lower this).
+    assert!(pct(&tool["tarball_in"]) < 10.0, "{}", tool["tarball_in"]);
     for metric in [
         "untar",
         "tar",

@@ -204,6 +204,9 @@ fn tarball_in_out(
     tarball: &Path,
     out: bool,
 ) -> Result<(), WorkloadError> {
+    // The seeds read the tarball from a disk, not from the memory the run generated it in
+    // (`cache none` and `tool` would otherwise find it all resident); `warm` reads it back in.
+    crate::cache::evict_source(ds.tarball());
     ctx.timed("tarball_in", &[ds.tarball(), scratch.path()], || {
         ops.copy_file(ds.tarball(), tarball)
     })?;

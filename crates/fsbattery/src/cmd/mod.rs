@@ -17,6 +17,7 @@ mod record;
 mod report;
 mod run;
 mod setup;
+mod source_disk;
 mod trial_mount;
 pub use trial_mount::TargetRefused;
 
