@@ -25,6 +25,7 @@ pub mod packages;
 pub mod params;
 pub mod residency;
 pub mod runner;
+pub mod seed_sized;
 pub mod suggest;
 pub mod suite;
 pub mod suite_native;

@@ -242,7 +242,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     let workloads = file
         .workloads
         .iter()
-        .map(|w| checked_workload(w, &err))
+        .map(|w| checked_workload(w, seed_memory, &err))
         .collect::<Result<Vec<_>, _>>()?;
     let mut workload_settings = BTreeMap::new();
     for w in &file.workloads {
@@ -299,6 +299,7 @@ fn seed_memory(
 /// One `[[workload]]`: a known workload whose parameters are counts or sizes that resolve.
 fn checked_workload(
     w: &WorkloadEntry,
+    seed_memory: Option<u64>,
     err: &dyn Fn(usize, &str, String) -> UsageError,
 ) -> Result<(String, BTreeMap<String, String>), UsageError> {
     let name = w.name.get_ref();
@@ -340,8 +341,18 @@ fn checked_workload(
         };
         params.insert(k.clone(), text);
     }
-    Params::resolve(name, wl.params(), Scale::Quick, 0, &params)
-        .map_err(|e| err(params_at, "params", e.to_string()))?;
+    // A multiple of seed_memory is checked at the size it has at standard scale.
+    let mut sized = params.clone();
+    crate::seed_sized::apply(
+        name,
+        &mut sized,
+        wl.params(),
+        seed_memory,
+        Scale::Standard,
+        0,
+    )
+    .and_then(|()| Params::resolve(name, wl.params(), Scale::Quick, 0, &sized))
+    .map_err(|e| err(params_at, "params", e.to_string()))?;
     Ok((name.clone(), params))
 }
 

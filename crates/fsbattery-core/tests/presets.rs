@@ -181,3 +181,40 @@ fn each_preset_runs_only_its_seeds_tree_phases() {
         }
     }
 }
+
+/// Sizes a seed took from its RAM are written as multiples of `seed_memory` and are the
+/// seed's own at standard scale (S2's 16 GB file on 8 GB, S4's 2 GB bonnie file on 1 GB); at
+/// quick scale the workload's small default applies.
+#[test]
+fn seed_memory_sizes_are_the_seeds_own_at_standard_scale() {
+    use fsbattery_core::params::{Params, Scale};
+    let want = [
+        ("prolinux2013", "bonnie", 16u64 << 30),
+        ("prolinux2013", "bigfile", 16 << 30),
+        ("zfs2007", "bonnie", 2 << 30),
+    ];
+    let suites = suite_files();
+    for (suite, workload, bytes) in want {
+        let (_, s) = suites.iter().find(|(_, s)| s.name == suite).unwrap();
+        let (_, given) = s.workloads.iter().find(|(n, _)| n == workload).unwrap();
+        assert_eq!(given["size"], "2 * seed_memory", "{suite} {workload}");
+        let w = fsbattery_core::workload::find(workload).unwrap();
+        let at = |scale| {
+            let mut g = given.clone();
+            fsbattery_core::seed_sized::apply(
+                workload,
+                &mut g,
+                w.params(),
+                s.seed_memory,
+                scale,
+                0,
+            )
+            .unwrap();
+            Params::resolve(workload, w.params(), scale, 0, &g)
+                .unwrap()
+                .get("size")
+        };
+        assert_eq!(at(Scale::Standard), bytes, "{suite} {workload}");
+        assert!(at(Scale::Quick) < 1 << 30, "{suite} {workload}");
+    }
+}

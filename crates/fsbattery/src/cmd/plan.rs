@@ -176,7 +176,9 @@ fn planned_workloads(
         if let Some(o) = overrides.get(name.as_str()) {
             given.extend(o.clone());
         }
-        let params = Params::resolve(name, w.params(), scale, ram, &given)?;
+        let (specs, seed) = (w.params(), suite.seed_memory);
+        fsbattery_core::seed_sized::apply(name, &mut given, specs, seed, scale, ram)?;
+        let params = Params::resolve(name, specs, scale, ram, &given)?;
         // Relations between parameters, before any target exists: a cell that would fail
         // after mkfs for its parameters alone is a plan error.
         w.check(&params)
