@@ -85,6 +85,7 @@ struct SuiteFile {
     pause_full: Option<Spanned<f64>>,
     pause_quick: Option<Spanned<f64>>,
     seed_memory: Option<Spanned<String>>,
+    volume: Option<Spanned<String>>,
     fs: Option<Spanned<BTreeMap<String, suite_settings::FsEntry>>>,
     #[serde(default, rename = "workload")]
     workloads: Vec<WorkloadEntry>,
@@ -137,6 +138,9 @@ pub struct Suite {
     pub workload_settings: BTreeMap<String, WorkloadSetting>,
     /// The seed machine's RAM, where the seed states it (`run --memory seed` applies it).
     pub seed_memory: Option<u64>,
+    /// The size of the seed's volume (`volume`, S2's 100 GB): loop images are made this large
+    /// (sparse) unless the workloads need more or a target gives `size=`.
+    pub volume: Option<u64>,
     /// Workloads with their parameter overrides (text values).
     pub workloads: Vec<(String, BTreeMap<String, String>)>,
     /// Table rows, in the study's order; labels may hold `{workload.param}` placeholders
@@ -236,6 +240,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     };
     let repeat = checked_numbers(&file, &err)?;
     let seed_memory = seed_memory(&file, &err)?;
+    let volume = match &file.volume {
+        None => None,
+        Some(v) => Some(
+            crate::params::parse_bytes(v.get_ref())
+                .filter(|b| *b > 0)
+                .ok_or_else(|| {
+                    let msg = format!("volume = {:?}: not a size, e.g. \"100GiB\"", v.get_ref());
+                    err(v.span().start, "volume", msg)
+                })?,
+        ),
+    };
     let cache = suite_settings::cache(&file.cache, &err)?;
     let pauses = suite_settings::pauses(&file.pause, &file.pause_full, &file.pause_quick, &err)?;
     let fs_defaults = suite_settings::fs_defaults(&file.fs, &err)?;
@@ -274,6 +289,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         fs_defaults,
         workload_settings,
         seed_memory,
+        volume,
         workloads,
         rows,
     })

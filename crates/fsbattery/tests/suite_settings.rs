@@ -379,3 +379,43 @@ fn a_suites_cache_per_workload_and_phase_is_planned_and_checked() {
     );
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
+
+/// A suite's `volume` sizes loop images without `size=` (sparse: the space check counts what
+/// the workloads write, so a 100 GiB volume plans on a disk with less free), a target's own
+/// `size=` wins, and a volume that is not a size is refused in one line naming the key.
+#[test]
+fn a_suites_volume_sizes_the_loop_images() {
+    let cwd = tempfile::tempdir().unwrap();
+    let write = |volume: &str| {
+        let path = cwd.path().join("volume.toml");
+        let text = format!(
+            "name = \"volume\"\nrepeat = 1\nvolume = \"{volume}\"\n\
+             [[workload]]\nname = \"stream\"\nparams = {{ size = \"1MiB\" }}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let bad = write("big");
+    let o = run_in(cwd.path(), &["run", "--dry-run", "--suite", &bad]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let first = stderr(&o).lines().next().unwrap_or_default().to_string();
+    assert!(first.contains("volume = \"big\": not a size"), "{first}");
+    if !loop_ext4_available() {
+        return;
+    }
+    // Larger than this machine's free space (sparse images only use what is written).
+    let s = write("64TiB");
+    let out = dry_run(
+        cwd.path(),
+        &[
+            "--suite",
+            &s,
+            "--target",
+            "loop:ext4",
+            "--target",
+            "loop:ext4,size=1G",
+        ],
+    );
+    assert!(out.contains("1 sparse image(s) of 64TiB"), "{out}");
+    assert!(out.contains("1 sparse image(s) of 1GiB"), "{out}");
+}

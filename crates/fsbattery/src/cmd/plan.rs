@@ -527,10 +527,14 @@ fn targets(
     workloads: &[PlannedWorkload],
     memory: bool,
 ) -> Result<(Targets, Skipped, Option<String>), UsageError> {
+    // A suite's volume (S2's 100 GB) is made as large, sparse: the space check counts what
+    // the workloads write into it, not its size.
+    let needed = aged_image_size(args, workloads)?;
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
-        image_size: Some(aged_image_size(args, workloads)?),
+        image_size: Some(suite.volume.map_or(needed, |v| v.max(needed))),
+        image_written: suite.volume.map(|_| needed),
         loop_dio: memory,
         fs_defaults: suite.fs_defaults.clone(),
         fuse_timeout: Some(std::time::Duration::from_secs(args.fuse_timeout)),
