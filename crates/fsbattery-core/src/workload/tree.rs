@@ -566,12 +566,27 @@ pub(super) mod tests {
     }
 
     fn tiny() -> Params {
-        Params::from_pairs(&[("kernel", 2614), ("scale_div", 128), ("seed", 3)])
+        let phases = OPTIONAL.map(|phase| (phase, 1));
+        let mut pairs = vec![("kernel", 2614), ("scale_div", 128), ("seed", 3)];
+        pairs.extend(phases);
+        Params::from_pairs(&pairs)
     }
 
     #[test]
     fn native_run_records_every_metric_and_cleans_up() {
         check_run(&Tree, &tiny(), Method::Native);
+    }
+
+    /// S4's phases only: the flags leave their phases out of the run and its metrics, and
+    /// nothing is left on the target or the source disk.
+    #[test]
+    fn phases_switched_off_do_not_run() {
+        let mut pairs = vec![("kernel", 2614), ("scale_div", 128), ("seed", 3)];
+        pairs.extend(OPTIONAL.map(|phase| (phase, 0)));
+        let p = Params::from_pairs(&pairs);
+        let names: Vec<String> = Tree.metrics(&p).into_iter().map(|m| m.name).collect();
+        assert_eq!(names, ["tarball_in", "untar", "tar", "copy_tree"]);
+        check_run(&Tree, &p, Method::Native);
     }
 
     #[test]
