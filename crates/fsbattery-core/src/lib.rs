@@ -7,6 +7,7 @@
 
 pub mod atomic;
 pub mod cache;
+pub mod cache_plan;
 pub mod ceiling;
 pub mod collective;
 pub mod dataset;
@@ -25,6 +26,7 @@ pub mod params;
 pub mod published;
 pub mod residency;
 pub mod runner;
+pub mod seed_sized;
 pub mod suggest;
 pub mod suite;
 pub mod suite_native;

@@ -85,6 +85,7 @@ struct SuiteFile {
     pause_full: Option<Spanned<f64>>,
     pause_quick: Option<Spanned<f64>>,
     seed_memory: Option<Spanned<String>>,
+    volume: Option<Spanned<String>>,
     fs: Option<Spanned<BTreeMap<String, suite_settings::FsEntry>>>,
     #[serde(default, rename = "workload")]
     workloads: Vec<WorkloadEntry>,
@@ -99,6 +100,8 @@ struct WorkloadEntry {
     params: Option<Spanned<BTreeMap<String, toml::Value>>>,
     method: Option<Spanned<String>>,
     note: Option<String>,
+    cache: Option<Spanned<String>>,
+    phase_cache: Option<Spanned<BTreeMap<String, String>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -135,6 +138,9 @@ pub struct Suite {
     pub workload_settings: BTreeMap<String, WorkloadSetting>,
     /// The seed machine's RAM, where the seed states it (`run --memory seed` applies it).
     pub seed_memory: Option<u64>,
+    /// The size of the seed's volume (`volume`, S2's 100 GB): loop images are made this large
+    /// (sparse) unless the workloads need more or a target gives `size=`.
+    pub volume: Option<u64>,
     /// Workloads with their parameter overrides (text values).
     pub workloads: Vec<(String, BTreeMap<String, String>)>,
     /// Table rows, in the study's order; labels may hold `{workload.param}` placeholders
@@ -234,19 +240,39 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     };
     let repeat = checked_numbers(&file, &err)?;
     let seed_memory = seed_memory(&file, &err)?;
+    let volume = match &file.volume {
+        None => None,
+        Some(v) => Some(
+            crate::params::parse_bytes(v.get_ref())
+                .filter(|b| *b > 0)
+                .ok_or_else(|| {
+                    let msg = format!("volume = {:?}: not a size, e.g. \"100GiB\"", v.get_ref());
+                    err(v.span().start, "volume", msg)
+                })?,
+        ),
+    };
     let cache = suite_settings::cache(&file.cache, &err)?;
     let pauses = suite_settings::pauses(&file.pause, &file.pause_full, &file.pause_quick, &err)?;
     let fs_defaults = suite_settings::fs_defaults(&file.fs, &err)?;
-    let mut workload_settings = BTreeMap::new();
-    for w in &file.workloads {
-        let s = suite_settings::workload(&w.method, &w.note, &err)?;
-        workload_settings.insert(w.name.get_ref().clone(), s);
-    }
     let workloads = file
         .workloads
         .iter()
-        .map(|w| checked_workload(w, &err))
+        .map(|w| checked_workload(w, seed_memory, &err))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut workload_settings = BTreeMap::new();
+    for w in &file.workloads {
+        let mut s = suite_settings::workload(&w.method, &w.note, &err)?;
+        let name = w.name.get_ref();
+        let wl = workload::find(name).expect("checked by checked_workload");
+        let metrics: Vec<String> = wl
+            .metrics(&Params::default_for(wl.params()))
+            .into_iter()
+            .map(|m| m.name)
+            .collect();
+        (s.cache, s.phase_cache) =
+            crate::cache_plan::workload_cache(&w.cache, &w.phase_cache, name, &metrics, &err)?;
+        workload_settings.insert(name.clone(), s);
+    }
     let rows = file
         .rows
         .into_iter()
@@ -263,6 +289,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         fs_defaults,
         workload_settings,
         seed_memory,
+        volume,
         workloads,
         rows,
     })
@@ -288,6 +315,7 @@ fn seed_memory(
 /// One `[[workload]]`: a known workload whose parameters are counts or sizes that resolve.
 fn checked_workload(
     w: &WorkloadEntry,
+    seed_memory: Option<u64>,
     err: &dyn Fn(usize, &str, String) -> UsageError,
 ) -> Result<(String, BTreeMap<String, String>), UsageError> {
     let name = w.name.get_ref();
@@ -318,6 +346,7 @@ fn checked_workload(
         let text = match v {
             toml::Value::String(s) => s.clone(),
             toml::Value::Integer(i) if *i >= 0 => i.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
             other => {
                 return Err(err(
                     params_at,
@@ -328,8 +357,18 @@ fn checked_workload(
         };
         params.insert(k.clone(), text);
     }
-    Params::resolve(name, wl.params(), Scale::Quick, 0, &params)
-        .map_err(|e| err(params_at, "params", e.to_string()))?;
+    // A multiple of seed_memory is checked at the size it has at standard scale.
+    let mut sized = params.clone();
+    crate::seed_sized::apply(
+        name,
+        &mut sized,
+        wl.params(),
+        seed_memory,
+        Scale::Standard,
+        0,
+    )
+    .and_then(|()| Params::resolve(name, wl.params(), Scale::Quick, 0, &sized))
+    .map_err(|e| err(params_at, "params", e.to_string()))?;
     Ok((name.clone(), params))
 }
 
@@ -561,6 +600,12 @@ mod tests {
         let ffsb = &s4.workloads.iter().find(|w| w.0 == "ffsb").unwrap().1;
         assert_eq!(ffsb["threads"], "4");
         assert!(s4.workload_settings["ffsb"].note.is_some());
+        // S4 published single runs; its tree copy and tar came after its dd and randomio.
+        assert_eq!(s4.repeat, 1);
+        let cold = Some(&CachePolicy::Cold);
+        let tree = &s4.workload_settings["tree"].phase_cache;
+        assert_eq!((tree.get("copy_tree"), tree.get("tar")), (cold, cold));
+        assert_eq!(tree.get("untar"), None);
         for p in presets() {
             assert!(
                 load(p.name).unwrap().cache.is_some(),

@@ -82,6 +82,7 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
         fs_defaults: FsDefaults(BTreeMap::new()),
         workload_settings: BTreeMap::new(),
         seed_memory: None,
+        volume: None,
         workloads: names.into_iter().map(|n| (n, BTreeMap::new())).collect(),
         rows,
     })

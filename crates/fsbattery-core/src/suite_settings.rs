@@ -40,6 +40,10 @@ pub struct WorkloadSetting {
     pub method: Option<Method>,
     /// Why a parameter is fixed (recorded with the run).
     pub note: Option<String>,
+    /// `cache = ...`: this workload's policy, unless `--cache` (see [`crate::cache_plan`]).
+    pub cache: Option<CachePolicy>,
+    /// `phase_cache = { metric = policy }`: single phases that differ.
+    pub phase_cache: BTreeMap<String, CachePolicy>,
 }
 
 /// The suite's pauses in seconds: `pause` (or its old name `pause_full`) at standard and
@@ -153,6 +157,7 @@ pub(crate) fn workload(
     Ok(WorkloadSetting {
         method,
         note: note.clone(),
+        ..WorkloadSetting::default()
     })
 }
 

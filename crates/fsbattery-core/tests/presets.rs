@@ -131,3 +131,90 @@ fn the_number_finder_sees_sizes_counts_and_versions() {
         ["2.6.14.4", "10", "10,000", "4"]
     );
 }
+
+/// The tree phases each preset runs at its own parameters: only its seed's (issue 25 §4,
+/// "extra phases"), each of them a row of its table.
+#[test]
+fn each_preset_runs_only_its_seeds_tree_phases() {
+    let want: &[(&str, &[&str])] = &[
+        (
+            "piszcz2006",
+            &[
+                "tarball_in",
+                "tarball_out",
+                "untar",
+                "tar",
+                "copy_tree",
+                "remove_tree",
+                "tarball_copy10",
+            ],
+        ),
+        ("zfs2007", &["tarball_in", "untar", "tar", "copy_tree"]),
+    ];
+    for (_, s) in suite_files() {
+        let Some((_, expected)) = want.iter().find(|(n, _)| *n == s.name) else {
+            continue;
+        };
+        let (_, given) = s.workloads.iter().find(|(n, _)| n == "tree").unwrap();
+        let tree = fsbattery_core::workload::find("tree").unwrap();
+        let p = fsbattery_core::params::Params::resolve(
+            "tree",
+            tree.params(),
+            fsbattery_core::params::Scale::Standard,
+            0,
+            given,
+        )
+        .unwrap();
+        let mut runs: Vec<String> = tree.metrics(&p).into_iter().map(|m| m.name).collect();
+        let mut expected: Vec<String> = expected.iter().map(|m| m.to_string()).collect();
+        runs.sort();
+        expected.sort();
+        assert_eq!(runs, expected, "{}", s.name);
+        for m in &runs {
+            assert!(
+                s.rows
+                    .iter()
+                    .any(|r| r.workload == "tree" && &r.metric == m),
+                "{}: tree phase {m} runs but no row shows it",
+                s.name
+            );
+        }
+    }
+}
+
+/// Sizes a seed took from its RAM are written as multiples of `seed_memory` and are the
+/// seed's own at standard scale (S2's 16 GB file on 8 GB, S4's 2 GB bonnie file on 1 GB); at
+/// quick scale the workload's small default applies.
+#[test]
+fn seed_memory_sizes_are_the_seeds_own_at_standard_scale() {
+    use fsbattery_core::params::{Params, Scale};
+    let want = [
+        ("prolinux2013", "bonnie", 16u64 << 30),
+        ("prolinux2013", "bigfile", 16 << 30),
+        ("zfs2007", "bonnie", 2 << 30),
+    ];
+    let suites = suite_files();
+    for (suite, workload, bytes) in want {
+        let (_, s) = suites.iter().find(|(_, s)| s.name == suite).unwrap();
+        let (_, given) = s.workloads.iter().find(|(n, _)| n == workload).unwrap();
+        assert_eq!(given["size"], "2 * seed_memory", "{suite} {workload}");
+        let w = fsbattery_core::workload::find(workload).unwrap();
+        let at = |scale| {
+            let mut g = given.clone();
+            fsbattery_core::seed_sized::apply(
+                workload,
+                &mut g,
+                w.params(),
+                s.seed_memory,
+                scale,
+                0,
+            )
+            .unwrap();
+            Params::resolve(workload, w.params(), scale, 0, &g)
+                .unwrap()
+                .get("size")
+        };
+        assert_eq!(at(Scale::Standard), bytes, "{suite} {workload}");
+        assert!(at(Scale::Quick) < 1 << 30, "{suite} {workload}");
+    }
+}

@@ -312,7 +312,8 @@ pub struct RunArgs {
     pub pause: Option<f64>,
     /// Page cache before each timed phase: cold (sync, drop caches; fadvise without root),
     /// warm (the phase's files read in first), tool (what the workload's reference tool
-    /// does: bonnie++ and PostMark nothing, fio's invalidate for randomio; cold for the rest),
+    /// does, which every workload declares: tar, cp, rm, dd, bonnie++, PostMark, io500 ...
+    /// nothing, fio's invalidate for randomio, FFSB a sync; a suite may set phases cold),
     /// none (sync only, as S1). Residency is measured and recorded either way [default: the
     /// suite's `cache`, else tool].
     #[arg(long, value_enum)]
@@ -347,7 +348,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "per-repeat")]
     pub fresh: FreshArg,
     /// The "other disk" the kernel tarball is copied from and back to (S1 007/008); must not
-    /// be a target [default: the work directory].
+    /// be a target, and the run warns when it shares a target's device; the tarball is
+    /// evicted from the page cache before it is read [default: the work directory].
     #[arg(long, value_name = "DIR")]
     pub source_dir: Option<PathBuf>,
     /// Use this real, uncompressed kernel tarball instead of the generated tree.
@@ -471,7 +473,7 @@ pub enum CacheArg {
     Cold,
     /// Read the phase's files in before it.
     Warm,
-    /// What the workload's reference tool does (cold for workloads that follow none).
+    /// What the workload's reference tool does (every workload declares it).
     Tool,
     /// Sync only, drop nothing (S1: `sync` and a pause between tests).
     None,

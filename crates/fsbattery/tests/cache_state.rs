@@ -244,3 +244,84 @@ fn without_root_cold_is_attempted_not_guaranteed() {
         assert_eq!(c["prep"], "fadvised", "{metric}: {c}");
     }
 }
+
+/// Under `cache = "tool"` the tree workload's phases (cp, tar, cpio, rm: tools that drop
+/// nothing) find the cache as the previous phase left it: nothing is synced or dropped (the
+/// residency is not asserted: other tests on this machine may drop the whole cache). A
+/// suite's `phase_cache = { tar = "cold" }` drops before that phase alone. The source tarball
+/// is evicted before `tarball_in` reads it, and the run warns that the tarball's directory
+/// shares the targets' device.
+#[test]
+fn tool_phases_of_tar_and_rm_are_not_dropped_unless_the_suite_says() {
+    let _serial = serial();
+    if !loop_ext4_available() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let run = |name: &str, phase_cache: &str| {
+        let suite = work.path().join(format!("{name}.toml"));
+        let text = format!(
+            "name = \"{name}\"\nrepeat = 1\ncache = \"tool\"\n\
+             [[workload]]\nname = \"tree\"\nparams = {{ scale_div = 64 }}\n{phase_cache}"
+        );
+        std::fs::write(&suite, text).unwrap();
+        let workdir = work.path().join("w");
+        let args = [
+            "run",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--target",
+            "loop:ext4,size=512M",
+            "--workdir",
+            workdir.to_str().unwrap(),
+            "--out",
+            name,
+            "--quiet",
+        ];
+        let o = run_in(work.path(), &args);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        // The tarball's directory (the work directory) holds the loop images too.
+        assert!(
+            stderr(&o).contains("is on the same device as target(s) ext4"),
+            "{}",
+            stderr(&o)
+        );
+        let rec = results(&work.path().join(name));
+        let mut preps = std::collections::BTreeMap::new();
+        for c in rec["cells"].as_array().unwrap() {
+            for s in c["samples"].as_array().unwrap() {
+                if !s["cache"].is_null() {
+                    preps.insert(
+                        c["metric"].as_str().unwrap().to_string(),
+                        s["cache"].clone(),
+                    );
+                }
+            }
+        }
+        preps
+    };
+    let tool = run("tool", "");
+    // S1's "other disk": the tarball this run generated was evicted before tarball_in read it
+    // (other tests' drops can only lower this).
+    assert!(pct(&tool["tarball_in"]) < 10.0, "{}", tool["tarball_in"]);
+    for metric in [
+        "untar",
+        "tar",
+        "cpio",
+        "copy_tree",
+        "remove_tree",
+        "tarball_copy10",
+    ] {
+        let c = &tool[metric];
+        assert_eq!(c["policy"], "tool", "{metric}: {c}");
+        assert_eq!(c["prep"], "nothing", "{metric}: {c}");
+    }
+    let cold_tar = run("coldtar", "phase_cache = { tar = \"cold\" }\n");
+    assert_eq!(cold_tar["tar"]["policy"], "cold", "{}", cold_tar["tar"]);
+    assert_eq!(cold_tar["tar"]["prep"], "dropped", "{}", cold_tar["tar"]);
+    assert_eq!(
+        cold_tar["untar"]["prep"], "nothing",
+        "{}",
+        cold_tar["untar"]
+    );
+}

@@ -329,3 +329,93 @@ fn a_presets_conditions_open_the_run_in_one_line() {
         "{err}"
     );
 }
+
+/// A suite file's `[[workload]] cache` and `phase_cache` reach the plan (one line naming the
+/// workload and phase), a phase that is no metric of the workload is refused in one line with
+/// the key, and `--cache` replaces them (no such line).
+#[test]
+fn a_suites_cache_per_workload_and_phase_is_planned_and_checked() {
+    let cwd = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let spec = format!("dir:{}", target.path().display());
+    let write = |body: &str| {
+        let path = cwd.path().join("phases.toml");
+        let text = format!("name = \"phases\"\nrepeat = 1\ncache = \"tool\"\n{body}");
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let s = write(
+        "[[workload]]\nname = \"metadata\"\nparams = { files = 20 }\n\
+         phase_cache = { find_files = \"cold\" }\n\
+         [[workload]]\nname = \"stream\"\nparams = { size = \"1MiB\" }\ncache = \"warm\"\n",
+    );
+    let out = dry_run(cwd.path(), &["--suite", &s, "--target", &spec]);
+    assert!(
+        out.contains("cache: metadata's find_files cold (suite phases)"),
+        "{out}"
+    );
+    assert!(out.contains("cache: stream warm (suite phases)"), "{out}");
+    let out = dry_run(
+        cwd.path(),
+        &["--suite", &s, "--target", &spec, "--cache", "cold"],
+    );
+    assert!(!out.contains("cache: metadata's"), "{out}");
+    let bad = write("[[workload]]\nname = \"metadata\"\nphase_cache = { find_file = \"cold\" }\n");
+    let o = run_in(
+        cwd.path(),
+        &["run", "--dry-run", "--suite", &bad, "--target", &spec],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let first = stderr(&o).lines().next().unwrap_or_default().to_string();
+    assert!(first.contains("phase_cache"), "{first}");
+    assert!(
+        first.contains("'find_file' is not a phase of workload 'metadata'"),
+        "{first}"
+    );
+    let bad = write("[[workload]]\nname = \"metadata\"\ncache = \"tepid\"\n");
+    let o = run_in(
+        cwd.path(),
+        &["run", "--dry-run", "--suite", &bad, "--target", &spec],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}
+
+/// A suite's `volume` sizes loop images without `size=` (sparse: the space check counts what
+/// the workloads write, so a 100 GiB volume plans on a disk with less free), a target's own
+/// `size=` wins, and a volume that is not a size is refused in one line naming the key.
+#[test]
+fn a_suites_volume_sizes_the_loop_images() {
+    let cwd = tempfile::tempdir().unwrap();
+    let write = |volume: &str| {
+        let path = cwd.path().join("volume.toml");
+        let text = format!(
+            "name = \"volume\"\nrepeat = 1\nvolume = \"{volume}\"\n\
+             [[workload]]\nname = \"stream\"\nparams = {{ size = \"1MiB\" }}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let bad = write("big");
+    let o = run_in(cwd.path(), &["run", "--dry-run", "--suite", &bad]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let first = stderr(&o).lines().next().unwrap_or_default().to_string();
+    assert!(first.contains("volume = \"big\": not a size"), "{first}");
+    if !loop_ext4_available() {
+        return;
+    }
+    // Larger than this machine's free space (sparse images only use what is written).
+    let s = write("64TiB");
+    let out = dry_run(
+        cwd.path(),
+        &[
+            "--suite",
+            &s,
+            "--target",
+            "loop:ext4",
+            "--target",
+            "loop:ext4,size=1G",
+        ],
+    );
+    assert!(out.contains("1 sparse image(s) of 64TiB"), "{out}");
+    assert!(out.contains("1 sparse image(s) of 1GiB"), "{out}");
+}

@@ -14,6 +14,9 @@ struct Fake {
 }
 
 impl Workload for Fake {
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn name(&self) -> &'static str {
         self.name
     }
@@ -64,6 +67,7 @@ fn plan_on(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh, targets: usize) 
         workload: w,
         params: Params::default(),
         method: Method::Native,
+        cache: Default::default(),
     };
     Plan {
         suite,

@@ -51,6 +51,8 @@ pub struct PlannedWorkload {
     pub params: Params,
     /// How it runs: `--method`, else its suite entry's `method`, else native.
     pub method: Method,
+    /// Its cache policy, per phase where the suite sets one (`--cache` sets every phase).
+    pub cache: crate::cache_plan::WorkloadCache,
 }
 
 /// A validated plan: everything is known to exist and be usable before the first setup.

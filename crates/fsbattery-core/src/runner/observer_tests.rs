@@ -72,6 +72,7 @@ fn plan(root: PathBuf) -> Plan {
             workload: wl,
             params,
             method: crate::workload::Method::Native,
+            cache: Default::default(),
         }],
         rows: Vec::new(),
         targets: vec![Box::new(Grumpy(root))],

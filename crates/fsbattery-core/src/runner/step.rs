@@ -141,7 +141,7 @@ fn run_workload(
     sink: &mut SampleSink<'_>,
 ) -> Result<(), WorkloadError> {
     let cache = crate::cache::CacheMode {
-        policy: plan.cache,
+        policy: pw.cache.policy,
         tool: pw.workload.tool_cache(),
     };
     // Under MPI a rank that cannot make its directory fails the cell like any workload error
@@ -154,7 +154,8 @@ fn run_workload(
     let mut on_sample = |metric: &str, sample: Sample| sink.take(metric, sample);
     let ctx = WorkloadCtx::new(&dir, repeat, pw.method, plan.pause, &mut on_sample)
         .with_devices(devices)
-        .with_cache(cache);
+        .with_cache(cache)
+        .with_phase_cache(&pw.cache.phases);
     let mut ctx = match &plan.datasets {
         Some(store) => ctx.with_datasets(store),
         None => ctx,

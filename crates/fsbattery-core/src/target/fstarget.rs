@@ -162,7 +162,7 @@ impl FsTarget {
         match &self.recipe {
             Recipe::Tmpfs(t) => super::tmpfs::make(s, t),
             Recipe::Loop(l) => {
-                super::loopfs::check_space(&self.workdir, l.image_bytes()).map_err(TargetError)?;
+                super::loopfs::check_space(&self.workdir, l.space_bytes()).map_err(TargetError)?;
                 super::loopfs::make(s, l)
             }
             Recipe::Dev(d) => super::device::make(s, d),

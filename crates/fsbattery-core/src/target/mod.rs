@@ -110,6 +110,10 @@ pub struct TargetOptions {
     /// Size of each loop image when a `loop:` spec gives no `size=`; chosen from the scale so
     /// that standard-scale files fit (images are sparse: only written blocks use disk).
     pub image_size: Option<u64>,
+    /// With `image_size`: the most a run writes into one target's images, which the space
+    /// check counts instead of the whole sparse images (a suite's `volume`, far larger than
+    /// what its workloads write).
+    pub image_written: Option<u64>,
     /// Loop devices use direct I/O unless the spec chooses `dio=` (`run --memory`: a memory
     /// cgroup's limit would otherwise count the image file's cache and the filesystem's).
     pub loop_dio: bool,

@@ -125,6 +125,9 @@ pub(crate) struct LoopSpec {
     pub dio: bool,
     /// Column label.
     pub label: String,
+    /// The most the run writes into these sparse images, when known (see
+    /// `TargetOptions::image_written`); `None`: the space check counts them whole.
+    pub written: Option<u64>,
 }
 
 const LOOP_KEYS: [&str; 12] = [
@@ -166,6 +169,7 @@ impl LoopSpec {
         let (fs, opts) = rest.split_once(',').unwrap_or((rest, ""));
         let fs = FsKind::from_name(fs).map_err(|e| format!("{e}: write loop:FSTYPE,..."))?;
         let mut s = LoopSpec {
+            written: None,
             size: DEFAULT_SIZE,
             devices: 1,
             profile: None,
@@ -299,6 +303,13 @@ impl LoopSpec {
             });
         }
         l
+    }
+
+    /// The bytes the space check counts: the images whole, or what the run writes into them
+    /// when that is known and less (they are sparse).
+    pub(crate) fn space_bytes(&self) -> u64 {
+        self.written
+            .map_or(self.image_bytes(), |w| w.min(self.image_bytes()))
     }
 
     /// Bytes of every image this spec makes (data images plus journal).

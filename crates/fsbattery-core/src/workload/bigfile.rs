@@ -42,6 +42,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for BigFile {
+    /// S2's own file test (dd-like writes, reads and rm) drops nothing between them.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         super::needs::Needs::space(p.get("size"), 2, "size")
             .engine(p)

@@ -16,8 +16,10 @@
 //!
 //! Deliberate differences from bonnie++, each a parameter or documented:
 //! - one file of SIZE, not bonnie's 1 GiB pieces (a 32-bit `off_t` limit of its time);
-//! - with `fsync=1` (default) the write and rewrite clocks stop after a closing fsync, so a
-//!   file smaller than 2 × RAM still measures the device; `fsync=0` is bonnie's own clock;
+//! - with `fsync=1` (default) the write and rewrite clocks stop after a closing fsync, as
+//!   bonnie++'s do (2.00a fsyncs the file on close before it reads the timer), so a file
+//!   smaller than 2 × RAM still measures the device; `fsync=0` stops them at the last write,
+//!   which bonnie++ never does (a page-cache rate);
 //! - FILES counts files (bonnie's `-n N` means N × 1024);
 //! - MB/s are 10^6 bytes/s (bonnie++ prints K/sec of 1024 bytes: multiply by 1.024 / 1000).
 //!
@@ -67,8 +69,8 @@ const PARAMS: &[ParamSpec] = &[
     .range(1, MAX_THREADS),
     blockio::flag(
         "fsync",
-        "true: write and rewrite clocks include a closing fsync; false: bonnie's clock (last \
-         write)",
+        "true: write and rewrite clocks include a closing fsync, as bonnie++'s; false: they \
+         stop at the last write",
         1,
     ),
     blockio::count(
@@ -137,8 +139,8 @@ impl Workload for Bonnie {
     }
     /// bonnie++ never touches the cache: its stat phase finds the inodes its create phase
     /// just made.
-    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
-        Some(crate::cache::ToolCache::Nothing)
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         if p.get("size") > 0 {

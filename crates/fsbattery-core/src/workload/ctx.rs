@@ -64,6 +64,24 @@ struct CacheState {
     mode: CacheMode,
     memory_medium: bool,
     last: Option<PhaseCache>,
+    /// The suite's policy for single phases, by the metric they record.
+    phases: std::collections::BTreeMap<String, crate::model::CachePolicy>,
+    /// The metric the next phase records, when the workload said (see [`WorkloadCtx::timed`]).
+    next: Option<String>,
+}
+
+impl CacheState {
+    /// The mode of the phase about to start: the suite's policy for it if it set one.
+    fn take_mode(&mut self) -> CacheMode {
+        let next = self.next.take();
+        match next.and_then(|m| self.phases.get(&m).copied()) {
+            Some(policy) => CacheMode {
+                policy,
+                ..self.mode
+            },
+            None => self.mode,
+        }
+    }
 }
 
 impl<'a> WorkloadCtx<'a> {
@@ -149,7 +167,22 @@ impl<'a> WorkloadCtx<'a> {
         self
     }
 
-    /// Run the phases under `mode` (cold unless given).
+    /// The suite's cache policy for single phases, by the metric each records.
+    pub fn with_phase_cache(
+        mut self,
+        phases: &std::collections::BTreeMap<String, crate::model::CachePolicy>,
+    ) -> Self {
+        self.cache.phases = phases.clone();
+        self
+    }
+
+    /// Name the metric the next [`Self::phase`] records, so a suite's `phase_cache` for it
+    /// applies ([`Self::timed`] does this itself).
+    pub fn next_phase(&mut self, metric: &str) {
+        self.cache.next = Some(metric.to_string());
+    }
+
+    /// Run the phases under `mode` (cold unless given; `with_phase_cache` names exceptions).
     pub fn with_cache(mut self, mode: CacheMode) -> Self {
         self.cache.mode = mode;
         self
@@ -200,9 +233,10 @@ impl<'a> WorkloadCtx<'a> {
         // leader drops the cache, and every rank starts timing after the drop.
         self.barrier(Team::phase_start)?;
         let leader = team.is_none_or(|t| t.comm().node_leader());
-        let prep = self.cache.mode.prepare_as(evict, leader);
+        let mode = self.cache.take_mode();
+        let prep = mode.prepare_as(evict, leader);
         self.cache.last = crate::residency::measure(evict).map(|(r, probe)| PhaseCache {
-            policy: self.cache.mode.effective(),
+            policy: mode.effective(),
             prep,
             resident_bytes: r.resident_bytes,
             file_bytes: r.file_bytes,
@@ -211,7 +245,7 @@ impl<'a> WorkloadCtx<'a> {
         });
         // The walk loaded dentries and inodes even where it found no data (empty files).
         if leader && evict.iter().any(|p| p.exists()) {
-            self.cache.mode.after_measuring(prep);
+            mode.after_measuring(prep);
         }
         // The pause comes after the walk: the walk opened and closed every file, and the
         // kernel frees what that allocated after the fact; paused first, that work fell
@@ -259,6 +293,7 @@ impl<'a> WorkloadCtx<'a> {
         evict: &[&Path],
         f: impl FnOnce() -> Result<(), WorkloadError>,
     ) -> Result<Timing, WorkloadError> {
+        self.next_phase(metric);
         let ((), t) = self.phase(evict, f)?;
         self.record(metric, &t, t.elapsed_s);
         Ok(t)

@@ -48,6 +48,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Dd {
+    /// Dd drops nothing.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         super::needs::Needs::space(p.get("size"), 2, "size")
             .engine(p)

@@ -129,6 +129,10 @@ const PROFILES: [Profile; 4] = [
 ];
 
 impl Workload for Ffsb {
+    /// FFSB 5.2.1 syncs after laying out its files (its "Syncing()..." line) and drops nothing.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Sync
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Files grow to 1.25 x file_size before they are cut back.
         let (files, size) = (p.get("files"), p.get("file_size"));

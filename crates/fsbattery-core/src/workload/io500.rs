@@ -154,6 +154,10 @@ const PHASES: &[(&str, &str, &str)] = &[
 ];
 
 impl Workload for Io500 {
+    /// The io500 app runs its phases back to back: no sync, no drop between them.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // One process's share (each rank adds its own): its ior-easy file, its part of the
         // shared ior-hard file, its mdtest files (the easy ones empty).

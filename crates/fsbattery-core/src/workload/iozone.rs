@@ -1,10 +1,11 @@
 //! `iozone`: seed S3 — `iozone -Ra -I -+u -y 8k -q 16m -g 2G -n 2G`: one file of SIZE, record
 //! sizes MIN_RECORD..MAX_RECORD doubling, all 13 iozone tests, O_DIRECT, CPU per cell.
 //!
-//! Per record size, as iozone's auto mode does: quiesce once (sync, drop caches, pause), then
-//! run the 13 tests back to back in iozone's order, each timed on its own. The cache is never
-//! dropped between two tests of one record size because iozone never does: reread and freread
-//! exist to measure what the first pass left in the cache.
+//! Per record size, as iozone's auto mode does: prepare the cache once as the run's policy
+//! says (under `--cache tool` nothing, as iozone, whose `-p` purges the CPU cache, not the
+//! page cache), then run the 13 tests back to back in iozone's order, each timed on its own.
+//! The cache is never dropped between two tests of one record size because iozone never
+//! does: reread and freread exist to measure what the first pass left in the cache.
 //!
 //! | test           | how (iozone function)                                               |
 //! |----------------|---------------------------------------------------------------------|
@@ -298,6 +299,10 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
 }
 
 impl Workload for Iozone {
+    /// Iozone drops nothing (its -p purges the CPU cache, not the page cache); -I bypasses it.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The test file and the record-rewrite test's file of one record (max_record at
         // most). Records double from min_record: an aligned min_record aligns them all.

@@ -31,6 +31,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Metadata {
+    /// Touch, mkdir, find and rm drop nothing (S1 synced between tests: `cache = "none"`).
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Empty files, and directories of one block each.
         let n = p.get("files");

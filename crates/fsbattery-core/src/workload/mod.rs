@@ -67,10 +67,9 @@ pub trait Workload: Sync {
         &[]
     }
     /// What the reference tool this workload follows does to the page cache before each
-    /// timed phase (`run --cache tool`, the default); `None`: it follows no tool, so cold.
-    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
-        None
-    }
+    /// timed phase (`run --cache tool`, the default). No default: a workload that forgot to
+    /// say would silently run cold, which no seed's tool did.
+    fn tool_cache(&self) -> crate::cache::ToolCache;
     /// Relations between parameters that no single range expresses (size_low ≤ size_high, a
     /// size of at least one block), checked when the plan is built so an impossible
     /// combination is refused before any target is made. Pure: no I/O. The message names the

@@ -201,6 +201,10 @@ impl Kind {
 }
 
 impl Workload for Personality {
+    /// Filebench 1.5 drops no page cache after preallocating (fileset.c: F_NOCACHE on macOS only).
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         use super::personality_needs::{needs, Flow};
         let flow = match self.kind {

@@ -183,8 +183,8 @@ impl Workload for Postmark {
         self.params
     }
     /// PostMark does nothing to the cache between its phases.
-    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
-        Some(crate::cache::ToolCache::Nothing)
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
     }
     fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
         let files = |n: &str, h: &str| MetricSpec::rate(n, "files/s", h);

@@ -130,8 +130,8 @@ impl Workload for RandomIo {
     }
     /// As fio (`invalidate=1`), which the agreement tests hold it to: the job's file is
     /// evicted with fadvise before each job, nothing else is dropped.
-    fn tool_cache(&self) -> Option<crate::cache::ToolCache> {
-        Some(crate::cache::ToolCache::Invalidate)
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Invalidate
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         let (batch, depth) = (p.get(BATCH), p.get("depth"));

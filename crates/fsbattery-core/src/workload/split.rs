@@ -31,6 +31,10 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 impl Workload for Split {
+    /// Split drops nothing.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its smallest (most numerous) pieces, one block each at least.
         let size = p.get("size");

@@ -43,6 +43,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Stream {
+    /// Dd, cp and cat drop nothing.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its copy.
         super::needs::Needs::space(p.get("size").saturating_mul(2), 3, "size")

@@ -4,7 +4,9 @@
 //! Phases, each timed through [`WorkloadCtx::timed`] (sync, drop caches, pause first), in
 //! S1's order: `tarball_in` (copy the tarball from the source disk to the target),
 //! `tarball_out` (copy it back to the source disk), `untar`, `tar`, `cpio` (newc),
-//! `copy_tree` (preserving modes and mtimes), `remove_tree`, `tarball_copy10`.
+//! `copy_tree` (preserving modes and mtimes), `remove_tree`, `tarball_copy10`. The flags of
+//! the same names leave `tarball_out`, `cpio`, `remove_tree` and `tarball_copy10` out, so a
+//! preset runs only its seed's phases.
 //!
 //! Invariants: the extracted tree and its copy must equal the dataset within what the
 //! filesystem stores (probed once per run: ntfs-3g without `permissions` and exFAT keep no
@@ -69,7 +71,21 @@ const PARAMS: &[ParamSpec] = &[
         min: 0,
         max: u64::MAX,
     },
+    // The phases a seed did not run can be left out (S1 ran no cpio; S4 neither copied the
+    // tarball back, nor ran cpio -o, removed the tree or copied the tarball ten times).
+    super::blockio::flag("tarball_out", "run tarball_out (S1 008)", 1),
+    super::blockio::flag("cpio", "run cpio, the tree as a newc archive (S2's row)", 1),
+    super::blockio::flag("remove_tree", "run remove_tree (S1 011)", 1),
+    super::blockio::flag("tarball_copy10", "run tarball_copy10 (S1 012)", 1),
 ];
+
+/// The phases that run only when their flag (a parameter of the same name) is on.
+const OPTIONAL: [&str; 4] = ["tarball_out", "cpio", "remove_tree", "tarball_copy10"];
+
+/// Whether `phase` runs with `p` (every phase not in [`OPTIONAL`] always runs).
+fn runs(p: &Params, phase: &str) -> bool {
+    !OPTIONAL.contains(&phase) || p.get(phase) != 0
+}
 
 /// What a tree workload holds: `held` times its dataset (the copies of the tree together, or
 /// a tarball of them, whichever it holds most of at once), each file a block at least, each
@@ -89,6 +105,10 @@ pub(super) fn tree_needs(spec: &DatasetSpec, held: u64) -> super::needs::Needs {
 }
 
 impl Workload for Tree {
+    /// Cp, tar, cpio and rm drop nothing.
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The tarball with the tree and its copy (11 tarballs at the end weigh about as much).
         tree_needs(&self.dataset(p).expect("tree has a dataset"), 11)
@@ -114,8 +134,8 @@ impl Workload for Tree {
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
     }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
-        vec![
+    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+        let all = vec![
             MetricSpec::seconds(
                 "tarball_in",
                 "copy the kernel tarball from the source disk to the target (cp)",
@@ -145,7 +165,8 @@ impl Workload for Tree {
                 "tarball_copy10",
                 "copy the tarball 10 times on the target (cp)",
             ),
-        ]
+        ];
+        all.into_iter().filter(|m| runs(p, &m.name)).collect()
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let ds = source(ctx, &self.dataset(p).expect("tree has a dataset"))?;
@@ -153,19 +174,24 @@ impl Workload for Tree {
         let scratch = Scratch::create(ctx.root(), "tree")?;
         let stores = probe(&scratch)?;
         let tarball = scratch.join("linux.tar");
-        tarball_in_out(ctx, ops, &ds, &scratch, &tarball)?;
+        tarball_in_out(ctx, ops, &ds, &scratch, &tarball, runs(p, "tarball_out"))?;
         let tree = scratch.join("tree");
         mkdir(&tree)?;
         ctx.timed("untar", &[scratch.path()], || {
             ops.untar(&tarball, &tree).map_err(|e| case_hint(e, stores))
         })?;
         verify(&tree, &ds, stores, "untar")?;
-        archives(ctx, ops, &ds, &scratch, &tree)?;
+        archives(ctx, ops, &ds, &scratch, &tree, runs(p, "cpio"))?;
         copy_tree(ctx, ops, &ds, stores, &scratch, &tree)?;
-        ctx.timed("remove_tree", &[scratch.path()], || {
-            ops.remove(&tree, ds.top())
-        })?;
-        copy_tarball_n(ctx, ops, &scratch, &tarball)
+        if runs(p, "remove_tree") {
+            ctx.timed("remove_tree", &[scratch.path()], || {
+                ops.remove(&tree, ds.top())
+            })?;
+        }
+        if runs(p, "tarball_copy10") {
+            copy_tarball_n(ctx, ops, &scratch, &tarball)?;
+        }
+        Ok(())
     }
 }
 
@@ -176,10 +202,17 @@ fn tarball_in_out(
     ds: &SourceDataset,
     scratch: &Scratch,
     tarball: &Path,
+    out: bool,
 ) -> Result<(), WorkloadError> {
+    // The seeds read the tarball from a disk, not from the memory the run generated it in
+    // (`cache none` and `tool` would otherwise find it all resident); `warm` reads it back in.
+    crate::cache::evict_source(ds.tarball());
     ctx.timed("tarball_in", &[ds.tarball(), scratch.path()], || {
         ops.copy_file(ds.tarball(), tarball)
     })?;
+    if !out {
+        return Ok(());
+    }
     let back = SourceFile::new(
         ds.scratch_dir()
             .join(format!("fsbattery-tarball-out-{}.tar", std::process::id())),
@@ -197,10 +230,14 @@ fn archives(
     ds: &SourceDataset,
     scratch: &Scratch,
     tree: &Path,
+    cpio: bool,
 ) -> Result<(), WorkloadError> {
     let tar = scratch.join("tree.tar");
     ctx.timed("tar", &[scratch.path()], || ops.tar(tree, ds.top(), &tar))?;
     remove_file(&tar)?;
+    if !cpio {
+        return Ok(());
+    }
     let archive = scratch.join("tree.cpio");
     ctx.timed("cpio", &[scratch.path()], || {
         ops.cpio(tree, ds.top(), &archive)
@@ -529,12 +566,27 @@ pub(super) mod tests {
     }
 
     fn tiny() -> Params {
-        Params::from_pairs(&[("kernel", 2614), ("scale_div", 128), ("seed", 3)])
+        let phases = OPTIONAL.map(|phase| (phase, 1));
+        let mut pairs = vec![("kernel", 2614), ("scale_div", 128), ("seed", 3)];
+        pairs.extend(phases);
+        Params::from_pairs(&pairs)
     }
 
     #[test]
     fn native_run_records_every_metric_and_cleans_up() {
         check_run(&Tree, &tiny(), Method::Native);
+    }
+
+    /// S4's phases only: the flags leave their phases out of the run and its metrics, and
+    /// nothing is left on the target or the source disk.
+    #[test]
+    fn phases_switched_off_do_not_run() {
+        let mut pairs = vec![("kernel", 2614), ("scale_div", 128), ("seed", 3)];
+        pairs.extend(OPTIONAL.map(|phase| (phase, 0)));
+        let p = Params::from_pairs(&pairs);
+        let names: Vec<String> = Tree.metrics(&p).into_iter().map(|m| m.name).collect();
+        assert_eq!(names, ["tarball_in", "untar", "tar", "copy_tree"]);
+        check_run(&Tree, &p, Method::Native);
     }
 
     #[test]

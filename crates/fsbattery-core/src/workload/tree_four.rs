@@ -63,6 +63,10 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 impl Workload for Tree4 {
+    /// Tar, cpio and rm drop nothing (S2's 20 s cpio of 1.7 GB is only possible warm).
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
     fn needs(&self, p: &Params) -> crate::workload::needs::Needs {
         // The trees and their cpio archive.
         super::tree_needs(&self.dataset(p).expect("tree4 has a dataset"), 2)

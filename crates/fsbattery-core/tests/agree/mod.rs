@@ -268,6 +268,7 @@ pub fn run_via_runner(
             workload: w,
             params,
             method: Method::Native,
+            cache: fsbattery_core::cache_plan::WorkloadCache::uniform(cache),
         }],
         rows: Vec::new(),
         targets: vec![target],

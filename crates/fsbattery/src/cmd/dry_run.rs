@@ -62,7 +62,8 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         )
     });
     writeln!(out, "cache: {}, {memory}", set.cache.describe())?;
-    for n in p.notes.iter().filter(|n| n.starts_with("memory:")) {
+    let shown = |n: &&String| n.starts_with("memory:") || n.starts_with("cache:");
+    for n in p.notes.iter().filter(shown) {
         writeln!(out, "{n}")?;
     }
     targets(&mut out, p, args, data, no_default_why.as_deref())?;

@@ -22,6 +22,7 @@ mod setup;
 mod site;
 mod store;
 pub use store::EXIT_STORE;
+mod source_disk;
 mod trial_mount;
 mod tune;
 pub use trial_mount::TargetRefused;

@@ -63,6 +63,11 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         })
         .collect();
     notes.extend(memory_note);
+    notes.extend(
+        workloads
+            .iter()
+            .filter_map(|w| w.cache.note(w.workload.name(), cache, &suite.name)),
+    );
     let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
     settings.fs_options = plan_settings::fs_options(&suite, &targets);
     let mut plan = Plan {
@@ -171,7 +176,9 @@ fn planned_workloads(
         if let Some(o) = overrides.get(name.as_str()) {
             given.extend(o.clone());
         }
-        let params = Params::resolve(name, w.params(), scale, ram, &given)?;
+        let (specs, seed) = (w.params(), suite.seed_memory);
+        fsbattery_core::seed_sized::apply(name, &mut given, specs, seed, scale, ram)?;
+        let params = Params::resolve(name, specs, scale, ram, &given)?;
         // Relations between parameters, before any target exists: a cell that would fail
         // after mkfs for its parameters alone is a plan error.
         w.check(&params)
@@ -184,10 +191,18 @@ fn planned_workloads(
             }
         }
         methods.push(setting);
+        let own = suite.workload_settings.get(name.as_str());
+        let cache = fsbattery_core::cache_plan::WorkloadCache::planned(
+            args.cache.is_some(),
+            plan_settings::cache(args, suite).0,
+            own.and_then(|s| s.cache),
+            &own.map(|s| s.phase_cache.clone()).unwrap_or_default(),
+        );
         workloads.push(PlannedWorkload {
             workload: w,
             params,
             method,
+            cache,
         });
     }
     Ok((workloads, methods))
@@ -512,10 +527,14 @@ fn targets(
     workloads: &[PlannedWorkload],
     memory: bool,
 ) -> Result<(Targets, Skipped, Option<String>), UsageError> {
+    // A suite's volume (S2's 100 GB) is made as large, sparse: the space check counts what
+    // the workloads write into it, not its size.
+    let needed = aged_image_size(args, workloads)?;
     let opts = TargetOptions {
         workdir: args.workdir.clone(),
         destroy_data: args.destroy_data,
-        image_size: Some(aged_image_size(args, workloads)?),
+        image_size: Some(suite.volume.map_or(needed, |v| v.max(needed))),
+        image_written: suite.volume.map(|_| needed),
         loop_dio: memory,
         fs_defaults: suite.fs_defaults.clone(),
         fuse_timeout: Some(std::time::Duration::from_secs(args.fuse_timeout)),

@@ -56,6 +56,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         remove_made_workdir(&args, default_workdir_made);
         return Err(e);
     }
+    let source = args.source_dir.as_deref().unwrap_or(&args.workdir);
+    let source_note = super::source_disk::same_device_note(&plan, source, &args.workdir);
+    plan.notes.extend(source_note);
     let mut default_dir_note = None;
     if plan.targets.is_empty() {
         match add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
