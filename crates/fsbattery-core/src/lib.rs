@@ -28,5 +28,5 @@ pub mod suggest;
 pub mod suite;
 pub mod suite_native;
 pub mod suite_settings;
-pub mod target;
+pub mod targets;
 pub mod workload;

@@ -12,7 +12,7 @@ use crate::error::UsageError;
 use crate::model::CachePolicy;
 use crate::params::{ParamSpec, Params, Scale};
 use crate::suite_settings::{self, Pauses, WorkloadSetting};
-use crate::target::FsDefaults;
+use crate::targets::FsDefaults;
 use crate::workload;
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -1,14 +1,14 @@
 //! `postmark`, `postmark-1`, `-10`, `-100`: PostMark 1.53 (Katcher, NetApp 1997–2005; Debian's
 //! `postmark` 1.53) natively — seed S4's "postmark 1, 10, and 100" rows (read and write KB/s).
 //!
-//! PostMark's run, step for step (the system calls are in `postmark_run.rs`): make SUBDIRS
+//! PostMark's run, step for step (the system calls are in `run.rs`): make SUBDIRS
 //! subdirectories (untimed); create FILES files of SIZE_LOW + RND(SIZE_HIGH − SIZE_LOW) bytes,
 //! each in subdirectory RND(SUBDIRS); run TRANSACTIONS transactions, each (a) a read of a whole
 //! random file or an append of RND(SIZE_HIGH − size) + 1 bytes to one (RND(10) < BIAS_READ
 //! reads), then (b) the creation of a new file or the deletion of a random one (RND(10) <
 //! BIAS_CREATE creates; no create while PostMark's table of 2 × FILES slots is full); delete
 //! every remaining file in slot order; remove the subdirectories (untimed). The generator is
-//! PostMark's own (MT19937 with its 1999 seeding, `postmark_mt.rs`), so the same seed gives
+//! PostMark's own (MT19937 with its 1999 seeding, `mt.rs`), so the same seed gives
 //! the same files, sizes and choices. PostMark does nothing to the page cache, and neither
 //! does this workload under `--cache tool` (the default).
 //!
@@ -31,11 +31,14 @@
 //! are the presets' standard values.
 
 use super::fileset::{count, Tally, MAX_FILES};
-use super::postmark_run::session;
+mod mt;
+mod run;
+
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST};
+use run::session;
 
 /// One PostMark registry entry: the plain tool defaults, or one of S4's three runs.
 pub struct Postmark {
@@ -136,7 +139,7 @@ pub const POSTMARK_1: Postmark = Postmark {
     summary: concat!(
         "S4 'postmark 1' (read/write KB/s rows): PostMark with SUBDIRS=1, i.e. one \
          directory; 10,000 files and 10,000 transactions at standard scale, S4's volumes \
-         (S4's '1, 10, 100' read as subdirectories: see workload/postmark.rs).",
+         (S4's '1, 10, 100' read as subdirectories: see workload/postmark/mod.rs).",
         flow!()
     ),
     params: &S4_1,

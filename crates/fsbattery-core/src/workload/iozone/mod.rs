@@ -18,7 +18,7 @@
 //! |                | in a second file (`rewriterec_perf_test`)                           |
 //! | stride_read    | engine, STRIDE records apart, every block once: the engine's stride |
 //! |                | (iozone's `read_stride_perf_test` wraps to the next lane similarly) |
-//! | fwrite, frewrite, fread, freread | user-space stdio stream (`iozone_stdio`)          |
+//! | fwrite, frewrite, fread, freread | user-space stdio stream (`stdio`)                |
 //!
 //! Engine tests honour `direct` (iozone's `-I`); the stdio tests are buffered, in iozone too
 //! (`fopen` takes no O_DIRECT), so fread/freread measure the page cache fwrite filled.
@@ -36,8 +36,9 @@
 //! fails the cell unless `buffered_fallback = 1`. The command method runs natively as well:
 //! fsbattery does not drive an iozone binary.
 
+mod stdio;
+
 use super::blockio::ENGINES;
-use super::iozone_stdio::Stream;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
     check_direct, dio_alignment, run_job, DirectIo, EngineError, EngineSpec, FileMode, Fill,
@@ -48,6 +49,7 @@ use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
 use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_DEPTH, MAX_SIZE};
 use std::path::{Path, PathBuf};
+use stdio::Stream;
 
 /// The iozone workload.
 pub struct Iozone;
@@ -635,5 +637,4 @@ fn bytes_in(dir: &Path) -> u64 {
 }
 
 #[cfg(test)]
-#[path = "iozone_tests.rs"]
 mod tests;

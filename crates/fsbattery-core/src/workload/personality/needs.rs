@@ -22,8 +22,8 @@
 //! cover those with a margin and stay within twice them (1.3–1.8×); on a loaded machine the
 //! same runs hold a half to a third as much, so the estimates are then 2.3–3.8× the peak.
 
-use super::needs::{files_bytes, Needs, BLOCK};
 use crate::params::Params;
+use crate::workload::needs::{files_bytes, Needs, BLOCK};
 
 /// Which personality.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,12 +31,12 @@
 //! loses entries or data fails instead of looking fast; on failure the scratch directory's
 //! guard removes whatever is left.
 
-use super::bonnie_names::{random_sort, Names};
-use super::{poll, WorkloadCtx};
+use super::names::{random_sort, Names};
 use crate::engine::XorShift;
 use crate::error::{is_full, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::Params;
+use crate::workload::{poll, WorkloadCtx};
 use nix::dir::Dir;
 use nix::fcntl::{openat, AtFlags, OFlag};
 use nix::sys::stat::{fstatat, mkdirat, Mode};
@@ -151,7 +151,7 @@ impl TestDir {
         let full = |e: &std::io::Error| {
             let path = self.path.join(name.to_string_lossy().as_ref());
             let cause = format!("creating file number {}: {e}", n + 1);
-            super::blockio::target_full(&path, written, &cause)
+            crate::workload::blockio::target_full(&path, written, &cause)
         };
         let flags = OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_WRONLY | OFlag::O_CLOEXEC;
         let fd = openat(&self.fd, name, flags, Mode::S_IRUSR | Mode::S_IWUSR).map_err(|e| {

@@ -5,7 +5,7 @@
 //! (what `dd` prints: mostly page cache when the file is smaller than RAM), `write_durable`
 //! when the closing fsync and close returned (`dd conv=fsync`, GNU coreutils 9.1). Both clocks
 //! start after the file is open, as dd's does. With the defaults (sync engine, zeros, no
-//! O_DIRECT) native mode copies as dd does (`dd_copy.rs`: /dev/zero into one page-aligned
+//! O_DIRECT) native mode copies as dd does (`copy.rs`: /dev/zero into one page-aligned
 //! buffer, write(2)); other engines, fills or O_DIRECT go through the IO engine. Command mode
 //! runs dd itself and then `sync bigfile`, so it always writes zeros and ignores engine, depth
 //! and fill.
@@ -15,6 +15,8 @@
 //! Under MPI `layout=shared` makes every rank write its blocks into one file, interleaved by
 //! rank (rank r's block i at (i × ranks + r) × BLOCK, IOR without `-F`), one synchronous write
 //! each; O_DIRECT's alignment of BLOCK is checked at plan time as for one file.
+
+mod copy;
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
 use super::layout::{Layout, SharedDir};
@@ -115,7 +117,7 @@ impl Workload for Dd {
             !layout.shared && io.engine == EngineSpec::Sync && io.fill == Fill::Zeros && !io.direct;
         let ((returned, mut durable), t) = ctx.phase(&[shared.path()], || {
             if as_dd {
-                return super::dd_copy::copy_zeros(&path, block, size / block);
+                return copy::copy_zeros(&path, block, size / block);
             }
             // Opened before the clock starts, as dd opens of= before its start_time; one file
             // for all ranks is not truncated (nobody truncates what another wrote).

@@ -7,7 +7,7 @@
 //! (block input), `seeks` (SEEKERS threads sharing SEEKS tickets; each seek reads one chunk at
 //! a random chunk offset and every tenth dirties and writes it back); the big file is then
 //! removed untimed, as bonnie++ does (S2's "Datei 16 GB löschen" rows are `bigfile`'s).
-//! Small-file tests (`bonnie_files`): create, stat, delete FILES files in name order and in
+//! Small-file tests (`files`): create, stat, delete FILES files in name order and in
 //! random order, as `-n`, with bonnie++ 2.00a's system calls, names and clocks.
 //!
 //! Cache: the workload's tool cache is "nothing", so under the default `--cache tool` no
@@ -26,7 +26,10 @@
 //! engine driver's polling); the seekers run on the engine's one pool.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
-use super::{bonnie_files, poll, Scratch, Workload, WorkloadCtx};
+use super::{poll, Scratch, Workload, WorkloadCtx};
+
+mod files;
+mod names;
 use crate::engine::{run_pool, OpKind, XorShift};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
@@ -144,7 +147,7 @@ impl Workload for Bonnie {
         if p.get("size") > 0 {
             blockio::whole_chunks("bonnie", p.get("size"), p.get("chunk"), "chunk")?;
         }
-        bonnie_files::check(p)
+        files::check(p)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         let mut m = Vec::new();
@@ -169,7 +172,7 @@ impl Workload for Bonnie {
             ));
         }
         if p.get("files") > 0 {
-            m.extend(bonnie_files::metrics());
+            m.extend(files::metrics());
         }
         if p.get("size") > 0 {
             m.extend(blockio::direct_metric(p));
@@ -187,7 +190,7 @@ impl Workload for Bonnie {
             None
         };
         if p.get("files") > 0 {
-            bonnie_files::run(ctx, p, scratch.path(), seed)?;
+            files::run(ctx, p, scratch.path(), seed)?;
         }
         if let Some(io) = io {
             blockio::record_direct(ctx, p, &io);

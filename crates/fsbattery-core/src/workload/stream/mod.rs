@@ -5,6 +5,8 @@
 //! printed in 2006, mostly page cache) and when fsync(2) returned (the data durable), so a
 //! reader sees what the seeds' numbers meant.
 
+mod ranks;
+
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
@@ -91,7 +93,7 @@ impl Workload for Stream {
                     "stream.layout=shared and stream.reorder run with --method native only".into(),
                 ));
             }
-            return super::stream_ranks::run(ctx, &layout, &scratch, size, block as u64);
+            return ranks::run(ctx, &layout, &scratch, size, block as u64);
         }
         if ctx.method() == Method::Commands {
             return run_commands(ctx, &scratch, size, block);
