@@ -22,7 +22,7 @@ mod stream;
 mod tree;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
-use shared::{blockio, ctx, fileset, fsops, scratch};
+use shared::{blockio, ctx, fileset, fsops, io, scratch};
 pub use shared::{command, layout, needs};
 
 pub use ctx::{Method, WorkloadCtx};

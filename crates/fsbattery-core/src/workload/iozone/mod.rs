@@ -38,7 +38,7 @@
 
 mod stdio;
 
-use super::blockio::ENGINES;
+use super::io::{self, IoParams};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
     check_direct, dio_alignment, run_job, DirectIo, EngineError, EngineSpec, FileMode, Fill,
@@ -47,7 +47,7 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_DEPTH, MAX_SIZE};
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_SIZE};
 use std::path::{Path, PathBuf};
 use stdio::Stream;
 
@@ -106,26 +106,13 @@ const PARAMS: &[ParamSpec] = &[
         min: 0,
         max: 1,
     },
-    ParamSpec {
-        name: "engine",
-        help: "IO engine of the non-stdio tests",
-        kind: ParamKind::Choice(ENGINES),
-        quick: 0,
-        standard: 0,
-        full_twice_ram: false,
-        min: 0,
-        max: ENGINES.len() as u64 - 1,
-    },
-    ParamSpec {
-        name: "uring.depth",
-        help: "operations in flight with engine io_uring (iozone itself issues one at a time)",
-        kind: ParamKind::Count,
-        quick: 1,
-        standard: 1,
-        full_twice_ram: false,
-        min: 1,
-        max: MAX_DEPTH,
-    },
+    io::engine("IO engine of the non-stdio tests"),
+    // Its older name; `depth` is accepted for it (see `params::ALIASES`).
+    io::depth(
+        "uring.depth",
+        "operations in flight with engine io_uring (iozone itself issues one at a time)",
+        1,
+    ),
     ParamSpec {
         name: "stride",
         help: "stride read: records between two reads (iozone -j, default 17)",
@@ -344,17 +331,18 @@ impl Workload for Iozone {
         check_params(p, &records)?;
         let scratch = Scratch::create(ctx.root(), "iozone")?;
         let dir = scratch.path();
-        let want = p.get("direct") != 0;
+        let group = IoParams::of(p);
+        let want = group.direct;
         let probe = if want {
             check_direct(dir)
         } else {
             DirectIo::Supported
         };
-        let direct = decide_direct(want, p.get("buffered_fallback") != 0, dir, probe)?;
+        let direct = decide_direct(want, group.buffered_fallback, dir, probe)?;
         if direct {
             check_alignment(dir, records[0])?;
         }
-        let setup = Setup::new(&scratch, p, direct);
+        let setup = Setup::new(&scratch, p, direct)?;
         for &rec in &records {
             setup.run_record(ctx, rec)?;
         }
@@ -446,15 +434,11 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(scratch: &Scratch, p: &Params, direct: bool) -> Setup {
-        let depth = p.get("uring.depth").min(u64::from(u32::MAX)) as u32;
-        // The parameter's range keeps the index valid.
-        let uring = crate::engine::UringOptions {
-            depth,
-            ..Default::default()
-        };
-        let engine = EngineSpec::choose(p.get("engine"), uring).unwrap_or(EngineSpec::Sync);
-        Setup {
+    fn new(scratch: &Scratch, p: &Params, direct: bool) -> Result<Setup, WorkloadError> {
+        // Resolved as every engine-driven workload resolves it (a bad value is refused, never
+        // replaced by sync).
+        let engine = IoParams::of(p).engine("iozone", Default::default())?;
+        Ok(Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),
             rec_file: scratch.join("iozone.DUMMY"),
@@ -464,7 +448,7 @@ impl Setup {
             stride: p.get("stride"),
             stdio_buffer: p.get("stdio_buffer"),
             verify: false,
-        }
+        })
     }
 
     /// Quiesce once, run the 13 tests at `rec`, record what finished, remove the files.

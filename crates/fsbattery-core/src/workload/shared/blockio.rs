@@ -20,21 +20,17 @@ use crate::engine::{
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_REQUEST, MAX_SIZE};
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::workload::WorkloadCtx;
 
-/// Names of the `engine` parameter's choices, as [`EngineSpec::choose`] reads them.
-pub(in crate::workload) const ENGINES: &[&str] = &["sync", "io_uring", "null"];
-/// Names of the `fill` parameter's choices.
-pub(in crate::workload) const FILLS: &[&str] = &["zeros", "random", "compressible"];
-/// Index of "zeros" in [`FILLS`].
-pub(in crate::workload) const FILL_ZEROS: u64 = 0;
-/// Index of "random" in [`FILLS`].
-pub(in crate::workload) const FILL_RANDOM: u64 = 1;
+// The shared IO group is declared in `io`; these are its names as the workloads know them.
+pub(in crate::workload) use super::io::{
+    direct, fill, IoParams, BUFFERED_FALLBACK, COMPRESS_PCT, FILL_RANDOM, FILL_ZEROS,
+};
 
 /// A plain count parameter, 1 to [`MAX_COUNT`] unless narrowed with `.range`.
 pub(in crate::workload) const fn count(
@@ -120,91 +116,17 @@ pub(in crate::workload) const fn file_size(
     bytes(name, help, quick, standard, twice_ram).range(4 << 10, MAX_SIZE)
 }
 
-/// `direct`: 1 opens the data file with O_DIRECT.
-pub(in crate::workload) const fn direct(default: u64) -> ParamSpec {
-    flag(
-        "direct",
-        "true: open the data file with O_DIRECT (bypass the page cache); false: buffered",
-        default,
-    )
-}
-
-/// `fill` with the given default index into [`FILLS`].
-pub(in crate::workload) const fn fill(default: u64) -> ParamSpec {
-    ParamSpec {
-        name: "fill",
-        help: "content of written blocks: zeros, random (incompressible, each block stamped \
-               with its offset) or compressible (see compress_pct)",
-        kind: ParamKind::Choice(FILLS),
-        quick: default,
-        standard: default,
-        full_twice_ram: false,
-        min: 0,
-        max: FILLS.len() as u64 - 1,
-    }
-}
-
-/// `buffered_fallback`: run buffered where O_DIRECT is refused instead of failing.
-pub(in crate::workload) const BUFFERED_FALLBACK: ParamSpec = flag(
-    "buffered_fallback",
-    "true: where O_DIRECT is refused, run buffered and record direct_used=0; false: fail the \
-     cell",
-    0,
+/// `engine` of the block workloads.
+pub(in crate::workload) const ENGINE: ParamSpec = super::io::engine(
+    "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
+     fsbattery's own cost)",
 );
-/// `engine`: sync or io_uring.
-pub(in crate::workload) const ENGINE: ParamSpec = ParamSpec {
-    name: "engine",
-    help: "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
-           fsbattery's own cost)",
-    kind: ParamKind::Choice(ENGINES),
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: ENGINES.len() as u64 - 1,
-};
-/// `depth`: io_uring queue depth.
-pub(in crate::workload) const DEPTH: ParamSpec = count(
+/// `depth` of the block workloads: operations in flight.
+pub(in crate::workload) const DEPTH: ParamSpec = super::io::depth(
     "depth",
     "io_uring operations in flight per thread (the sync engine always has 1)",
     8,
-    8,
-)
-.range(1, MAX_DEPTH);
-/// `compress_pct`: the random share of compressible blocks.
-pub(in crate::workload) const COMPRESS_PCT: ParamSpec = percent(
-    "compress_pct",
-    "fill=compressible: percent of every 4 KiB that is random, the rest zeros (about the \
-     compressed size in percent)",
-    50,
 );
-
-/// The engine the `engine` and `depth` parameters name, io_uring with `uring`'s other options.
-/// A depth outside 1..=[`MAX_DEPTH`] is refused with the parameter's name, for every workload
-/// alike (never clamped); so is an engine index past [`ENGINES`].
-pub(in crate::workload) fn choose_engine(
-    workload: &str,
-    p: &Params,
-    uring: UringOptions,
-) -> Result<EngineSpec, WorkloadError> {
-    let depth = p.get("depth");
-    if !(1..=MAX_DEPTH).contains(&depth) {
-        return Err(WorkloadError::Failed(format!(
-            "{workload}.depth={depth}: use 1..={MAX_DEPTH}"
-        )));
-    }
-    let uring = UringOptions {
-        depth: depth as u32,
-        ..uring
-    };
-    let index = p.get("engine");
-    EngineSpec::choose(index, uring).ok_or_else(|| {
-        WorkloadError::Failed(format!(
-            "{workload}.engine={index}: use one of {}",
-            ENGINES.join(", ")
-        ))
-    })
-}
 
 /// How a workload moves its bytes, resolved from its parameters and its directory.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,27 +145,16 @@ impl IoSettings {
     /// Resolve `engine`, `depth`, `fill`, `compress_pct`, `direct` and `buffered_fallback`,
     /// probing O_DIRECT in `dir` when it is asked for.
     pub fn resolve(workload: &str, p: &Params, dir: &Path) -> Result<IoSettings, WorkloadError> {
-        let engine = choose_engine(workload, p, UringOptions::default())?;
-        let pct = p.get("compress_pct");
-        if pct > 100 {
-            return Err(WorkloadError::Failed(format!(
-                "{workload}.compress_pct={pct}: use 0..=100"
-            )));
-        }
-        let fill = match p.get("fill") {
-            FILL_ZEROS => Fill::Zeros,
-            FILL_RANDOM => Fill::Random,
-            _ => Fill::Compressible(pct as f64 / 100.0),
-        };
+        let group = IoParams::of(p);
         let mut io = IoSettings {
-            engine,
-            fill,
-            direct: p.get("direct") != 0,
+            engine: group.engine(workload, UringOptions::default())?,
+            fill: group.fill(workload)?,
+            direct: group.direct,
             fell_back: false,
         };
         if io.direct {
             if let DirectIo::Unsupported(reason) = check_direct(dir) {
-                if p.get("buffered_fallback") == 0 {
+                if !group.buffered_fallback {
                     return Err(WorkloadError::Failed(format!(
                         "{workload}: O_DIRECT is not supported in {}: {reason}; set \
                          {workload}.direct=0, or {workload}.buffered_fallback=1 to run buffered \
@@ -270,7 +181,7 @@ impl IoSettings {
 /// The `direct_used` metric, declared when a fallback to buffered IO is allowed (the only case
 /// in which it can be 0).
 pub(in crate::workload) fn direct_metric(p: &Params) -> Option<MetricSpec> {
-    (p.get("direct") != 0 && p.get("buffered_fallback") != 0).then(|| {
+    IoParams::of(p).may_fall_back().then(|| {
         MetricSpec::rate(
             "direct_used",
             "flag",

@@ -21,7 +21,7 @@ use crate::engine::{
 use crate::error::{is_full, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamKind, ParamSpec, Params, MAX_THREADS};
+use crate::params::{ParamSpec, Params, MAX_THREADS};
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,7 +31,7 @@ use crate::workload::WorkloadCtx;
 
 // The parameter constructors and engine names are blockio's: one definition for every
 // engine-driven workload.
-pub(in crate::workload) use super::blockio::{count, percent, request_size, ENGINES, MAX_FILES};
+pub(in crate::workload) use super::blockio::{count, percent, request_size, MAX_FILES};
 
 /// A size parameter (bytes, binary suffixes accepted), never scaled to RAM.
 pub(in crate::workload) const fn bytes(
@@ -43,26 +43,17 @@ pub(in crate::workload) const fn bytes(
     super::blockio::bytes(name, help, quick, standard, false)
 }
 
-/// The `engine` parameter (sync at every scale).
-pub(in crate::workload) const ENGINE_PARAM: ParamSpec = ParamSpec {
-    name: "engine",
-    help: "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
-    kind: ParamKind::Choice(ENGINES),
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: ENGINES.len() as u64 - 1,
-};
+/// The `engine` parameter of the file-set workloads (sync at every scale).
+pub(in crate::workload) const ENGINE_PARAM: ParamSpec = super::io::engine(
+    "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
+);
 
-/// The `depth` parameter: chunks of one transfer in flight with io_uring.
-pub(in crate::workload) const DEPTH_PARAM: ParamSpec = count(
+/// The `depth` parameter of the file-set workloads: chunks of one transfer in flight.
+pub(in crate::workload) const DEPTH_PARAM: ParamSpec = super::io::depth(
     "depth",
     "io_uring: chunks of one transfer in flight (the sync engine always has one)",
     1,
-    1,
-)
-.range(1, crate::params::MAX_DEPTH);
+);
 
 /// The `threads` parameter's range: 0 (one per CPU) to [`MAX_THREADS`].
 pub(in crate::workload) const THREADS_RANGE: (u64, u64) = (0, MAX_THREADS);
@@ -83,9 +74,8 @@ pub(in crate::workload) fn engine_spec(
     p: &Params,
     register_files: bool,
 ) -> Result<EngineSpec, WorkloadError> {
-    super::blockio::choose_engine(
+    super::io::IoParams::of(p).engine(
         workload,
-        p,
         UringOptions {
             registered_buffers: false,
             registered_files: register_files,

@@ -8,6 +8,7 @@ pub(super) mod ctx;
 pub(super) mod fileset;
 mod find_rm;
 pub(super) mod fsops;
+pub(super) mod io;
 pub mod layout;
 pub mod needs;
 pub(super) mod scratch;
