@@ -49,9 +49,29 @@ const PARAMS: &[ParamSpec] = &[
     super::layout::LAYOUT_PARAM,
 ];
 
+/// dd's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes written.
+    size: u64,
+    /// Bytes per write.
+    block: u64,
+    /// Engine, depth, O_DIRECT, fill.
+    io: super::io::IoParams,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+            block: p.get("block"),
+            io: super::io::IoParams::of(p),
+        }
+    }
+}
+
 impl Workload for Dd {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(p.get("size"), 2, "size")
+        super::needs::Needs::space(Config::of(p).size, 2, "size")
             .engine(p)
             .direct(p, "false", true, &["block"])
     }
@@ -88,15 +108,17 @@ impl Workload for Dd {
         m
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        blockio::whole_chunks("dd", p.get("size"), p.get("block"), "block").map(drop)
+        let c = Config::of(p);
+        blockio::whole_chunks("dd", c.size, c.block, "block").map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let block = p.get("block");
-        let size = blockio::whole_chunks("dd", p.get("size"), block, "block")?;
+        let c = Config::of(p);
+        let block = c.block;
+        let size = blockio::whole_chunks("dd", c.size, block, "block")?;
         let scratch = Scratch::create(ctx.root(), "dd")?;
         let path = scratch.join("bigfile");
         if ctx.method() == Method::Commands {
-            return run_command(ctx, scratch.path(), size, block, p.get("direct") != 0);
+            return run_command(ctx, scratch.path(), size, block, c.io.direct);
         }
         let io = IoSettings::resolve("dd", p, scratch.path())?;
         let seed = 0xdd ^ u64::from(ctx.repeat());

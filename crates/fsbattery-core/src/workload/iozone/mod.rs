@@ -261,9 +261,10 @@ const MAX_RECORD: u64 = 1 << 30;
 
 /// Record sizes of a run: `min_record` doubling up to `max_record`, none larger than `size`.
 fn records(p: &Params) -> Vec<u64> {
-    let (size, max) = (p.get("size"), p.get("max_record"));
+    let c = Config::of(p);
+    let (size, max) = (c.size, c.max_record);
     let mut out = Vec::new();
-    let mut r = p.get("min_record");
+    let mut r = c.min_record;
     while r > 0 && r <= max && r <= size && r <= MAX_RECORD {
         out.push(r);
         r = match r.checked_mul(2) {
@@ -286,11 +287,38 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
     crate::measure::per_s(bytes as f64 / 1024.0, secs.max(1e-9))
 }
 
+/// iozone's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes of the file.
+    size: u64,
+    /// Smallest record, bytes.
+    min_record: u64,
+    /// Largest record, bytes.
+    max_record: u64,
+    /// Records between two stride reads.
+    stride: u64,
+    /// Bytes of the stdio tests' user-space buffer.
+    stdio_buffer: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+            min_record: p.get("min_record"),
+            max_record: p.get("max_record"),
+            stride: p.get("stride"),
+            stdio_buffer: p.get("stdio_buffer"),
+        }
+    }
+}
+
 impl Workload for Iozone {
     fn needs(&self, p: &Params) -> super::needs::Needs {
+        let c = Config::of(p);
         // The test file and the record-rewrite test's file of one record (max_record at
         // most). Records double from min_record: an aligned min_record aligns them all.
-        let bytes = p.get("size").saturating_add(p.get("max_record"));
+        let bytes = c.size.saturating_add(c.max_record);
         super::needs::Needs::space(bytes, 3, "size and max_record")
             .engine(p)
             .direct(p, "false", true, &["min_record"])
@@ -317,7 +345,10 @@ impl Workload for Iozone {
                     );
                     MetricSpec::rate(&metric(t.name, r), "KB/s", &help).point(
                         t.name,
-                        vec![Dim::bytes("record", r), Dim::bytes("file", p.get("size"))],
+                        vec![
+                            Dim::bytes("record", r),
+                            Dim::bytes("file", Config::of(p).size),
+                        ],
                     )
                 })
             })
@@ -352,8 +383,9 @@ impl Workload for Iozone {
 
 /// Refuse parameters no run can honour, with the fix.
 fn check_params(p: &Params, records: &[u64]) -> Result<(), WorkloadError> {
+    let c = Config::of(p);
     let bad = |m: String| Err(WorkloadError::Failed(format!("iozone: {m}")));
-    let (size, min, max) = (p.get("size"), p.get("min_record"), p.get("max_record"));
+    let (size, min, max) = (c.size, c.min_record, c.max_record);
     if min < 512 {
         return bad(format!(
             "min_record {min} B: use at least 512 B (the smallest O_DIRECT block)"
@@ -365,7 +397,7 @@ fn check_params(p: &Params, records: &[u64]) -> Result<(), WorkloadError> {
             format_bytes(max)
         ));
     }
-    if p.get("stride") == 0 {
+    if c.stride == 0 {
         return bad("stride 0: use at least 1 record".into());
     }
     if records.is_empty() {
@@ -435,6 +467,7 @@ struct Setup {
 
 impl Setup {
     fn new(scratch: &Scratch, p: &Params, direct: bool) -> Result<Setup, WorkloadError> {
+        let c = Config::of(p);
         // Resolved as every engine-driven workload resolves it (a bad value is refused, never
         // replaced by sync).
         let engine = IoParams::of(p).engine("iozone", Default::default())?;
@@ -442,11 +475,11 @@ impl Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),
             rec_file: scratch.join("iozone.DUMMY"),
-            size: p.get("size"),
+            size: c.size,
             direct,
             engine,
-            stride: p.get("stride"),
-            stdio_buffer: p.get("stdio_buffer"),
+            stride: c.stride,
+            stdio_buffer: c.stdio_buffer,
             verify: false,
         })
     }

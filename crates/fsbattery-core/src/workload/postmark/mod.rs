@@ -169,10 +169,11 @@ pub const POSTMARK_100: Postmark = Postmark {
 
 impl Workload for Postmark {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        let n = expected_peak(p);
-        let inodes = n.files.saturating_add(p.get("subdirs")) + 2;
+        let c = Config::read(p);
+        let n = peak_of(&c);
+        let inodes = n.files.saturating_add(c.subdirs) + 2;
         // The FILES files made first are certain, each of at least SIZE_LOW bytes.
-        let floor = super::needs::files_bytes(p.get("files"), p.get("size_low"));
+        let floor = super::needs::files_bytes(c.files, c.low);
         super::needs::Needs::space(n.bytes, inodes, "files, transactions and size_high")
             .uncertain(floor)
     }
@@ -257,8 +258,23 @@ pub(super) struct Config {
 }
 
 impl Config {
+    /// The values as given, before any check (sizing a plan reads them too).
+    fn read(p: &Params) -> Config {
+        Config {
+            files: p.get("files"),
+            transactions: p.get("transactions"),
+            low: p.get("size_low"),
+            high: p.get("size_high"),
+            subdirs: p.get("subdirs"),
+            bias_read: p.get("bias_read"),
+            bias_create: p.get("bias_create"),
+            seed: p.get("seed"),
+        }
+    }
+
     fn new(name: &str, p: &Params) -> Result<Config, WorkloadError> {
-        let (low, high) = (p.get("size_low"), p.get("size_high"));
+        let c = Config::read(p);
+        let (low, high) = (c.low, c.high);
         // Ranges are the specs' data (checked again here for values built without them).
         let specs = super::find(name).map_or(&[][..], |w| w.params());
         p.within(name, specs)
@@ -268,16 +284,7 @@ impl Config {
                 "{name}: size_low {low} must be at most size_high {high}"
             )));
         }
-        Ok(Config {
-            files: p.get("files"),
-            transactions: p.get("transactions"),
-            low,
-            high,
-            subdirs: p.get("subdirs"),
-            bias_read: p.get("bias_read"),
-            bias_create: p.get("bias_create"),
-            seed: p.get("seed"),
-        })
+        Ok(c)
     }
 
     /// Subdirectories made: none for 0 or 1, as PostMark.
@@ -317,13 +324,15 @@ struct Peak {
 /// bytes plus a block — 10,000 files and 300,000 transactions of 500–10,000 B peak near
 /// 11,643 × 10,929 B ≈ 127 MB, where every transaction creating would be 3.5 GiB.
 fn expected_peak(p: &Params) -> Peak {
-    let (files, t) = (p.get("files") as f64, p.get("transactions") as f64);
-    let (low, high) = (
-        p.get("size_low") as f64,
-        p.get("size_high").max(p.get("size_low")) as f64,
-    );
-    let c = p.get("bias_create").min(10) as f64 / 10.0;
-    let (a, d) = (1.0 - p.get("bias_read").min(10) as f64 / 10.0, 1.0 - c);
+    peak_of(&Config::read(p))
+}
+
+/// [`expected_peak`] of values already read.
+fn peak_of(cfg: &Config) -> Peak {
+    let (files, t) = (cfg.files as f64, cfg.transactions as f64);
+    let (low, high) = (cfg.low as f64, cfg.high.max(cfg.low) as f64);
+    let c = cfg.bias_create.min(10) as f64 / 10.0;
+    let (a, d) = (1.0 - cfg.bias_read.min(10) as f64 / 10.0, 1.0 - c);
     let walk = (2.0 * c - 1.0).max(0.0) * t + 3.0 * (4.0 * c * (1.0 - c) * t).sqrt();
     let n = (files + walk).min(2.0 * files).ceil();
     let q = if a + d > 0.0 { a / (a + d) } else { 0.0 };
