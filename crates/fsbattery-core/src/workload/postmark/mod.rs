@@ -323,11 +323,6 @@ struct Peak {
 /// At PostMark's defaults (c = ½, q = ½): FILES + 3√T files of SIZE_HIGH − (HIGH − LOW)/3
 /// bytes plus a block — 10,000 files and 300,000 transactions of 500–10,000 B peak near
 /// 11,643 × 10,929 B ≈ 127 MB, where every transaction creating would be 3.5 GiB.
-fn expected_peak(p: &Params) -> Peak {
-    peak_of(&Config::read(p))
-}
-
-/// [`expected_peak`] of values already read.
 fn peak_of(cfg: &Config) -> Peak {
     let (files, t) = (cfg.files as f64, cfg.transactions as f64);
     let (low, high) = (cfg.low as f64, cfg.high.max(cfg.low) as f64);
@@ -346,6 +341,12 @@ fn peak_of(cfg: &Config) -> Peak {
         files: n as u64,
         bytes: bytes as u64,
     }
+}
+
+/// [`peak_of`] the parameters `p` (tests).
+#[cfg(test)]
+fn expected_peak(p: &Params) -> Peak {
+    peak_of(&Config::read(p))
 }
 
 #[cfg(test)]
