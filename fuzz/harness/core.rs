@@ -7,7 +7,7 @@
 
 use fsbattery_core::dataset::DatasetSpecExt;
 use fsbattery_core::params::{format_bytes, parse_bytes, parse_sets, Params, Scale};
-use fsbattery_core::{journal, suite, target, workload};
+use fsbattery_core::{journal, suite, targets, workload};
 
 /// Bytes as text, or the error every target gives non-UTF-8 input.
 fn text(data: &[u8]) -> Result<&str, String> {
@@ -24,7 +24,7 @@ pub fn suite_toml(data: &[u8]) -> Result<(), String> {
 
 /// A `--target` spec: its grammar, without looking at the machine.
 pub fn target_spec(data: &[u8]) -> Result<(), String> {
-    target::check_syntax(text(data)?).map_err(|e| e.to_string())
+    targets::check_syntax(text(data)?).map_err(|e| e.to_string())
 }
 
 /// Each line one `--set WORKLOAD.PARAM=VALUE`: split as `run` does, then resolved against the

@@ -31,6 +31,6 @@ pub mod suggest;
 pub mod suite;
 pub mod suite_native;
 pub mod suite_settings;
-pub mod target;
+pub mod targets;
 pub mod tune;
 pub mod workload;

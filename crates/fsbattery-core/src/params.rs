@@ -117,6 +117,23 @@ pub fn repeat(n: i64) -> Result<u32, String> {
         .ok_or_else(|| format!("must be a whole number from 1 to {MAX_REPEAT}"))
 }
 
+/// Names that mean the same parameter: the shared IO group's name first, then the older key
+/// a workload still declares it under (iozone's `uring.depth`, randomio's `uring.batch`). A
+/// user may write either; the value is kept under the key the workload declares, so suites
+/// and records written before the group was named read the same.
+pub const ALIASES: &[(&str, &str)] = &[("depth", "uring.depth"), ("batch", "uring.batch")];
+
+/// The spec in `specs` that `key` names, directly or through [`ALIASES`].
+fn spec_named<'a>(specs: &'a [ParamSpec], key: &str) -> Option<&'a ParamSpec> {
+    specs.iter().find(|s| s.name == key).or_else(|| {
+        specs.iter().find(|s| {
+            ALIASES
+                .iter()
+                .any(|&(a, b)| (a, b) == (key, s.name) || (b, a) == (key, s.name))
+        })
+    })
+}
+
 /// One documented workload parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
@@ -238,17 +255,14 @@ impl Params {
             .map(|s| (s.name.to_string(), s.default_at(scale, ram_bytes)))
             .collect();
         for (k, v) in overrides {
-            let spec = specs
-                .iter()
-                .find(|s| s.name == k)
-                .ok_or_else(|| UsageError::Unknown {
-                    kind: "parameter",
-                    name: format!("{workload}.{k}"),
-                    choices: specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
-                    list: "workloads",
-                })?;
+            let spec = spec_named(specs, k).ok_or_else(|| UsageError::Unknown {
+                kind: "parameter",
+                name: format!("{workload}.{k}"),
+                choices: specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
+                list: "workloads",
+            })?;
             let parsed = spec.parse(workload, v)?;
-            map.insert(k.clone(), parsed);
+            map.insert(spec.name.to_string(), parsed);
         }
         Ok(Params(map))
     }
@@ -260,6 +274,12 @@ impl Params {
             .0
             .get(name)
             .unwrap_or_else(|| panic!("undeclared parameter {name}"))
+    }
+
+    /// Value of `name` if the workload declared it: for code that reads a group several
+    /// workloads share, each declaring the members it has (see `workload::shared::io`).
+    pub fn value(&self, name: &str) -> Option<u64> {
+        self.0.get(name).copied()
     }
 
     /// Every value in its spec's range, checked from the specs alone (the data `resolve`
@@ -519,6 +539,35 @@ mod tests {
         let units = p.units(&specs);
         assert_eq!(units.len(), 1);
         assert_eq!(units["size"], crate::model::BYTES);
+    }
+
+    /// The shared IO group's names and the older keys iozone and randomio declare read the
+    /// same: either spelling lands under the declared key, with the same value.
+    #[test]
+    fn aliases_land_under_the_declared_key() {
+        let spec = |name| ParamSpec {
+            name,
+            help: "",
+            kind: ParamKind::Count,
+            quick: 1,
+            standard: 1,
+            full_twice_ram: false,
+            min: 1,
+            max: MAX_DEPTH,
+        };
+        for (declared, written) in [
+            ("uring.depth", "depth"),
+            ("uring.depth", "uring.depth"),
+            ("depth", "uring.depth"),
+            ("uring.batch", "batch"),
+        ] {
+            let specs = [spec(declared)];
+            let o = BTreeMap::from([(written.to_string(), "4".to_string())]);
+            let p = Params::resolve("w", &specs, Scale::Quick, 0, &o).unwrap();
+            assert_eq!(p, Params::from_pairs(&[(declared, 4)]), "{written}");
+        }
+        let o = BTreeMap::from([("batch".to_string(), "4".to_string())]);
+        assert!(Params::resolve("w", &[spec("depth")], Scale::Quick, 0, &o).is_err());
     }
 
     #[test]

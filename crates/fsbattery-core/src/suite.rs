@@ -12,7 +12,7 @@ use crate::error::UsageError;
 use crate::model::CachePolicy;
 use crate::params::{ParamSpec, Params, Scale};
 use crate::suite_settings::{self, Pauses, WorkloadSetting};
-use crate::target::FsDefaults;
+use crate::targets::FsDefaults;
 use crate::workload;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -484,6 +484,31 @@ mod tests {
             let s = load(p.name).unwrap_or_else(|e| panic!("{}: {e}", p.name));
             assert!(!s.rows.is_empty());
         }
+    }
+
+    /// A suite written with iozone's `uring.depth` and randomio's `uring.batch` resolves to
+    /// the same parameters as one written with the shared IO group's `depth` and `batch`, under
+    /// the keys the workloads declare (so records, which keep those keys, read the same too).
+    #[test]
+    fn old_and_shared_io_names_resolve_the_same() {
+        let suite = |depth: &str, batch: &str| {
+            let text = format!(
+                "name = \"x\"\n[[workload]]\nname = \"iozone\"\nparams = {{ \"{depth}\" = 4 }}\n\
+                 [[workload]]\nname = \"randomio\"\nparams = {{ engine = \"io_uring\", \"{batch}\" = 2 }}\n"
+            );
+            let s = parse(&text, Path::new("s.toml")).unwrap();
+            s.workloads
+                .iter()
+                .map(|(name, given)| {
+                    let w = crate::workload::find(name).unwrap();
+                    Params::resolve(name, w.params(), Scale::Quick, 0, given).unwrap()
+                })
+                .collect::<Vec<_>>()
+        };
+        let old = suite("uring.depth", "uring.batch");
+        assert_eq!(old, suite("depth", "batch"));
+        assert_eq!(old[0].get("uring.depth"), 4);
+        assert_eq!(old[1].get("uring.batch"), 2);
     }
 
     #[test]

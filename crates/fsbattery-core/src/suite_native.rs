@@ -12,7 +12,7 @@
 use crate::error::UsageError;
 use crate::suite::{self, Suite, SuiteRow, DEFAULT_SUITE};
 use crate::suite_settings::Pauses;
-use crate::target::FsDefaults;
+use crate::targets::FsDefaults;
 use std::collections::BTreeMap;
 
 /// Labels, in the default suite's words, for the metrics of its workloads that S1 had no row

@@ -11,7 +11,7 @@
 use crate::error::UsageError;
 use crate::model::CachePolicy;
 use crate::params::Scale;
-use crate::target::{FsDefault, FsDefaults};
+use crate::targets::{FsDefault, FsDefaults};
 use crate::workload::Method;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -173,13 +173,13 @@ pub(crate) fn fs_defaults(
     };
     let at = tables.span().start;
     for (name, e) in tables.get_ref() {
-        let canonical =
-            crate::target::fs_name(name).map_err(|m| err(at, "fs", format!("[fs.{name}]: {m}")))?;
+        let canonical = crate::targets::fs_name(name)
+            .map_err(|m| err(at, "fs", format!("[fs.{name}]: {m}")))?;
         if canonical == "tmpfs" && e.mkfs.is_some() {
             return Err(err(at, "mkfs", "[fs.tmpfs]: tmpfs has no mkfs".into()));
         }
         if let Some(m) = &e.mkfs {
-            crate::target::check_words(m)
+            crate::targets::check_words(m)
                 .map_err(|msg| err(at, "mkfs", format!("[fs.{name}] mkfs: {msg}")))?;
         }
         out.insert(

@@ -4,7 +4,7 @@
 //! Needs root to mount the tmpfs; SKIPs without it unless FSBATTERY_REQUIRE_PRIVILEGED=1.
 
 use fsbattery_core::params::{Params, Scale};
-use fsbattery_core::target::{self, Target, TargetOptions};
+use fsbattery_core::targets::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method, WorkloadCtx};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -63,7 +63,7 @@ fn a_full_target_fails_with_the_bytes_written() {
         workdir: work.path().to_path_buf(),
         ..TargetOptions::default()
     };
-    let mut t = target::parse(&format!("tmpfs:size={FS_BYTES}"), &opts).unwrap();
+    let mut t = targets::parse(&format!("tmpfs:size={FS_BYTES}"), &opts).unwrap();
     t.setup(0).unwrap();
     let fs = Mounted {
         target: t,

@@ -6,7 +6,7 @@
 //! Every test checks that nothing of its work directory survives: no file, no mount, no loop
 //! device backed by it, no process naming it.
 
-use fsbattery_core::target::{self, availability, cleanup, TargetOptions};
+use fsbattery_core::targets::{self, availability, cleanup, TargetOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -112,7 +112,7 @@ fn use_fs(root: &Path) {
 /// Make, mount, use and tear down `spec`; prints the measured times.
 fn cycle(spec: &str) {
     let dir = workdir();
-    let mut t = target::parse(spec, &opts(dir.path())).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let mut t = targets::parse(spec, &opts(dir.path())).unwrap_or_else(|e| panic!("{spec}: {e}"));
     let lc = t
         .setup(0)
         .unwrap_or_else(|e| panic!("{spec}: setup: {e}"))
@@ -162,7 +162,7 @@ fn loop_direct_io_is_set_on_the_device() {
         return;
     }
     let dir = workdir();
-    let mut t = target::parse("loop:ext4,size=64M,dio=on", &opts(dir.path())).unwrap();
+    let mut t = targets::parse("loop:ext4,size=64M,dio=on", &opts(dir.path())).unwrap();
     t.setup(0).unwrap();
     let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
     let root = t.root().to_string_lossy().into_owned();
@@ -260,7 +260,7 @@ fn zfs_refuses_to_share_a_daemon_it_did_not_start() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let mut t = target::parse("loop:zfs,size=64M", &opts(dir.path())).unwrap();
+    let mut t = targets::parse("loop:zfs,size=64M", &opts(dir.path())).unwrap();
     let e = t.setup(0).map(|_| ()).unwrap_err().to_string();
     drop(t);
     let pid = nix::unistd::Pid::from_raw(foreign.id() as i32);
@@ -281,12 +281,12 @@ fn failed_mkfs_and_mount_report_the_tool_and_leave_nothing() {
         return;
     }
     let dir = workdir();
-    let mut t = target::parse("loop:xfs,size=300M,mkfs=-b size=999", &opts(dir.path())).unwrap();
+    let mut t = targets::parse("loop:xfs,size=300M,mkfs=-b size=999", &opts(dir.path())).unwrap();
     let e = t.setup(0).unwrap_err().to_string();
     assert!(e.contains("mkfs.xfs") && e.contains("failed"), "{e}");
     assert_nothing_left(dir.path());
     let mut t =
-        target::parse("loop:ext4,size=64M,mount=no_such_option", &opts(dir.path())).unwrap();
+        targets::parse("loop:ext4,size=64M,mount=no_such_option", &opts(dir.path())).unwrap();
     let e = t.setup(0).unwrap_err().to_string();
     assert!(e.contains("mount") && e.contains("failed"), "{e}");
     eprintln!("MOUNT-FAILURE: {e}");
@@ -302,7 +302,7 @@ fn kill9_helper() {
         return;
     };
     let (spec, dir) = job.split_once('|').unwrap();
-    let mut t = target::parse(spec, &opts(Path::new(dir))).unwrap();
+    let mut t = targets::parse(spec, &opts(Path::new(dir))).unwrap();
     t.setup(0).unwrap();
     std::fs::write(t.root().join("marker"), b"x").unwrap();
     nix::sys::signal::kill(nix::unistd::Pid::this(), nix::sys::signal::Signal::SIGKILL).unwrap();
@@ -373,7 +373,7 @@ fn sigint_helper() {
     let (specs, dir) = job.split_once('|').unwrap();
     fsbattery_core::interrupt::install().unwrap();
     for spec in specs.split(';') {
-        let mut t = target::parse(spec, &opts(Path::new(dir))).unwrap();
+        let mut t = targets::parse(spec, &opts(Path::new(dir))).unwrap();
         let lc = t
             .setup(0)
             .unwrap_or_else(|e| panic!("setup under SIGINT: {e}"));
@@ -511,7 +511,7 @@ fn dev_with_a_signature_is_refused_unless_data_may_be_destroyed() {
     }
     let disk = TestDisk::new(Some("mkfs.ext4"));
     let dir = workdir();
-    let e = target::parse(&disk.spec(), &opts(dir.path()))
+    let e = targets::parse(&disk.spec(), &opts(dir.path()))
         .err()
         .expect("refused")
         .to_string();
@@ -524,12 +524,12 @@ fn dev_with_a_signature_is_refused_unless_data_may_be_destroyed() {
         loop_dio: false,
         ..TargetOptions::default()
     };
-    let mut t = target::parse(&format!("{},fs=xfs", disk.spec()), &o).unwrap();
+    let mut t = targets::parse(&format!("{},fs=xfs", disk.spec()), &o).unwrap();
     let lc = t.setup(0).unwrap().unwrap();
     use_fs(t.root());
     assert!(lc.mkfs_command.contains("mkfs.xfs"), "{lc:?}");
     // In use (mounted by our target) is refused even when data may be destroyed.
-    let e = target::parse(&disk.spec(), &o)
+    let e = targets::parse(&disk.spec(), &o)
         .err()
         .expect("in use")
         .to_string();
@@ -548,7 +548,7 @@ fn dev_with_a_signature_is_refused_unless_data_may_be_destroyed() {
         disk.dev.display()
     );
     // Now blank: accepted without destroy_data.
-    assert!(target::parse(&disk.spec(), &opts(dir.path())).is_ok());
+    assert!(targets::parse(&disk.spec(), &opts(dir.path())).is_ok());
     assert_nothing_left(dir.path());
 }
 

@@ -1,7 +1,7 @@
 //! Which target of one run is which target of another, for `compare`: by the spec the user
 //! gave (`loop:ext4,mount=data=journal`), not by column label or position.
 //!
-//! Labels are made per run (see `fsbattery_core::target::column_labels`): the same spec was
+//! Labels are made per run (see `fsbattery_core::targets::column_labels`): the same spec was
 //! "ext4-2" in a record written before targets were labelled by their options and is
 //! "ext4 data=journal" now, and "ext4-2" named whichever came second. The spec is what was
 //! measured. Targets no spec pairs are then paired by label — imports (whose spec is only

@@ -10,7 +10,7 @@
 //! read.
 
 use super::{DatasetError, DatasetSpec, SourceDataset};
-use crate::target::guards::Session;
+use crate::targets::guards::Session;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -32,7 +32,7 @@ impl DatasetStore {
         source_dir: &Path,
         user_tarball: Option<&Path>,
     ) -> Result<DatasetStore, DatasetError> {
-        let io = |e: crate::target::TargetError| {
+        let io = |e: crate::targets::TargetError| {
             DatasetError::io(
                 format!("create the dataset directory in {}", source_dir.display()),
                 std::io::Error::other(e.0),

@@ -1,6 +1,6 @@
 //! The one loop that moves bytes: [`Driver`] submits, reaps and hands completions back, for
 //! every engine and every caller. Engine jobs ([`drive`]), block-IO passes and single
-//! operations (`workload/blockio.rs`) and file-set transfers (`workload/fileset.rs`) are
+//! operations (`workload/shared/blockio.rs`) and file-set transfers (`workload/shared/fileset.rs`) are
 //! [`OpSource`]s run by it; no other code calls `Engine::submit` or `Engine::reap`.
 //!
 //! Invariants:

@@ -232,11 +232,6 @@ impl EngineSpec {
         }
     }
 
-    /// True for engines that keep several operations in flight.
-    pub fn is_async(&self) -> bool {
-        matches!(self, EngineSpec::IoUring(_))
-    }
-
     /// A fresh engine of this kind over `pool` (at least [`EngineSpec::depth`] slots), for
     /// workloads that run their own submit/reap loop. Create it on the thread that uses it.
     pub fn build(&self, pool: BufferPool) -> Result<Box<dyn Engine>, EngineError> {

@@ -5,7 +5,7 @@
 use super::*;
 use crate::measure::Timing;
 use crate::params::ParamSpec;
-use crate::target::DirTarget;
+use crate::targets::DirTarget;
 
 /// Records `metric` = `values[repeat % len]`.
 struct Fake {

@@ -18,7 +18,7 @@ const MIB: u64 = 1 << 20;
 
 /// Read the free-space fragmentation of the filesystem mounted at `root`.
 pub(super) fn probe(root: &Path) -> Option<FreeSpace> {
-    let m = crate::target::fsinfo::describe(root);
+    let m = crate::targets::fsinfo::describe(root);
     let dev = m.device;
     let argv: Vec<String> = match m.fs_type.as_str() {
         "ext2" | "ext3" | "ext4" => vec!["e2freefrag".into(), dev],
@@ -31,13 +31,13 @@ pub(super) fn probe(root: &Path) -> Option<FreeSpace> {
     };
     let mount = m.mount_point;
     let freeze =
-        |how: &str| crate::target::run_command(&["fsfreeze".into(), how.into(), mount.clone()]);
+        |how: &str| crate::targets::run_command(&["fsfreeze".into(), how.into(), mount.clone()]);
     let frozen = freeze("-f");
     // Thaw whatever happened: a frozen filesystem would hang every workload after this.
     if frozen.is_err() || freeze("-u").is_err() {
         return None;
     }
-    let ran = crate::target::run_command(&argv).ok()?;
+    let ran = crate::targets::run_command(&argv).ok()?;
     let mut fs = if argv[0] == "xfs_db" {
         let block = nix::sys::statvfs::statvfs(root).ok()?.fragment_size();
         xfs_freesp(&ran.output, block)?

@@ -32,8 +32,8 @@ use step::run_step;
 use crate::model::*;
 use crate::params::{Params, Scale};
 use crate::suite::Suite;
-use crate::target::blockstat::DeviceSet;
-use crate::target::{fsinfo, Target};
+use crate::targets::blockstat::DeviceSet;
+use crate::targets::{fsinfo, Target};
 use crate::workload::{Method, Workload, WorkloadCtx};
 use fsbattery_record::aging::AgeSpec;
 use fsbattery_record::repeats::{AutoRepeat, StopReason};
@@ -335,7 +335,7 @@ fn converged(
 /// assembled from the journal (and written by rank 0).
 fn finish(
     mut journal: Journal,
-    memcg: Option<crate::target::MemoryCgroup>,
+    memcg: Option<crate::targets::MemoryCgroup>,
     notices: &crate::notice::Capture,
     obs: &mut dyn RunObserver,
     out_dir: &Path,
@@ -408,7 +408,7 @@ struct TargetRun<'a> {
     /// `--repeat auto`: every cell's samples and decisions.
     auto: Option<&'a mut auto::AutoRun>,
     /// `--memory`: the cgroup the run is in (its page cache is sampled after each phase).
-    memcg: Option<&'a crate::target::MemoryCgroup>,
+    memcg: Option<&'a crate::targets::MemoryCgroup>,
 }
 
 /// What the runner remembers of a target between rounds.
@@ -605,11 +605,11 @@ fn fail_rest(
 fn enter_memory_cgroup(
     plan: &Plan,
     info: &mut PlanInfo,
-) -> std::io::Result<Option<crate::target::MemoryCgroup>> {
+) -> std::io::Result<Option<crate::targets::MemoryCgroup>> {
     let Some(req) = &plan.memory else {
         return Ok(None);
     };
-    let cg = crate::target::MemoryCgroup::enter(&req.workdir, req.limit_bytes)
+    let cg = crate::targets::MemoryCgroup::enter(&req.workdir, req.limit_bytes)
         .map_err(std::io::Error::other)?;
     if let Some(c) = info.cache.as_mut() {
         c.memory = Some(MemoryLimit {
@@ -665,9 +665,9 @@ fn prepare_datasets(
 }
 
 /// Column labels: each target's own, or, where several share one, what sets them apart
-/// ([`crate::target::column_labels`]).
+/// ([`crate::targets::column_labels`]).
 pub fn unique_labels(targets: &[Box<dyn Target>]) -> Vec<String> {
-    crate::target::column_labels(targets)
+    crate::targets::column_labels(targets)
 }
 
 fn now() -> String {

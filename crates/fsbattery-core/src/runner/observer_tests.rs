@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::measure::Timing;
-use crate::target::TargetError;
+use crate::targets::TargetError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -14,7 +14,7 @@ struct SampleSink<'s> {
     method: String,
     journal: &'s mut Journal,
     obs: &'s mut dyn RunObserver,
-    memcg: Option<&'s crate::target::MemoryCgroup>,
+    memcg: Option<&'s crate::targets::MemoryCgroup>,
     write_err: Option<std::io::Error>,
     comparable: Vec<(String, Sample)>,
 }

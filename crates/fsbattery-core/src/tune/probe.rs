@@ -6,7 +6,7 @@
 //! at once (the target's guards remove image, loop device and mount point on any failure).
 
 use super::space::OptionSpace;
-use crate::target::{parse, TargetOptions};
+use crate::targets::{parse, TargetOptions};
 
 /// One value left out, and why.
 #[derive(Debug, Clone, PartialEq)]

@@ -135,7 +135,7 @@ impl Workload for Ffsb {
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Files grow to 1.25 x file_size before they are cut back.
-        let (files, size) = (p.get("files"), p.get("file_size"));
+        let (files, size) = Config::sizes(p);
         let bytes = super::needs::files_bytes(files, size.saturating_add(size / 4));
         super::needs::Needs::space(bytes, files + 2, "files and file_size")
             .engine(p)
@@ -270,6 +270,11 @@ impl Config {
             engine: fileset::engine_spec("ffsb", p, per_thread <= 1024)?,
             seed: p.get("seed"),
         })
+    }
+
+    /// Files and bytes a file: what sizing the plan reads before any check.
+    fn sizes(p: &Params) -> (u64, u64) {
+        (p.get("files"), p.get("file_size"))
     }
 
     /// The checks that need no directory: every thread a file, every size whole requests.

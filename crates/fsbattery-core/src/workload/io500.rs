@@ -153,18 +153,48 @@ const PHASES: &[(&str, &str, &str)] = &[
     ("mdtest_hard_delete", "kops/s", "unlink of every hard file"),
 ];
 
+/// io500's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes of each rank's ior-easy file.
+    easy_size: u64,
+    /// Bytes per ior-easy transfer.
+    easy_transfer: u64,
+    /// ior-hard transfers per rank.
+    hard_transfers: u64,
+    /// mdtest-easy files per rank.
+    md_easy_files: u64,
+    /// mdtest-hard files per rank.
+    md_hard_files: u64,
+    /// Seconds after which a write phase stops; 0 = none.
+    stonewall_s: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            easy_size: p.get("easy_size"),
+            easy_transfer: p.get("easy_transfer"),
+            hard_transfers: p.get("hard_transfers"),
+            md_easy_files: p.get("md_easy_files"),
+            md_hard_files: p.get("md_hard_files"),
+            stonewall_s: p.get("stonewall_s"),
+        }
+    }
+}
+
 impl Workload for Io500 {
     /// The io500 app runs its phases back to back: no sync, no drop between them.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
+        let c = Config::of(p);
         // One process's share (each rank adds its own): its ior-easy file, its part of the
         // shared ior-hard file, its mdtest files (the easy ones empty).
-        let (easy, hard) = (p.get("md_easy_files"), p.get("md_hard_files"));
-        let bytes = p
-            .get("easy_size")
-            .saturating_add(p.get("hard_transfers").saturating_mul(HARD_TRANSFER))
+        let (easy, hard) = (c.md_easy_files, c.md_hard_files);
+        let bytes = c
+            .easy_size
+            .saturating_add(c.hard_transfers.saturating_mul(HARD_TRANSFER))
             .saturating_add(super::needs::files_bytes(hard, MD_HARD_BYTES as u64))
             .saturating_add(super::needs::files_bytes(easy, 0));
         super::needs::Needs::space(bytes, easy + hard + 8, "easy_size")
@@ -308,13 +338,10 @@ fn write_phase(
 }
 
 fn run_phases(ctx: &mut WorkloadCtx<'_>, l: &Layout, p: &Params) -> Result<(), WorkloadError> {
-    let (easy_size, transfer) = (p.get("easy_size"), p.get("easy_transfer"));
-    let (hard_n, md_easy, md_hard) = (
-        p.get("hard_transfers"),
-        p.get("md_easy_files"),
-        p.get("md_hard_files"),
-    );
-    let secs = p.get("stonewall_s");
+    let c = Config::of(p);
+    let (easy_size, transfer) = (c.easy_size, c.easy_transfer);
+    let (hard_n, md_easy, md_hard) = (c.hard_transfers, c.md_easy_files, c.md_hard_files);
+    let secs = c.stonewall_s;
     let wall = Deadline((secs > 0).then(|| std::time::Duration::from_secs(secs)));
     let (byte, file) = (1.0 / GIB, 1e-3);
     let (me, next) = (l.rank, l.next_rank());

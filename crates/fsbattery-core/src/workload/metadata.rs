@@ -30,6 +30,20 @@ const PARAMS: &[ParamSpec] = &[
     super::layout::LAYOUT_PARAM,
 ];
 
+/// metadata's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Files made in the one directory.
+    files: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            files: p.get("files"),
+        }
+    }
+}
+
 impl Workload for Metadata {
     /// Touch, mkdir, find and rm drop nothing (S1 synced between tests: `cache = "none"`).
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -37,7 +51,7 @@ impl Workload for Metadata {
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Empty files, and directories of one block each.
-        let n = p.get("files");
+        let n = Config::of(p).files;
         super::needs::Needs::space(super::needs::files_bytes(n, 0), n + 1, "files")
     }
     fn commands(&self) -> &'static [&'static str] {
@@ -64,7 +78,7 @@ impl Workload for Metadata {
         ]
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let n = p.get("files");
+        let n = Config::of(p).files;
         let scratch = Scratch::create(ctx.root(), "metadata")?;
         let files = scratch.join("files");
         std::fs::create_dir(&files).ctx(|| format!("mkdir {}", files.display()))?;

@@ -1,4 +1,4 @@
-//! Workloads: one trait, one file per workload, one registry.
+//! Workloads: one trait, one file (or folder, with its helpers) per workload, one registry.
 //!
 //! A workload runs in its own scratch directory on the target and reports its metrics through
 //! [`WorkloadCtx::phase`], which quiesces the machine (sync, drop caches, pause) before each
@@ -7,35 +7,23 @@
 //! files on every exit path (the scratch directory is a guard).
 
 mod bigfile;
-mod blockio;
 mod bonnie;
-mod bonnie_files;
-mod bonnie_names;
-pub mod command;
-mod ctx;
 mod dd;
-mod dd_copy;
 mod ffsb;
-mod fileset;
-mod find_rm;
-mod fsops;
 mod io500;
 mod iozone;
-mod iozone_stdio;
-pub mod layout;
 mod metadata;
-pub mod needs;
 mod personality;
-mod personality_needs;
 mod postmark;
-mod postmark_mt;
-mod postmark_run;
 mod randomio;
-mod scratch;
+mod shared;
 mod split;
 mod stream;
-mod stream_ranks;
 mod tree;
+
+// The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
+use shared::{blockio, ctx, fileset, fsops, io, scratch};
+pub use shared::{command, layout, needs};
 
 pub use ctx::{Method, WorkloadCtx};
 pub(crate) use iozone::test_of_report;

@@ -24,7 +24,7 @@
 //! - under MPI `layout=shared` puts every rank's SIZE in one file, laid out interleaved by
 //!   rank (IOR without `-F`), and every rank's random requests range over all of it.
 
-use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::blockio::{self, BlockFile, IoParams, IoSettings, Open};
 use super::layout::{Layout, SharedDir};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
@@ -33,7 +33,7 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamSpec, Params, MAX_DEPTH, MAX_RUNTIME, MAX_THREADS};
+use crate::params::{ParamSpec, Params, MAX_RUNTIME, MAX_THREADS};
 use std::path::Path;
 use std::time::Duration;
 
@@ -79,20 +79,47 @@ const PARAMS: &[ParamSpec] = &[
     blockio::BUFFERED_FALLBACK,
     blockio::ENGINE,
     blockio::DEPTH,
-    blockio::count(
+    // Its older name; `batch` is accepted for it (see `params::ALIASES`).
+    super::io::batch(
         BATCH,
         "io_uring: completions each wait asks for (at most depth); 0 = auto, a quarter of the \
          depth shared among the threads (1 to 16). Every ready completion is reaped and every freed slot refilled in \
          one call whatever the value; 1 wakes on the first, larger values mean fewer wake-ups \
          and larger submit batches",
-        0,
-        0,
-    )
-    .range(0, MAX_DEPTH),
+    ),
     blockio::fill(blockio::FILL_RANDOM),
     blockio::COMPRESS_PCT,
     super::layout::LAYOUT_PARAM,
 ];
+
+/// randomio's parameters, read once from the resolved [`Params`].
+struct Config {
+    threads: u64,
+    write_pct: u64,
+    sync_pct: u64,
+    /// Bytes per read or write.
+    request: u64,
+    /// Seconds of random IO.
+    runtime: u64,
+    /// Bytes of the file.
+    size: u64,
+    /// Engine, depth, reap batch, O_DIRECT, fill.
+    io: IoParams,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            threads: p.get("threads"),
+            write_pct: p.get("write_pct"),
+            sync_pct: p.get("sync_pct"),
+            request: p.get("request"),
+            runtime: p.get("runtime"),
+            size: p.get("size"),
+            io: IoParams::of(p),
+        }
+    }
+}
 
 /// The metric of the achieved queue depth (the HTML latency table shows it by this name).
 const QUEUE_DEPTH: &str = "queue_depth";
@@ -113,7 +140,7 @@ const LATENCY: [(&str, &str); 7] = [
 
 impl Workload for RandomIo {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(p.get("size"), 2, "size")
+        super::needs::Needs::space(Config::of(p).size, 2, "size")
             .engine(p)
             .direct(p, "false", true, &["request"])
     }
@@ -134,14 +161,17 @@ impl Workload for RandomIo {
         crate::cache::ToolCache::Invalidate
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let (batch, depth) = (p.get(BATCH), p.get("depth"));
-        if p.get("engine") > 0 && batch > depth {
+        let c = Config::of(p);
+        let (batch, depth) = (c.io.batch, c.io.depth);
+        // Only io_uring reaps in batches: the sync and null engines complete each operation
+        // as it is submitted (the null engine once counted as asynchronous here).
+        if c.io.uses_uring() && batch > depth {
             return Err(WorkloadError::Failed(format!(
                 "randomio.{BATCH}={batch} exceeds randomio.depth={depth}: a reap cannot wait \
                  for more operations than are in flight; use {BATCH} <= depth"
             )));
         }
-        blockio::whole_chunks("randomio", p.get("size"), p.get("request"), "request").map(drop)
+        blockio::whole_chunks("randomio", c.size, c.request, "request").map(drop)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         let mut m = vec![
@@ -190,10 +220,11 @@ impl Workload for RandomIo {
         // `Params::resolve`.
         p.within(self.name(), PARAMS)
             .map_err(|e| WorkloadError::Failed(e.to_string()))?;
-        let (write_pct, sync_pct) = (p.get("write_pct"), p.get("sync_pct"));
-        let (threads, runtime) = (p.get("threads"), p.get("runtime"));
-        let request = p.get("request");
-        let size = blockio::whole_chunks("randomio", p.get("size"), request, "request")?;
+        let c = Config::of(p);
+        let (write_pct, sync_pct) = (c.write_pct, c.sync_pct);
+        let (threads, runtime) = (c.threads, c.runtime);
+        let request = c.request;
+        let size = blockio::whole_chunks("randomio", c.size, request, "request")?;
         let scratch = Scratch::create(ctx.root(), "randomio")?;
         // Under MPI with layout=shared: one file of every rank's SIZE, laid out interleaved
         // by rank, and every rank's random requests over all of it (IOR without -F, -z).
@@ -226,7 +257,7 @@ impl Workload for RandomIo {
             write_fraction: write_pct as f64 / 100.0,
             fsync_fraction: sync_pct as f64 / 100.0,
             direct: io.direct,
-            engine: with_batch(io.engine, p.get(BATCH)),
+            engine: with_batch(io.engine, c.io.batch),
             jobs: threads as u32,
             stop: Stop::Runtime(Duration::from_secs(runtime)),
             fill: io.fill,
@@ -257,7 +288,7 @@ fn with_batch(engine: EngineSpec, batch: u64) -> EngineSpec {
 
 /// Which latency kinds a run has: reads unless every request writes, writes unless none does.
 fn kinds(p: &Params) -> [(&'static str, bool); 2] {
-    let w = p.get("write_pct");
+    let w = Config::of(p).write_pct;
     [("read", w < 100), ("write", w > 0)]
 }
 

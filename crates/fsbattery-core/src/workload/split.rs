@@ -30,6 +30,20 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
     max: 1 << 30,
 }];
 
+/// split's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes of the file split.
+    size: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+        }
+    }
+}
+
 impl Workload for Split {
     /// Split drops nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -37,7 +51,7 @@ impl Workload for Split {
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its smallest (most numerous) pieces, one block each at least.
-        let size = p.get("size");
+        let size = Config::of(p).size;
         let pieces = size.div_ceil(PIECES[0]);
         let bytes = size.saturating_add(super::needs::files_bytes(pieces, PIECES[0]));
         super::needs::Needs::space(bytes, pieces + 3, "size")
@@ -66,7 +80,7 @@ impl Workload for Split {
             .collect()
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let size = p.get("size");
+        let size = Config::of(p).size;
         let scratch = Scratch::create(ctx.root(), "split")?;
         let src = scratch.join("10M");
         write_source(&src, size)?;

@@ -11,7 +11,7 @@ use fsbattery_core::cache::CacheMode;
 use fsbattery_core::model::{CachePolicy, HostInfo, Sample};
 use fsbattery_core::params::{Params, Scale};
 use fsbattery_core::runner::{self, Fresh, Plan, PlannedWorkload};
-use fsbattery_core::target::{self, availability, Target, TargetOptions};
+use fsbattery_core::targets::{self, availability, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method, WorkloadCtx};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -79,7 +79,7 @@ impl Mounted {
             ..TargetOptions::default()
         };
         let spec = format!("loop:ext4,size={size},dio=on");
-        let mut target = target::parse(&spec, &opts).unwrap();
+        let mut target = targets::parse(&spec, &opts).unwrap();
         target.setup(0).unwrap_or_else(|e| panic!("{spec}: {e}"));
         Mounted {
             target,
@@ -254,7 +254,7 @@ pub fn run_via_runner(
     let text = format!("name = \"agree\"\nrepeat = 1\n[[workload]]\nname = \"{name}\"\n");
     let suite = fsbattery_core::suite::parse(&text, Path::new("agree.toml")).unwrap();
     let spec = format!("dir:{}", dir.display());
-    let target = target::parse(&spec, &TargetOptions::default()).unwrap();
+    let target = targets::parse(&spec, &TargetOptions::default()).unwrap();
     let mut plan = Plan {
         suite,
         scale: Scale::Quick,

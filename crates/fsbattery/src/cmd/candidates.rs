@@ -5,7 +5,7 @@
 
 use clap::builder::PossibleValuesParser;
 use clap::Command;
-use fsbattery_core::{suite, target, workload};
+use fsbattery_core::{suite, targets, workload};
 
 /// `cmd` with completion candidates on every argument that names a workload, suite or target.
 pub fn with_candidates(cmd: Command) -> Command {
@@ -18,7 +18,7 @@ pub fn with_candidates(cmd: Command) -> Command {
         .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
         .map(String::from)
         .collect();
-    let targets: Vec<String> = target::known_filesystems()
+    let targets: Vec<String> = targets::known_filesystems()
         .iter()
         .map(|fs| match *fs {
             "tmpfs" => fs.to_string(),

@@ -7,7 +7,7 @@
 use crate::stderr::errln;
 use crate::stdout::outln;
 use fsbattery_core::error::{EXIT_REFUSED, EXIT_RUNTIME};
-use fsbattery_core::target;
+use fsbattery_core::targets;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -17,8 +17,8 @@ pub fn cleanup(workdir: &Path) -> anyhow::Result<ExitCode> {
         outln!("nothing to clean: {} does not exist", workdir.display())?;
         return Ok(ExitCode::SUCCESS);
     }
-    target::check_workdir(workdir)?;
-    let report = target::cleanup(workdir)
+    targets::check_workdir(workdir)?;
+    let report = targets::cleanup(workdir)
         .map_err(|e| anyhow::anyhow!("cleanup of {}: {e}", workdir.display()))?;
     if report.is_empty() {
         outln!("nothing to clean in {}", workdir.display())?;

@@ -30,7 +30,7 @@ pub(super) fn nominal_secs(scale: Scale) -> f64 {
 /// Print the plan of `args` to stdout.
 pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let (plan, no_default_why) = plan::build(args)?;
-    fsbattery_core::target::check_workdir(&args.workdir)?;
+    fsbattery_core::targets::check_workdir(&args.workdir)?;
     let data = plan::data_bytes(&plan.workloads)?;
     let mut out = String::new();
     let p = &plan;
@@ -166,7 +166,7 @@ fn workloads(out: &mut String, p: &fsbattery_core::runner::Plan) -> std::fmt::Re
 
 /// What a target needs on disk: loop images (sparse: the data written, at most the image
 /// size), RAM for tmpfs, the data written for directories and devices.
-fn space(t: &dyn fsbattery_core::target::Target, data: u64) -> String {
+fn space(t: &dyn fsbattery_core::targets::Target, data: u64) -> String {
     let opts = t.options();
     let kind = t.spec().split(':').next().unwrap_or("");
     let written = format!("up to {} written", format_bytes(data));

@@ -5,7 +5,7 @@ use crate::cli::ListWhat;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::MetricSpec;
 use fsbattery_core::params::Scale;
-use fsbattery_core::{suite, target, workload};
+use fsbattery_core::{suite, targets, workload};
 use std::process::ExitCode;
 
 /// Print the requested listing (everything when `what` is None); `name` picks one workload.
@@ -183,11 +183,11 @@ fn conditions(s: &suite::Suite) -> String {
 
 fn targets() -> String {
     let mut out = String::from("Target kinds:\n");
-    for k in target::kinds() {
+    for k in targets::kinds() {
         out.push_str(&format!("\n  {}\n    {}\n", k.grammar, k.help));
     }
     out.push_str("\nFilesystems on this machine:\n");
-    for (fs, status) in target::availability() {
+    for (fs, status) in targets::availability() {
         match status {
             Ok(()) => out.push_str(&format!("  {fs:<10} available\n")),
             Err(why) => out.push_str(&format!("  {fs:<10} {why}\n")),

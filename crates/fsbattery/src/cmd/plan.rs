@@ -10,7 +10,7 @@ use fsbattery_core::params::{self, Params, Scale};
 use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, Suite};
 use fsbattery_core::suite_native;
-use fsbattery_core::target::{self, Target, TargetOptions};
+use fsbattery_core::targets::{self, Target, TargetOptions};
 use fsbattery_core::workload::{self, Method};
 use fsbattery_record::settings::{Chosen, WorkloadSetting};
 
@@ -230,7 +230,7 @@ fn memory(text: &str, suite: &Suite, args: &RunArgs) -> Result<MemoryRequest, Us
             "--memory {text}: at least 32MiB, or the run itself runs out of memory"
         )));
     }
-    target::MemoryCgroup::check().map_err(UsageError::Invalid)?;
+    targets::MemoryCgroup::check().map_err(UsageError::Invalid)?;
     Ok(MemoryRequest {
         limit_bytes: limit,
         source,
@@ -540,7 +540,7 @@ fn targets(
         fuse_timeout: Some(std::time::Duration::from_secs(args.fuse_timeout)),
     };
     if args.targets.is_empty() {
-        return Ok(match target::default_targets(&opts) {
+        return Ok(match targets::default_targets(&opts) {
             Ok(d) if !d.targets.is_empty() => (d.targets, d.skipped, None),
             Ok(d) => (
                 Vec::new(),
@@ -552,7 +552,7 @@ fn targets(
     }
     let mut out: Vec<Box<dyn Target>> = Vec::new();
     for spec in &args.targets {
-        out.push(target::parse(spec, &opts)?);
+        out.push(targets::parse(spec, &opts)?);
     }
     Ok((out, Vec::new(), None))
 }
@@ -609,7 +609,7 @@ fn repeats(
 fn ranked_targets(targets: &[Box<dyn Target>]) -> usize {
     let disks = targets
         .iter()
-        .filter(|t| !fsbattery_core::target::fsinfo::in_memory(t.as_ref()))
+        .filter(|t| !fsbattery_core::targets::fsinfo::in_memory(t.as_ref()))
         .count();
     match disks {
         0 => targets.len(),

@@ -8,7 +8,7 @@ use fsbattery_core::error::UsageError;
 use fsbattery_core::model::CachePolicy;
 use fsbattery_core::params::{self, format_bytes, Scale};
 use fsbattery_core::suite::Suite;
-use fsbattery_core::target::{self, Target};
+use fsbattery_core::targets::{self, Target};
 use fsbattery_core::workload::Method;
 use fsbattery_record::settings::{Chosen, FsOptionSetting, RunSettings, WorkloadSetting};
 use std::time::Duration;
@@ -81,7 +81,7 @@ pub fn fs_options(suite: &Suite, targets: &[Box<dyn Target>]) -> Vec<FsOptionSet
             None if t.spec().starts_with("tmpfs") => "tmpfs".into(),
             None => continue,
         };
-        let given = target::given_option_keys(t.spec());
+        let given = targets::given_option_keys(t.spec());
         for key in ["mkfs", "mount"] {
             let Some(default) = suite.fs_defaults.get(&fs, key) else {
                 continue;
@@ -153,7 +153,7 @@ fn seed_memory_possible(args: &RunArgs) -> Result<(), String> {
     if args.targets.iter().any(|t| t.starts_with("tmpfs")) {
         return Err("a tmpfs target keeps its files in memory, which the limit would count".into());
     }
-    target::MemoryCgroup::check()
+    targets::MemoryCgroup::check()
 }
 
 /// The settings as recorded, from the parts the plan chose.

@@ -166,7 +166,7 @@ fn shared_verdict(root: &Path, all: &[Vec<u8>]) -> anyhow::Result<()> {
 }
 
 fn fs_magic(root: &Path) -> i64 {
-    fsbattery_core::target::fsinfo::fs_magic(root).unwrap_or(0)
+    fsbattery_core::targets::fsinfo::fs_magic(root).unwrap_or(0)
 }
 
 /// The error a rank other than 0 keeps to itself (rank 0 prints the run's one line).

@@ -8,7 +8,7 @@ use anyhow::Context;
 use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
 use fsbattery_core::runner::{self, RunObserver, Silent};
-use fsbattery_core::target::{DirTarget, Target};
+use fsbattery_core::targets::{DirTarget, Target};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,9 +29,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let rank = ranks.as_ref().map_or(0, |c| c.rank());
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.
-    fsbattery_core::target::check_workdir(&args.workdir)?;
+    fsbattery_core::targets::check_workdir(&args.workdir)?;
     if let Some(src) = &args.source_dir {
-        fsbattery_core::target::check_workdir(src)?;
+        fsbattery_core::targets::check_workdir(src)?;
     }
     // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
     plan::fit(&mut plan, &args, true)?;

@@ -11,7 +11,7 @@ use crate::stdout::outln;
 use anyhow::Context;
 use fsbattery_core::error::{UsageError, EXIT_SETUP_NEEDED};
 use fsbattery_core::packages::{self, Family, Need, Resolution};
-use fsbattery_core::target;
+use fsbattery_core::targets;
 use fsbattery_core::workload::{self, Method};
 use std::process::{Command, ExitCode};
 
@@ -125,13 +125,13 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
     let mut specs: Vec<String> = if explicit {
         args.targets.clone()
     } else {
-        target::default_specs()
+        targets::default_specs()
     };
     if args.tests {
         specs.extend(TEST_SPECS.iter().map(|s| s.to_string()));
     }
     for (i, spec) in specs.iter().enumerate() {
-        match target::spec_needs(spec) {
+        match targets::spec_needs(spec) {
             Ok(n) => needs.extend(n),
             Err(e) if !explicit || i >= args.targets.len() => notes.push(e.to_string()),
             Err(e) => return Err(e),

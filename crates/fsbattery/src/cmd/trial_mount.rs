@@ -8,7 +8,7 @@
 //! own, fresh, as always.
 
 use fsbattery_core::runner::Plan;
-use fsbattery_core::target::Target;
+use fsbattery_core::targets::Target;
 
 /// A target the kernel or its mkfs refused as specified; exit status
 /// [`fsbattery_core::error::EXIT_TARGET_REFUSED`].

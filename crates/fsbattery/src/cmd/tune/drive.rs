@@ -9,7 +9,7 @@ use super::search::{mean, FsSearch};
 use crate::cli::TuneArgs;
 use crate::stderr::errln;
 use fsbattery_core::error::UsageError;
-use fsbattery_core::target::TargetOptions;
+use fsbattery_core::targets::TargetOptions;
 use fsbattery_stats::tune::Config;
 use fsbattery_stats::{pair, Better};
 use std::path::Path;
@@ -28,12 +28,12 @@ pub fn execute(
     let start = Instant::now();
     let budget = args.budget.as_secs_f64();
     let left = |start: &Instant| budget - start.elapsed().as_secs_f64();
-    fsbattery_core::target::check_workdir(&args.workdir)?;
+    fsbattery_core::targets::check_workdir(&args.workdir)?;
     // The plain target first: a machine that cannot make it at all (no root, no loop
     // devices, no mkfs) is told so in one line, before anything is made.
     for s in searches.iter() {
         let plain = s.spec(&s.space.defaults());
-        drop(fsbattery_core::target::parse(
+        drop(fsbattery_core::targets::parse(
             &plain,
             &target_options(args),
         )?);

@@ -8,8 +8,8 @@
 //! meta_floor.c's readdir + fstatat loop. These loops make the same system calls as the floor,
 //! in the same order, and poll the interruption flag once per entry.
 
-use super::poll;
 use crate::error::WorkloadError;
+use crate::workload::poll;
 use nix::dir::{Dir, Type};
 use nix::fcntl::{AtFlags, OFlag};
 use nix::sys::stat::{fstatat, Mode, SFlag};

@@ -274,7 +274,7 @@ fn clean_one(workdir: &Path, path: &Path, report: &mut CleanupReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::state::Resource;
+    use crate::targets::state::Resource;
 
     #[test]
     fn dead_runs_files_and_dirs_are_removed_live_ones_kept() {

@@ -4,8 +4,8 @@
 //! lstat per entry and the interruption flag polled per entry; [`walk`] is `find` on top of it
 //! (counting what it visits) by a lean loop of its own, [`super::find_rm`].
 
-use super::poll;
 use crate::error::{IoContext, WorkloadError};
+use crate::workload::poll;
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
 

@@ -18,12 +18,12 @@
 //! final deletion in slot order are PostMark's too, so with [`Mt`] the run touches the very
 //! files PostMark touches for the same seed. Only O_CLOEXEC is added to the open flags.
 
-use super::fileset::Tally;
-use super::poll;
-use super::postmark::Config;
-use super::postmark_mt::Mt;
+use super::mt::Mt;
+use super::Config;
 use crate::error::WorkloadError;
 use crate::measure::{per_s, Timing};
+use crate::workload::fileset::Tally;
+use crate::workload::poll;
 use crate::workload::WorkloadCtx;
 use nix::fcntl::{openat, OFlag};
 use nix::sys::stat::{fstat, Mode};

@@ -1,14 +1,14 @@
 //! `postmark`, `postmark-1`, `-10`, `-100`: PostMark 1.53 (Katcher, NetApp 1997–2005; Debian's
 //! `postmark` 1.53) natively — seed S4's "postmark 1, 10, and 100" rows (read and write KB/s).
 //!
-//! PostMark's run, step for step (the system calls are in `postmark_run.rs`): make SUBDIRS
+//! PostMark's run, step for step (the system calls are in `run.rs`): make SUBDIRS
 //! subdirectories (untimed); create FILES files of SIZE_LOW + RND(SIZE_HIGH − SIZE_LOW) bytes,
 //! each in subdirectory RND(SUBDIRS); run TRANSACTIONS transactions, each (a) a read of a whole
 //! random file or an append of RND(SIZE_HIGH − size) + 1 bytes to one (RND(10) < BIAS_READ
 //! reads), then (b) the creation of a new file or the deletion of a random one (RND(10) <
 //! BIAS_CREATE creates; no create while PostMark's table of 2 × FILES slots is full); delete
 //! every remaining file in slot order; remove the subdirectories (untimed). The generator is
-//! PostMark's own (MT19937 with its 1999 seeding, `postmark_mt.rs`), so the same seed gives
+//! PostMark's own (MT19937 with its 1999 seeding, `mt.rs`), so the same seed gives
 //! the same files, sizes and choices. PostMark does nothing to the page cache, and neither
 //! does this workload under `--cache tool` (the default).
 //!
@@ -31,11 +31,14 @@
 //! are the presets' standard values.
 
 use super::fileset::{count, Tally, MAX_FILES};
-use super::postmark_run::session;
+mod mt;
+mod run;
+
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params, MAX_REQUEST};
+use run::session;
 
 /// One PostMark registry entry: the plain tool defaults, or one of S4's three runs.
 pub struct Postmark {
@@ -136,7 +139,7 @@ pub const POSTMARK_1: Postmark = Postmark {
     summary: concat!(
         "S4 'postmark 1' (read/write KB/s rows): PostMark with SUBDIRS=1, i.e. one \
          directory; 10,000 files and 10,000 transactions at standard scale, S4's volumes \
-         (S4's '1, 10, 100' read as subdirectories: see workload/postmark.rs).",
+         (S4's '1, 10, 100' read as subdirectories: see workload/postmark/mod.rs).",
         flow!()
     ),
     params: &S4_1,
@@ -166,10 +169,11 @@ pub const POSTMARK_100: Postmark = Postmark {
 
 impl Workload for Postmark {
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        let n = expected_peak(p);
-        let inodes = n.files.saturating_add(p.get("subdirs")) + 2;
+        let c = Config::read(p);
+        let n = peak_of(&c);
+        let inodes = n.files.saturating_add(c.subdirs) + 2;
         // The FILES files made first are certain, each of at least SIZE_LOW bytes.
-        let floor = super::needs::files_bytes(p.get("files"), p.get("size_low"));
+        let floor = super::needs::files_bytes(c.files, c.low);
         super::needs::Needs::space(n.bytes, inodes, "files, transactions and size_high")
             .uncertain(floor)
     }
@@ -254,8 +258,23 @@ pub(super) struct Config {
 }
 
 impl Config {
+    /// The values as given, before any check (sizing a plan reads them too).
+    fn read(p: &Params) -> Config {
+        Config {
+            files: p.get("files"),
+            transactions: p.get("transactions"),
+            low: p.get("size_low"),
+            high: p.get("size_high"),
+            subdirs: p.get("subdirs"),
+            bias_read: p.get("bias_read"),
+            bias_create: p.get("bias_create"),
+            seed: p.get("seed"),
+        }
+    }
+
     fn new(name: &str, p: &Params) -> Result<Config, WorkloadError> {
-        let (low, high) = (p.get("size_low"), p.get("size_high"));
+        let c = Config::read(p);
+        let (low, high) = (c.low, c.high);
         // Ranges are the specs' data (checked again here for values built without them).
         let specs = super::find(name).map_or(&[][..], |w| w.params());
         p.within(name, specs)
@@ -265,16 +284,7 @@ impl Config {
                 "{name}: size_low {low} must be at most size_high {high}"
             )));
         }
-        Ok(Config {
-            files: p.get("files"),
-            transactions: p.get("transactions"),
-            low,
-            high,
-            subdirs: p.get("subdirs"),
-            bias_read: p.get("bias_read"),
-            bias_create: p.get("bias_create"),
-            seed: p.get("seed"),
-        })
+        Ok(c)
     }
 
     /// Subdirectories made: none for 0 or 1, as PostMark.
@@ -313,14 +323,11 @@ struct Peak {
 /// At PostMark's defaults (c = ½, q = ½): FILES + 3√T files of SIZE_HIGH − (HIGH − LOW)/3
 /// bytes plus a block — 10,000 files and 300,000 transactions of 500–10,000 B peak near
 /// 11,643 × 10,929 B ≈ 127 MB, where every transaction creating would be 3.5 GiB.
-fn expected_peak(p: &Params) -> Peak {
-    let (files, t) = (p.get("files") as f64, p.get("transactions") as f64);
-    let (low, high) = (
-        p.get("size_low") as f64,
-        p.get("size_high").max(p.get("size_low")) as f64,
-    );
-    let c = p.get("bias_create").min(10) as f64 / 10.0;
-    let (a, d) = (1.0 - p.get("bias_read").min(10) as f64 / 10.0, 1.0 - c);
+fn peak_of(cfg: &Config) -> Peak {
+    let (files, t) = (cfg.files as f64, cfg.transactions as f64);
+    let (low, high) = (cfg.low as f64, cfg.high.max(cfg.low) as f64);
+    let c = cfg.bias_create.min(10) as f64 / 10.0;
+    let (a, d) = (1.0 - cfg.bias_read.min(10) as f64 / 10.0, 1.0 - c);
     let walk = (2.0 * c - 1.0).max(0.0) * t + 3.0 * (4.0 * c * (1.0 - c) * t).sqrt();
     let n = (files + walk).min(2.0 * files).ceil();
     let q = if a + d > 0.0 { a / (a + d) } else { 0.0 };
@@ -334,6 +341,12 @@ fn expected_peak(p: &Params) -> Peak {
         files: n as u64,
         bytes: bytes as u64,
     }
+}
+
+/// [`peak_of`] the parameters `p` (tests).
+#[cfg(test)]
+fn expected_peak(p: &Params) -> Peak {
+    peak_of(&Config::read(p))
 }
 
 #[cfg(test)]

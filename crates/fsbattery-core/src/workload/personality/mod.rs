@@ -22,6 +22,8 @@
 //!   counted; the sizes the set keeps are only changed by the thread holding the entry.
 //! - Files only exist under the scratch directory, which goes on every exit path.
 
+mod needs;
+
 use super::fileset::{
     self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, should_stop, OpStat,
     Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
@@ -206,7 +208,7 @@ impl Workload for Personality {
         crate::cache::ToolCache::Nothing
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        use super::personality_needs::{needs, Flow};
+        use self::needs::{needs, Flow};
         let flow = match self.kind {
             Kind::Fileserver => Flow::Fileserver,
             Kind::Varmail => Flow::Varmail,
@@ -789,5 +791,4 @@ impl FlowResult {
 }
 
 #[cfg(test)]
-#[path = "personality_tests.rs"]
 mod tests;

@@ -19,7 +19,7 @@
 //! |                | in a second file (`rewriterec_perf_test`)                           |
 //! | stride_read    | engine, STRIDE records apart, every block once: the engine's stride |
 //! |                | (iozone's `read_stride_perf_test` wraps to the next lane similarly) |
-//! | fwrite, frewrite, fread, freread | user-space stdio stream (`iozone_stdio`)          |
+//! | fwrite, frewrite, fread, freread | user-space stdio stream (`stdio`)                |
 //!
 //! Engine tests honour `direct` (iozone's `-I`); the stdio tests are buffered, in iozone too
 //! (`fopen` takes no O_DIRECT), so fread/freread measure the page cache fwrite filled.
@@ -37,8 +37,9 @@
 //! fails the cell unless `buffered_fallback = 1`. The command method runs natively as well:
 //! fsbattery does not drive an iozone binary.
 
-use super::blockio::ENGINES;
-use super::iozone_stdio::Stream;
+mod stdio;
+
+use super::io::{self, IoParams};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
     check_direct, dio_alignment, run_job, DirectIo, EngineError, EngineSpec, FileMode, Fill,
@@ -47,8 +48,9 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_DEPTH, MAX_SIZE};
+use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_SIZE};
 use std::path::{Path, PathBuf};
+use stdio::Stream;
 
 /// The iozone workload.
 pub struct Iozone;
@@ -105,26 +107,13 @@ const PARAMS: &[ParamSpec] = &[
         min: 0,
         max: 1,
     },
-    ParamSpec {
-        name: "engine",
-        help: "IO engine of the non-stdio tests",
-        kind: ParamKind::Choice(ENGINES),
-        quick: 0,
-        standard: 0,
-        full_twice_ram: false,
-        min: 0,
-        max: ENGINES.len() as u64 - 1,
-    },
-    ParamSpec {
-        name: "uring.depth",
-        help: "operations in flight with engine io_uring (iozone itself issues one at a time)",
-        kind: ParamKind::Count,
-        quick: 1,
-        standard: 1,
-        full_twice_ram: false,
-        min: 1,
-        max: MAX_DEPTH,
-    },
+    io::engine("IO engine of the non-stdio tests"),
+    // Its older name; `depth` is accepted for it (see `params::ALIASES`).
+    io::depth(
+        "uring.depth",
+        "operations in flight with engine io_uring (iozone itself issues one at a time)",
+        1,
+    ),
     ParamSpec {
         name: "stride",
         help: "stride read: records between two reads (iozone -j, default 17)",
@@ -273,9 +262,10 @@ const MAX_RECORD: u64 = 1 << 30;
 
 /// Record sizes of a run: `min_record` doubling up to `max_record`, none larger than `size`.
 fn records(p: &Params) -> Vec<u64> {
-    let (size, max) = (p.get("size"), p.get("max_record"));
+    let c = Config::of(p);
+    let (size, max) = (c.size, c.max_record);
     let mut out = Vec::new();
-    let mut r = p.get("min_record");
+    let mut r = c.min_record;
     while r > 0 && r <= max && r <= size && r <= MAX_RECORD {
         out.push(r);
         r = match r.checked_mul(2) {
@@ -298,15 +288,42 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
     crate::measure::per_s(bytes as f64 / 1024.0, secs.max(1e-9))
 }
 
+/// iozone's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes of the file.
+    size: u64,
+    /// Smallest record, bytes.
+    min_record: u64,
+    /// Largest record, bytes.
+    max_record: u64,
+    /// Records between two stride reads.
+    stride: u64,
+    /// Bytes of the stdio tests' user-space buffer.
+    stdio_buffer: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+            min_record: p.get("min_record"),
+            max_record: p.get("max_record"),
+            stride: p.get("stride"),
+            stdio_buffer: p.get("stdio_buffer"),
+        }
+    }
+}
+
 impl Workload for Iozone {
     /// Iozone drops nothing (its -p purges the CPU cache, not the page cache); -I bypasses it.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
+        let c = Config::of(p);
         // The test file and the record-rewrite test's file of one record (max_record at
         // most). Records double from min_record: an aligned min_record aligns them all.
-        let bytes = p.get("size").saturating_add(p.get("max_record"));
+        let bytes = c.size.saturating_add(c.max_record);
         super::needs::Needs::space(bytes, 3, "size and max_record")
             .engine(p)
             .direct(p, "false", true, &["min_record"])
@@ -333,7 +350,10 @@ impl Workload for Iozone {
                     );
                     MetricSpec::rate(&metric(t.name, r), "KB/s", &help).point(
                         t.name,
-                        vec![Dim::bytes("record", r), Dim::bytes("file", p.get("size"))],
+                        vec![
+                            Dim::bytes("record", r),
+                            Dim::bytes("file", Config::of(p).size),
+                        ],
                     )
                 })
             })
@@ -347,17 +367,18 @@ impl Workload for Iozone {
         check_params(p, &records)?;
         let scratch = Scratch::create(ctx.root(), "iozone")?;
         let dir = scratch.path();
-        let want = p.get("direct") != 0;
+        let group = IoParams::of(p);
+        let want = group.direct;
         let probe = if want {
             check_direct(dir)
         } else {
             DirectIo::Supported
         };
-        let direct = decide_direct(want, p.get("buffered_fallback") != 0, dir, probe)?;
+        let direct = decide_direct(want, group.buffered_fallback, dir, probe)?;
         if direct {
             check_alignment(dir, records[0])?;
         }
-        let setup = Setup::new(&scratch, p, direct);
+        let setup = Setup::new(&scratch, p, direct)?;
         for &rec in &records {
             setup.run_record(ctx, rec)?;
         }
@@ -367,8 +388,9 @@ impl Workload for Iozone {
 
 /// Refuse parameters no run can honour, with the fix.
 fn check_params(p: &Params, records: &[u64]) -> Result<(), WorkloadError> {
+    let c = Config::of(p);
     let bad = |m: String| Err(WorkloadError::Failed(format!("iozone: {m}")));
-    let (size, min, max) = (p.get("size"), p.get("min_record"), p.get("max_record"));
+    let (size, min, max) = (c.size, c.min_record, c.max_record);
     if min < 512 {
         return bad(format!(
             "min_record {min} B: use at least 512 B (the smallest O_DIRECT block)"
@@ -380,7 +402,7 @@ fn check_params(p: &Params, records: &[u64]) -> Result<(), WorkloadError> {
             format_bytes(max)
         ));
     }
-    if p.get("stride") == 0 {
+    if c.stride == 0 {
         return bad("stride 0: use at least 1 record".into());
     }
     if records.is_empty() {
@@ -449,25 +471,22 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(scratch: &Scratch, p: &Params, direct: bool) -> Setup {
-        let depth = p.get("uring.depth").min(u64::from(u32::MAX)) as u32;
-        // The parameter's range keeps the index valid.
-        let uring = crate::engine::UringOptions {
-            depth,
-            ..Default::default()
-        };
-        let engine = EngineSpec::choose(p.get("engine"), uring).unwrap_or(EngineSpec::Sync);
-        Setup {
+    fn new(scratch: &Scratch, p: &Params, direct: bool) -> Result<Setup, WorkloadError> {
+        let c = Config::of(p);
+        // Resolved as every engine-driven workload resolves it (a bad value is refused, never
+        // replaced by sync).
+        let engine = IoParams::of(p).engine("iozone", Default::default())?;
+        Ok(Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),
             rec_file: scratch.join("iozone.DUMMY"),
-            size: p.get("size"),
+            size: c.size,
             direct,
             engine,
-            stride: p.get("stride"),
-            stdio_buffer: p.get("stdio_buffer"),
+            stride: c.stride,
+            stdio_buffer: c.stdio_buffer,
             verify: false,
-        }
+        })
     }
 
     /// Quiesce once, run the 13 tests at `rec`, record what finished, remove the files.
@@ -640,5 +659,4 @@ fn bytes_in(dir: &Path) -> u64 {
 }
 
 #[cfg(test)]
-#[path = "iozone_tests.rs"]
 mod tests;

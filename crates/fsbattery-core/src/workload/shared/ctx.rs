@@ -12,7 +12,7 @@ use crate::dataset::DatasetStore;
 use crate::error::WorkloadError;
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{PhaseCache, RankSample, Sample};
-use crate::target::blockstat::{DeviceSet, Probe};
+use crate::targets::blockstat::{DeviceSet, Probe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

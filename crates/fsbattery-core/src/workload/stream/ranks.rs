@@ -1,14 +1,14 @@
-//! `stream` under MPI with a shared file or rank-shifted reads (see [`super::layout`]): the
+//! `stream` under MPI with a shared file or rank-shifted reads (see [`crate::workload::layout`]): the
 //! ranks write their pieces of SIZE in BLOCK transfers, each piece stamped with its rank and
 //! index, into one shared file (interleaved by rank, IOR without `-F`) or into one file each in
 //! a directory they share (IOR `-F`); copy them in place to a second file; and read back the
 //! pieces of the rank `reorder` names (IOR `-C`: the next rank's), checking every stamp, so a
 //! layout that put a piece anywhere else fails the cell instead of reading fast.
 
-use super::layout::{Layout, SharedDir};
-use super::{poll, Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
+use crate::workload::layout::{Layout, SharedDir};
+use crate::workload::{poll, Scratch, WorkloadCtx};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};

@@ -22,8 +22,8 @@
 //! cover those with a margin and stay within twice them (1.3–1.8×); on a loaded machine the
 //! same runs hold a half to a third as much, so the estimates are then 2.3–3.8× the peak.
 
-use super::needs::{files_bytes, Needs, BLOCK};
 use crate::params::Params;
+use crate::workload::needs::{files_bytes, Needs, BLOCK};
 
 /// Which personality.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,11 +45,41 @@ const VARMAIL_GROWTH: u64 = 2 << 20;
 /// it on the quiet machine, with a margin.
 const LOG_GROWTH: u64 = 384 << 20;
 
+/// The parameters that size a personality's file set, read once from the resolved [`Params`]
+/// (the run's own `Config` refuses bad values; sizing a plan reads them before that).
+struct Sizing {
+    files: u64,
+    /// Mean file size, bytes.
+    mean_size: u64,
+    /// Bytes per append.
+    append_size: u64,
+    /// Percent of the files made before the timed phase.
+    prealloc: u64,
+    /// Seconds of the timed phase.
+    runtime: u64,
+    /// Files per directory.
+    dirwidth: u64,
+}
+
+impl Sizing {
+    fn of(p: &Params) -> Sizing {
+        Sizing {
+            files: p.get("files"),
+            mean_size: p.get("mean_size"),
+            append_size: p.get("append_size"),
+            prealloc: p.get("prealloc"),
+            runtime: p.get("runtime"),
+            dirwidth: p.get("dirwidth"),
+        }
+    }
+}
+
 /// The expected peak of `flow` with `p`, and the entries made first as the certain part.
 pub(super) fn needs(flow: Flow, p: &Params) -> Needs {
-    let (files, mean, append) = (p.get("files"), p.get("mean_size"), p.get("append_size"));
-    let made = files.saturating_mul(p.get("prealloc").min(100)) / 100;
-    let runtime = p.get("runtime").max(1);
+    let c = Sizing::of(p);
+    let (files, mean, append) = (c.files, c.mean_size, c.append_size);
+    let made = files.saturating_mul(c.prealloc.min(100)) / 100;
+    let runtime = c.runtime.max(1);
     let bytes = match flow {
         // Every entry may exist (creations fill the absent ones as fast as deletions empty
         // them), with gamma's tail and an append each.
@@ -62,7 +92,7 @@ pub(super) fn needs(flow: Flow, p: &Params) -> Needs {
             .saturating_add((runtime - 1).saturating_mul(VARMAIL_GROWTH)),
         Flow::Webserver => gamma_set(made, mean).saturating_add(runtime.saturating_mul(LOG_GROWTH)),
     };
-    let dirs = files / p.get("dirwidth").max(1) + 2;
+    let dirs = files / c.dirwidth.max(1) + 2;
     Needs::space(
         bytes,
         files + dirs,

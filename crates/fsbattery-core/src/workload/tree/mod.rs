@@ -15,13 +15,9 @@
 //! disk (the tarball_out guard) on any exit path. Native and command mode produce the same
 //! metrics from the same trees. Helper modules (`tree_*.rs`) are children of this one.
 
-#[path = "tree_cmd.rs"]
 mod cmd;
-#[path = "tree_cpio.rs"]
 mod cpio;
-#[path = "tree_four.rs"]
 mod four;
-#[path = "tree_ops.rs"]
 mod ops;
 
 pub(super) use four::Tree4;

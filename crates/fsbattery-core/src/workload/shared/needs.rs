@@ -73,11 +73,10 @@ impl Needs {
         }
     }
 
-    /// The same with io_uring when `p`'s `engine` is its second choice (`io_uring`, the order
-    /// every engine parameter shares).
+    /// The same with io_uring when `p`'s `engine` names it.
     pub fn engine(self, p: &Params) -> Needs {
         Needs {
-            uring: p.get("engine") == 1,
+            uring: super::io::IoParams::of(p).uses_uring(),
             ..self
         }
     }
@@ -92,8 +91,9 @@ impl Needs {
         fallback: bool,
         sizes: &[&'static str],
     ) -> Needs {
-        let direct = (p.get("direct") != 0).then(|| Direct {
-            fallback: fallback.then(|| p.get("buffered_fallback") != 0),
+        let io = super::io::IoParams::of(p);
+        let direct = io.direct.then(|| Direct {
+            fallback: fallback.then_some(io.buffered_fallback),
             off,
             sizes: sizes.iter().map(|s| (*s, p.get(s))).collect(),
         });

@@ -21,20 +21,20 @@ use crate::engine::{
 use crate::error::{is_full, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamKind, ParamSpec, Params, MAX_THREADS};
+use crate::params::{ParamSpec, Params, MAX_THREADS};
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::WorkloadCtx;
+use crate::workload::WorkloadCtx;
 
 // The parameter constructors and engine names are blockio's: one definition for every
 // engine-driven workload.
-pub(super) use super::blockio::{count, percent, request_size, ENGINES, MAX_FILES};
+pub(in crate::workload) use super::blockio::{count, percent, request_size, MAX_FILES};
 
 /// A size parameter (bytes, binary suffixes accepted), never scaled to RAM.
-pub(super) const fn bytes(
+pub(in crate::workload) const fn bytes(
     name: &'static str,
     help: &'static str,
     quick: u64,
@@ -43,32 +43,23 @@ pub(super) const fn bytes(
     super::blockio::bytes(name, help, quick, standard, false)
 }
 
-/// The `engine` parameter (sync at every scale).
-pub(super) const ENGINE_PARAM: ParamSpec = ParamSpec {
-    name: "engine",
-    help: "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
-    kind: ParamKind::Choice(ENGINES),
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: ENGINES.len() as u64 - 1,
-};
+/// The `engine` parameter of the file-set workloads (sync at every scale).
+pub(in crate::workload) const ENGINE_PARAM: ParamSpec = super::io::engine(
+    "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
+);
 
-/// The `depth` parameter: chunks of one transfer in flight with io_uring.
-pub(super) const DEPTH_PARAM: ParamSpec = count(
+/// The `depth` parameter of the file-set workloads: chunks of one transfer in flight.
+pub(in crate::workload) const DEPTH_PARAM: ParamSpec = super::io::depth(
     "depth",
     "io_uring: chunks of one transfer in flight (the sync engine always has one)",
     1,
-    1,
-)
-.range(1, crate::params::MAX_DEPTH);
+);
 
 /// The `threads` parameter's range: 0 (one per CPU) to [`MAX_THREADS`].
-pub(super) const THREADS_RANGE: (u64, u64) = (0, MAX_THREADS);
+pub(in crate::workload) const THREADS_RANGE: (u64, u64) = (0, MAX_THREADS);
 
 /// Threads to run: the `threads` parameter, 0 meaning one per CPU.
-pub(super) fn threads(p: &Params) -> usize {
+pub(in crate::workload) fn threads(p: &Params) -> usize {
     match p.get("threads") {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n as usize,
@@ -78,14 +69,13 @@ pub(super) fn threads(p: &Params) -> usize {
 /// The engine the `engine` and `depth` parameters ask for (a bad depth is refused as blockio
 /// refuses it). Registering files pays only when files stay open (ffsb); workloads that open
 /// and close a file per operation would pay an extra system call per open and close instead.
-pub(super) fn engine_spec(
+pub(in crate::workload) fn engine_spec(
     workload: &str,
     p: &Params,
     register_files: bool,
 ) -> Result<EngineSpec, WorkloadError> {
-    super::blockio::choose_engine(
+    super::io::IoParams::of(p).engine(
         workload,
-        p,
         UringOptions {
             registered_buffers: false,
             registered_files: register_files,
@@ -98,7 +88,7 @@ pub(super) fn engine_spec(
 /// Bytes and files written so far by every thread of one workload run, for the message of a
 /// full target.
 #[derive(Debug, Default)]
-pub(super) struct Tally {
+pub(in crate::workload) struct Tally {
     bytes: AtomicU64,
     files: AtomicU64,
 }
@@ -139,7 +129,7 @@ impl Tally {
 }
 
 /// One thread's engine behind the one [`Driver`]: transfers are [`Transfer`]s.
-pub(super) struct Port {
+pub(in crate::workload) struct Port {
     driver: Driver<Box<dyn Engine>>,
 }
 
@@ -198,7 +188,7 @@ impl Port {
 
 /// Where a transfer happens, for its error messages and its byte count.
 #[derive(Clone, Copy)]
-pub(super) struct Site<'a> {
+pub(in crate::workload) struct Site<'a> {
     /// The file.
     pub path: &'a Path,
     /// Written bytes are counted here.
@@ -242,7 +232,7 @@ fn check(c: &Completion, site: Site<'_>) -> Result<(), WorkloadError> {
 
 /// Count, bytes and latency of one kind of operation.
 #[derive(Debug, Clone, Default)]
-pub(super) struct OpStat {
+pub(in crate::workload) struct OpStat {
     /// Operations completed.
     pub ops: u64,
     /// Bytes they moved.
@@ -278,7 +268,7 @@ impl OpStat {
 }
 
 /// Merge per-thread rows of per-kind statistics into one row.
-pub(super) fn merge_rows(rows: &[Vec<OpStat>], kinds: usize) -> Vec<OpStat> {
+pub(in crate::workload) fn merge_rows(rows: &[Vec<OpStat>], kinds: usize) -> Vec<OpStat> {
     let mut out = vec![OpStat::default(); kinds];
     for row in rows {
         for (o, s) in out.iter_mut().zip(row) {
@@ -297,7 +287,7 @@ const LAT: [(&str, &str); 4] = [
 ];
 
 /// The latency metrics `<prefix>_lat_mean`, `_p50`, `_p99`, `_max` (ms, lower is better).
-pub(super) fn lat_specs(prefix: &str, what: &str) -> Vec<MetricSpec> {
+pub(in crate::workload) fn lat_specs(prefix: &str, what: &str) -> Vec<MetricSpec> {
     LAT.iter()
         .map(|(suffix, stat)| {
             let of = format!("{prefix}_lat");
@@ -313,7 +303,7 @@ pub(super) fn lat_specs(prefix: &str, what: &str) -> Vec<MetricSpec> {
 }
 
 /// Record the latency metrics of [`lat_specs`] from `h`.
-pub(super) fn record_lat(
+pub(in crate::workload) fn record_lat(
     ctx: &mut WorkloadCtx<'_>,
     prefix: &str,
     t: &Timing,
@@ -335,13 +325,16 @@ pub(super) fn record_lat(
 /// Whether a thread should stop issuing: the deadline passed, another thread failed, or a
 /// signal came (then the thread fails with `Interrupted`).
 #[inline]
-pub(super) fn should_stop(deadline: Instant, stop: &AtomicBool) -> Result<bool, WorkloadError> {
+pub(in crate::workload) fn should_stop(
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Result<bool, WorkloadError> {
     Ok(halted(stop)? || Instant::now() >= deadline)
 }
 
 /// Whether another thread failed (`Ok(true)`) or a signal came (`Interrupted`).
 #[inline]
-pub(super) fn halted(stop: &AtomicBool) -> Result<bool, WorkloadError> {
+pub(in crate::workload) fn halted(stop: &AtomicBool) -> Result<bool, WorkloadError> {
     if crate::interrupt::requested() {
         return Err(WorkloadError::Interrupted);
     }
@@ -356,7 +349,7 @@ fn unit(rng: &mut XorShift) -> f64 {
 
 /// A gamma-distributed value with `shape` and mean `mean` (Marsaglia & Tsang 2000), as
 /// filebench's `cvar-gamma` draws file sizes.
-pub(super) fn gamma(rng: &mut XorShift, shape: f64, mean: f64) -> f64 {
+pub(in crate::workload) fn gamma(rng: &mut XorShift, shape: f64, mean: f64) -> f64 {
     let scale = mean / shape;
     if shape < 1.0 {
         // Boost: Gamma(k) = Gamma(k + 1) · U^(1/k).
@@ -380,7 +373,7 @@ pub(super) fn gamma(rng: &mut XorShift, shape: f64, mean: f64) -> f64 {
 }
 
 /// Create directory `path`, mapping a full filesystem to the "target full" failure.
-pub(super) fn mkdir(path: &Path, tally: &Tally) -> Result<(), WorkloadError> {
+pub(in crate::workload) fn mkdir(path: &Path, tally: &Tally) -> Result<(), WorkloadError> {
     std::fs::create_dir(path).map_err(|e| tally.io(format!("mkdir {}", path.display()), e))
 }
 

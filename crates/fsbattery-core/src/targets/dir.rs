@@ -85,11 +85,6 @@ impl DirTarget {
             caps: Default::default(),
         })
     }
-
-    /// Override the column label (several dir targets in one run).
-    pub fn set_label(&mut self, label: String) {
-        self.label = label;
-    }
 }
 
 impl Target for DirTarget {

@@ -7,7 +7,7 @@
 //! (block input), `seeks` (SEEKERS threads sharing SEEKS tickets; each seek reads one chunk at
 //! a random chunk offset and every tenth dirties and writes it back); the big file is then
 //! removed untimed, as bonnie++ does (S2's "Datei 16 GB löschen" rows are `bigfile`'s).
-//! Small-file tests (`bonnie_files`): create, stat, delete FILES files in name order and in
+//! Small-file tests (`files`): create, stat, delete FILES files in name order and in
 //! random order, as `-n`, with bonnie++ 2.00a's system calls, names and clocks.
 //!
 //! Cache: the workload's tool cache is "nothing", so under the default `--cache tool` no
@@ -28,7 +28,10 @@
 //! engine driver's polling); the seekers run on the engine's one pool.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
-use super::{bonnie_files, poll, Scratch, Workload, WorkloadCtx};
+use super::{poll, Scratch, Workload, WorkloadCtx};
+
+mod files;
+mod names;
 use crate::engine::{run_pool, OpKind, XorShift};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
@@ -111,18 +114,57 @@ const PARAMS: &[ParamSpec] = &[
     blockio::COMPRESS_PCT,
 ];
 
+/// bonnie's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes of the block-IO file; 0 skips those tests.
+    size: u64,
+    /// Bytes per write and read.
+    chunk: u64,
+    /// fsync after every write (bonnie++ -b).
+    fsync: bool,
+    /// Processes seeking at once.
+    seekers: u64,
+    /// Seeks in all.
+    seeks: u64,
+    /// Small files; 0 skips those tests.
+    files: u64,
+    /// Directories the small files are spread over.
+    dirs: u64,
+    /// Smallest small file, bytes.
+    min_size: u64,
+    /// Largest small file, bytes.
+    max_size: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+            chunk: p.get("chunk"),
+            fsync: p.get("fsync") != 0,
+            seekers: p.get("seekers"),
+            seeks: p.get("seeks"),
+            files: p.get("files"),
+            dirs: p.get("dirs"),
+            min_size: p.get("min_size"),
+            max_size: p.get("max_size"),
+        }
+    }
+}
+
 impl Workload for Bonnie {
     fn needs(&self, p: &Params) -> super::needs::Needs {
+        let c = Config::of(p);
         // The big file, then (after it is removed) the small files: uniform sizes from
         // min_size to max_size, so each holds the mean and less than a block of rounding on
         // average, and never more than max_size's blocks. The big file is exact.
-        let (files, dirs) = (p.get("files"), p.get("dirs"));
-        let (lo, hi) = (p.get("min_size"), p.get("max_size").max(p.get("min_size")));
+        let (files, dirs) = (c.files, c.dirs);
+        let (lo, hi) = (c.min_size, c.max_size.max(c.min_size));
         let most = super::needs::files_bytes(1, hi);
         let each = (lo / 2 + hi / 2 + super::needs::BLOCK).min(most);
-        let bytes = p.get("size").max(files.saturating_mul(each));
+        let bytes = c.size.max(files.saturating_mul(each));
         super::needs::Needs::space(bytes, files + dirs + 2, "size, files and max_size")
-            .uncertain(p.get("size"))
+            .uncertain(c.size)
             .engine(p)
             .direct(p, "false", true, &["chunk"])
     }
@@ -143,14 +185,16 @@ impl Workload for Bonnie {
         crate::cache::ToolCache::Nothing
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        if p.get("size") > 0 {
-            blockio::whole_chunks("bonnie", p.get("size"), p.get("chunk"), "chunk")?;
+        let c = Config::of(p);
+        if c.size > 0 {
+            blockio::whole_chunks("bonnie", c.size, c.chunk, "chunk")?;
         }
-        bonnie_files::check(p)
+        files::check(p)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+        let c = Config::of(p);
         let mut m = Vec::new();
-        if p.get("size") > 0 {
+        if c.size > 0 {
             let mb = |n: &str, h: &str| MetricSpec::rate(n, "MB/s", h);
             m.push(mb(
                 "seq_write",
@@ -170,26 +214,27 @@ impl Workload for Bonnie {
                 "random chunk reads by concurrent seekers, 10% rewritten (bonnie Random Seeks)",
             ));
         }
-        if p.get("files") > 0 {
-            m.extend(bonnie_files::metrics());
+        if c.files > 0 {
+            m.extend(files::metrics());
         }
-        if p.get("size") > 0 {
+        if c.size > 0 {
             m.extend(blockio::direct_metric(p));
         }
         m
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+        let c = Config::of(p);
         let scratch = Scratch::create(ctx.root(), "bonnie")?;
         let seed = 0xb0_0000 ^ u64::from(ctx.repeat());
-        let io = if p.get("size") > 0 {
+        let io = if c.size > 0 {
             let io = IoSettings::resolve("bonnie", p, scratch.path())?;
             big_file(ctx, p, &io, &scratch.join("Bonnie.big"), seed)?;
             Some(io)
         } else {
             None
         };
-        if p.get("files") > 0 {
-            bonnie_files::run(ctx, p, scratch.path(), seed)?;
+        if c.files > 0 {
+            files::run(ctx, p, scratch.path(), seed)?;
         }
         if let Some(io) = io {
             blockio::record_direct(ctx, p, &io);
@@ -206,10 +251,11 @@ fn big_file(
     path: &Path,
     seed: u64,
 ) -> Result<(), WorkloadError> {
-    let chunk = p.get("chunk");
-    let size = blockio::whole_chunks("bonnie", p.get("size"), chunk, "chunk")?;
+    let c = Config::of(p);
+    let chunk = c.chunk;
+    let size = blockio::whole_chunks("bonnie", c.size, chunk, "chunk")?;
     let chunk = chunk as u32;
-    let fsync = p.get("fsync") != 0;
+    let fsync = c.fsync;
     let dir = path.parent().unwrap_or(path);
     let evict = [dir];
 
@@ -232,7 +278,7 @@ fn big_file(
     })?;
     ctx.record("seq_read", &t, blockio::mb_per_s(size, t.elapsed_s));
 
-    let (seekers, seeks) = (p.get("seekers"), p.get("seeks"));
+    let (seekers, seeks) = (c.seekers, c.seeks);
     if seekers == 0 || seeks == 0 {
         return Err(WorkloadError::Failed(
             "bonnie.seeks and bonnie.seekers must be at least 1".into(),

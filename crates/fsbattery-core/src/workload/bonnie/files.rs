@@ -31,12 +31,12 @@
 //! loses entries or data fails instead of looking fast; on failure the scratch directory's
 //! guard removes whatever is left.
 
-use super::bonnie_names::{random_sort, Names};
-use super::{poll, WorkloadCtx};
+use super::names::{random_sort, Names};
 use crate::engine::XorShift;
 use crate::error::{is_full, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::Params;
+use crate::workload::{poll, WorkloadCtx};
 use nix::dir::Dir;
 use nix::fcntl::{openat, AtFlags, OFlag};
 use nix::sys::stat::{fstatat, mkdirat, Mode};
@@ -121,7 +121,8 @@ impl TestDir {
 
     /// Create every file in index order, then sync; returns the bytes written.
     fn create(&self, names: &Names, p: &Params, rng: &mut XorShift) -> Result<u64, WorkloadError> {
-        let (lo, hi) = (p.get("min_size"), p.get("max_size"));
+        let c = super::Config::of(p);
+        let (lo, hi) = (c.min_size, c.max_size);
         let mut data = vec![0u8; FILE_CHUNK];
         crate::engine::Fill::Random.generate(rng.below(u64::MAX), &mut data);
         let mut written = 0u64;
@@ -151,7 +152,7 @@ impl TestDir {
         let full = |e: &std::io::Error| {
             let path = self.path.join(name.to_string_lossy().as_ref());
             let cause = format!("creating file number {}: {e}", n + 1);
-            super::blockio::target_full(&path, written, &cause)
+            crate::workload::blockio::target_full(&path, written, &cause)
         };
         let flags = OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_WRONLY | OFlag::O_CLOEXEC;
         let fd = openat(&self.fd, name, flags, Mode::S_IRUSR | Mode::S_IWUSR).map_err(|e| {
@@ -309,7 +310,8 @@ fn stat_file(at: BorrowedFd<'_>, name: &CStr, buf: &mut [u8]) -> Result<u64, Wor
 
 /// The small-file sizes must make a range: min_size ≤ max_size ≤ 1 GiB.
 pub(super) fn check(p: &Params) -> Result<(), WorkloadError> {
-    let (lo, hi) = (p.get("min_size"), p.get("max_size"));
+    let c = super::Config::of(p);
+    let (lo, hi) = (c.min_size, c.max_size);
     if lo > hi || hi > 1 << 30 {
         return Err(WorkloadError::Failed(format!(
             "bonnie: min_size {lo} B and max_size {hi} B: need min_size <= max_size <= 1 GiB"
@@ -336,10 +338,11 @@ pub(super) fn run(
     scratch: &Path,
     seed: u64,
 ) -> Result<(), WorkloadError> {
+    let c = super::Config::of(p);
     check(p)?;
     let mut rng = XorShift::new(seed ^ 0xf11e5);
     let mut buf = vec![0u8; FILE_CHUNK];
-    let (files, dirs) = (p.get("files"), p.get("dirs"));
+    let (files, dirs) = (c.files, c.dirs);
     let rate = |t: &crate::measure::Timing| crate::measure::per_s(files as f64, t.elapsed_s);
     let base = scratch.join("files");
     let evict = [base.as_path()];

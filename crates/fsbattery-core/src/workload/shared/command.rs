@@ -55,7 +55,7 @@ pub fn run_each(
     items: impl Iterator<Item = String>,
 ) -> Result<(), WorkloadError> {
     for (i, item) in items.enumerate() {
-        super::poll(i as u64)?;
+        crate::workload::poll(i as u64)?;
         run(cwd, program, &[&item])?;
     }
     Ok(())
@@ -67,12 +67,12 @@ pub const PROGRAMS: &[&str] = &[
 ];
 
 /// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any: looked up on
-/// PATH alone (`target::on_path`), as the child processes started by name will look.
+/// PATH alone (`targets::on_path`), as the child processes started by name will look.
 pub fn missing_program(extra: &[&str]) -> Option<String> {
     PROGRAMS
         .iter()
         .chain(extra)
-        .find(|p| crate::target::on_path(p).is_none())
+        .find(|p| crate::targets::on_path(p).is_none())
         .map(|p| p.to_string())
 }
 

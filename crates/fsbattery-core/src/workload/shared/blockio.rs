@@ -20,24 +20,20 @@ use crate::engine::{
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_DEPTH, MAX_REQUEST, MAX_SIZE};
+use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_REQUEST, MAX_SIZE};
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use super::WorkloadCtx;
+use crate::workload::WorkloadCtx;
 
-/// Names of the `engine` parameter's choices, as [`EngineSpec::choose`] reads them.
-pub(super) const ENGINES: &[&str] = &["sync", "io_uring", "null"];
-/// Names of the `fill` parameter's choices.
-pub(super) const FILLS: &[&str] = &["zeros", "random", "compressible"];
-/// Index of "zeros" in [`FILLS`].
-pub(super) const FILL_ZEROS: u64 = 0;
-/// Index of "random" in [`FILLS`].
-pub(super) const FILL_RANDOM: u64 = 1;
+// The shared IO group is declared in `io`; these are its names as the workloads know them.
+pub(in crate::workload) use super::io::{
+    direct, fill, IoParams, BUFFERED_FALLBACK, COMPRESS_PCT, FILL_RANDOM, FILL_ZEROS,
+};
 
 /// A plain count parameter, 1 to [`MAX_COUNT`] unless narrowed with `.range`.
-pub(super) const fn count(
+pub(in crate::workload) const fn count(
     name: &'static str,
     help: &'static str,
     quick: u64,
@@ -57,7 +53,7 @@ pub(super) const fn count(
 
 /// A size parameter, 1 B to [`MAX_SIZE`] unless narrowed with `.range`; `twice_ram` makes it
 /// at least 2 × RAM at full scale.
-pub(super) const fn bytes(
+pub(in crate::workload) const fn bytes(
     name: &'static str,
     help: &'static str,
     quick: u64,
@@ -77,10 +73,14 @@ pub(super) const fn bytes(
 }
 
 /// Most files a file-set workload makes (and directories it spreads them over).
-pub(super) const MAX_FILES: u64 = 100_000_000;
+pub(in crate::workload) const MAX_FILES: u64 = 100_000_000;
 
 /// A switch: true/false (1/0, on/off).
-pub(super) const fn flag(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
+pub(in crate::workload) const fn flag(
+    name: &'static str,
+    help: &'static str,
+    default: u64,
+) -> ParamSpec {
     ParamSpec {
         kind: ParamKind::Bool,
         ..count(name, help, default, default).range(0, 1)
@@ -88,12 +88,16 @@ pub(super) const fn flag(name: &'static str, help: &'static str, default: u64) -
 }
 
 /// A percentage, 0 to 100.
-pub(super) const fn percent(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
+pub(in crate::workload) const fn percent(
+    name: &'static str,
+    help: &'static str,
+    default: u64,
+) -> ParamSpec {
     count(name, help, default, default).range(0, 100)
 }
 
 /// Bytes per call (block, request, chunk): 512 B to [`MAX_REQUEST`].
-pub(super) const fn request_size(
+pub(in crate::workload) const fn request_size(
     name: &'static str,
     help: &'static str,
     default: u64,
@@ -102,7 +106,7 @@ pub(super) const fn request_size(
 }
 
 /// The size of a file a workload writes and reads back: 4 KiB to [`MAX_SIZE`].
-pub(super) const fn file_size(
+pub(in crate::workload) const fn file_size(
     name: &'static str,
     help: &'static str,
     quick: u64,
@@ -112,95 +116,21 @@ pub(super) const fn file_size(
     bytes(name, help, quick, standard, twice_ram).range(4 << 10, MAX_SIZE)
 }
 
-/// `direct`: 1 opens the data file with O_DIRECT.
-pub(super) const fn direct(default: u64) -> ParamSpec {
-    flag(
-        "direct",
-        "true: open the data file with O_DIRECT (bypass the page cache); false: buffered",
-        default,
-    )
-}
-
-/// `fill` with the given default index into [`FILLS`].
-pub(super) const fn fill(default: u64) -> ParamSpec {
-    ParamSpec {
-        name: "fill",
-        help: "content of written blocks: zeros, random (incompressible, each block stamped \
-               with its offset) or compressible (see compress_pct)",
-        kind: ParamKind::Choice(FILLS),
-        quick: default,
-        standard: default,
-        full_twice_ram: false,
-        min: 0,
-        max: FILLS.len() as u64 - 1,
-    }
-}
-
-/// `buffered_fallback`: run buffered where O_DIRECT is refused instead of failing.
-pub(super) const BUFFERED_FALLBACK: ParamSpec = flag(
-    "buffered_fallback",
-    "true: where O_DIRECT is refused, run buffered and record direct_used=0; false: fail the \
-     cell",
-    0,
+/// `engine` of the block workloads.
+pub(in crate::workload) const ENGINE: ParamSpec = super::io::engine(
+    "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
+     fsbattery's own cost)",
 );
-/// `engine`: sync or io_uring.
-pub(super) const ENGINE: ParamSpec = ParamSpec {
-    name: "engine",
-    help: "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
-           fsbattery's own cost)",
-    kind: ParamKind::Choice(ENGINES),
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: ENGINES.len() as u64 - 1,
-};
-/// `depth`: io_uring queue depth.
-pub(super) const DEPTH: ParamSpec = count(
+/// `depth` of the block workloads: operations in flight.
+pub(in crate::workload) const DEPTH: ParamSpec = super::io::depth(
     "depth",
     "io_uring operations in flight per thread (the sync engine always has 1)",
     8,
-    8,
-)
-.range(1, MAX_DEPTH);
-/// `compress_pct`: the random share of compressible blocks.
-pub(super) const COMPRESS_PCT: ParamSpec = percent(
-    "compress_pct",
-    "fill=compressible: percent of every 4 KiB that is random, the rest zeros (about the \
-     compressed size in percent)",
-    50,
 );
-
-/// The engine the `engine` and `depth` parameters name, io_uring with `uring`'s other options.
-/// A depth outside 1..=[`MAX_DEPTH`] is refused with the parameter's name, for every workload
-/// alike (never clamped); so is an engine index past [`ENGINES`].
-pub(super) fn choose_engine(
-    workload: &str,
-    p: &Params,
-    uring: UringOptions,
-) -> Result<EngineSpec, WorkloadError> {
-    let depth = p.get("depth");
-    if !(1..=MAX_DEPTH).contains(&depth) {
-        return Err(WorkloadError::Failed(format!(
-            "{workload}.depth={depth}: use 1..={MAX_DEPTH}"
-        )));
-    }
-    let uring = UringOptions {
-        depth: depth as u32,
-        ..uring
-    };
-    let index = p.get("engine");
-    EngineSpec::choose(index, uring).ok_or_else(|| {
-        WorkloadError::Failed(format!(
-            "{workload}.engine={index}: use one of {}",
-            ENGINES.join(", ")
-        ))
-    })
-}
 
 /// How a workload moves its bytes, resolved from its parameters and its directory.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct IoSettings {
+pub(in crate::workload) struct IoSettings {
     /// Engine and queue depth.
     pub engine: EngineSpec,
     /// Content of written blocks.
@@ -215,27 +145,16 @@ impl IoSettings {
     /// Resolve `engine`, `depth`, `fill`, `compress_pct`, `direct` and `buffered_fallback`,
     /// probing O_DIRECT in `dir` when it is asked for.
     pub fn resolve(workload: &str, p: &Params, dir: &Path) -> Result<IoSettings, WorkloadError> {
-        let engine = choose_engine(workload, p, UringOptions::default())?;
-        let pct = p.get("compress_pct");
-        if pct > 100 {
-            return Err(WorkloadError::Failed(format!(
-                "{workload}.compress_pct={pct}: use 0..=100"
-            )));
-        }
-        let fill = match p.get("fill") {
-            FILL_ZEROS => Fill::Zeros,
-            FILL_RANDOM => Fill::Random,
-            _ => Fill::Compressible(pct as f64 / 100.0),
-        };
+        let group = IoParams::of(p);
         let mut io = IoSettings {
-            engine,
-            fill,
-            direct: p.get("direct") != 0,
+            engine: group.engine(workload, UringOptions::default())?,
+            fill: group.fill(workload)?,
+            direct: group.direct,
             fell_back: false,
         };
         if io.direct {
             if let DirectIo::Unsupported(reason) = check_direct(dir) {
-                if p.get("buffered_fallback") == 0 {
+                if !group.buffered_fallback {
                     return Err(WorkloadError::Failed(format!(
                         "{workload}: O_DIRECT is not supported in {}: {reason}; set \
                          {workload}.direct=0, or {workload}.buffered_fallback=1 to run buffered \
@@ -261,8 +180,8 @@ impl IoSettings {
 
 /// The `direct_used` metric, declared when a fallback to buffered IO is allowed (the only case
 /// in which it can be 0).
-pub(super) fn direct_metric(p: &Params) -> Option<MetricSpec> {
-    (p.get("direct") != 0 && p.get("buffered_fallback") != 0).then(|| {
+pub(in crate::workload) fn direct_metric(p: &Params) -> Option<MetricSpec> {
+    IoParams::of(p).may_fall_back().then(|| {
         MetricSpec::rate(
             "direct_used",
             "flag",
@@ -273,7 +192,7 @@ pub(super) fn direct_metric(p: &Params) -> Option<MetricSpec> {
 }
 
 /// Record `direct_used` if [`direct_metric`] declared it.
-pub(super) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettings) {
+pub(in crate::workload) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettings) {
     if direct_metric(p).is_some() {
         let none = Timing {
             elapsed_s: 0.0,
@@ -286,12 +205,12 @@ pub(super) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettin
 }
 
 /// `bytes` over `secs` in MB/s (10^6 bytes per second, as fio's MB/s).
-pub(super) fn mb_per_s(bytes: u64, secs: f64) -> f64 {
+pub(in crate::workload) fn mb_per_s(bytes: u64, secs: f64) -> f64 {
     per_s(bytes as f64, secs) / 1e6
 }
 
 /// The failure of a workload that filled its target after writing `written` bytes.
-pub(super) fn target_full(path: &Path, written: u64, cause: &str) -> WorkloadError {
+pub(in crate::workload) fn target_full(path: &Path, written: u64, cause: &str) -> WorkloadError {
     crate::error::target_full(
         written,
         &format!(" written to {}", path.display()),
@@ -302,7 +221,7 @@ pub(super) fn target_full(path: &Path, written: u64, cause: &str) -> WorkloadErr
 
 /// Map an engine job's error, turning ENOSPC and short writes into [`target_full`] with the
 /// bytes the file holds (the job itself does not count them).
-pub(super) fn job_error(e: EngineError, path: &Path) -> WorkloadError {
+pub(in crate::workload) fn job_error(e: EngineError, path: &Path) -> WorkloadError {
     let held = || {
         std::fs::metadata(path)
             .map(|m| m.blocks() * 512)
@@ -319,7 +238,7 @@ pub(super) fn job_error(e: EngineError, path: &Path) -> WorkloadError {
 
 /// How [`BlockFile::open`] opens its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Open {
+pub(in crate::workload) enum Open {
     /// Create or truncate to zero (a new file written from the start).
     Truncate,
     /// The file exists; read it, or overwrite its blocks in place.
@@ -329,7 +248,7 @@ pub(super) enum Open {
 }
 
 /// One file driven through the engine's [`Driver`] in chunks of one size.
-pub(super) struct BlockFile {
+pub(in crate::workload) struct BlockFile {
     driver: Driver<Box<dyn Engine>>,
     file: u32,
     path: PathBuf,
@@ -507,7 +426,7 @@ fn check(path: &Path, c: &Completion, written: u64) -> Result<u64, WorkloadError
 
 /// Check that `len` (the parameter `what`) is a multiple of O_DIRECT's offset alignment on
 /// `path`; returns the memory alignment buffers need.
-pub(super) fn require_dio_multiple(
+pub(in crate::workload) fn require_dio_multiple(
     path: &Path,
     len: u64,
     what: &str,
@@ -531,7 +450,7 @@ pub(super) fn require_dio_multiple(
 }
 
 /// Round `size` down to whole `chunk`s; fails when not even one fits.
-pub(super) fn whole_chunks(
+pub(in crate::workload) fn whole_chunks(
     workload: &str,
     size: u64,
     chunk: u64,
@@ -553,10 +472,10 @@ pub(super) fn whole_chunks(
 
 /// Helpers for the tests of the workloads built on this module.
 #[cfg(test)]
-pub(super) mod testutil {
-    use super::super::{Method, Workload, WorkloadCtx};
+pub(in crate::workload) mod testutil {
     use crate::model::Sample;
     use crate::params::Params;
+    use crate::workload::{Method, Workload, WorkloadCtx};
     use std::collections::BTreeMap;
     use std::path::Path;
 

@@ -11,9 +11,9 @@
 //! Both are parameters of the workload (`layout`, `reorder`), so the record keeps them per
 //! cell. For a single process they change nothing.
 
-use super::WorkloadCtx;
 use crate::error::{IoContext, WorkloadError};
 use crate::params::{ParamKind, ParamSpec, Params};
+use crate::workload::WorkloadCtx;
 use std::path::{Path, PathBuf};
 
 /// `layout`'s names: file per process, or shared (one directory / one file).

@@ -9,7 +9,7 @@
 use crate::error::WorkloadError;
 use crate::model::Sample;
 use crate::params::{Params, Scale};
-use crate::target::{self, Target, TargetOptions};
+use crate::targets::{self, Target, TargetOptions};
 use crate::workload::{find, Method, WorkloadCtx};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -44,7 +44,7 @@ fn require(what: &str, ok: bool) -> bool {
 }
 
 fn has_program(name: &str) -> bool {
-    crate::target::which(name).is_some()
+    crate::targets::which(name).is_some()
 }
 
 /// A made and mounted target, torn down on drop (every exit path of the test); `finish`
@@ -141,7 +141,7 @@ fn a_full_16_mib_ext4_fails_each_cell_with_target_full() {
         loop_dio: false,
         ..TargetOptions::default()
     };
-    let mut t = target::parse("loop:ext4,size=16M", &opts).unwrap();
+    let mut t = targets::parse("loop:ext4,size=16M", &opts).unwrap();
     t.setup(0).unwrap();
     let fs = Mounted(Some(t));
     let root = fs.root().to_path_buf();
@@ -177,7 +177,8 @@ const LONG_CASES: [(&str, &[(&str, &str)]); 5] = [
 ];
 
 const CHILD_ENV: &str = "FSBATTERY_TEST_INTERRUPT_CHILD";
-const TEST_NAME: &str = "workload::fileset::workload_tests::sigint_mid_workload_leaves_nothing";
+const TEST_NAME: &str =
+    "workload::shared::fileset::workload_tests::sigint_mid_workload_leaves_nothing";
 
 #[test]
 fn sigint_mid_workload_leaves_nothing() {

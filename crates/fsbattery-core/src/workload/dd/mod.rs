@@ -5,7 +5,7 @@
 //! (what `dd` prints: mostly page cache when the file is smaller than RAM), `write_durable`
 //! when the closing fsync and close returned (`dd conv=fsync`, GNU coreutils 9.1). Both clocks
 //! start after the file is open, as dd's does. With the defaults (sync engine, zeros, no
-//! O_DIRECT) native mode copies as dd does (`dd_copy.rs`: /dev/zero into one page-aligned
+//! O_DIRECT) native mode copies as dd does (`copy.rs`: /dev/zero into one page-aligned
 //! buffer, write(2)); other engines, fills or O_DIRECT go through the IO engine. Command mode
 //! runs dd itself and then `sync bigfile`, so it always writes zeros and ignores engine, depth
 //! and fill.
@@ -15,6 +15,8 @@
 //! Under MPI `layout=shared` makes every rank write its blocks into one file, interleaved by
 //! rank (rank r's block i at (i × ranks + r) × BLOCK, IOR without `-F`), one synchronous write
 //! each; O_DIRECT's alignment of BLOCK is checked at plan time as for one file.
+
+mod copy;
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
 use super::layout::{Layout, SharedDir};
@@ -47,13 +49,33 @@ const PARAMS: &[ParamSpec] = &[
     super::layout::LAYOUT_PARAM,
 ];
 
+/// dd's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes written.
+    size: u64,
+    /// Bytes per write.
+    block: u64,
+    /// Engine, depth, O_DIRECT, fill.
+    io: super::io::IoParams,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+            block: p.get("block"),
+            io: super::io::IoParams::of(p),
+        }
+    }
+}
+
 impl Workload for Dd {
     /// Dd drops nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(p.get("size"), 2, "size")
+        super::needs::Needs::space(Config::of(p).size, 2, "size")
             .engine(p)
             .direct(p, "false", true, &["block"])
     }
@@ -90,15 +112,17 @@ impl Workload for Dd {
         m
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        blockio::whole_chunks("dd", p.get("size"), p.get("block"), "block").map(drop)
+        let c = Config::of(p);
+        blockio::whole_chunks("dd", c.size, c.block, "block").map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let block = p.get("block");
-        let size = blockio::whole_chunks("dd", p.get("size"), block, "block")?;
+        let c = Config::of(p);
+        let block = c.block;
+        let size = blockio::whole_chunks("dd", c.size, block, "block")?;
         let scratch = Scratch::create(ctx.root(), "dd")?;
         let path = scratch.join("bigfile");
         if ctx.method() == Method::Commands {
-            return run_command(ctx, scratch.path(), size, block, p.get("direct") != 0);
+            return run_command(ctx, scratch.path(), size, block, c.io.direct);
         }
         let io = IoSettings::resolve("dd", p, scratch.path())?;
         let seed = 0xdd ^ u64::from(ctx.repeat());
@@ -119,7 +143,7 @@ impl Workload for Dd {
             !layout.shared && io.engine == EngineSpec::Sync && io.fill == Fill::Zeros && !io.direct;
         let ((returned, mut durable), t) = ctx.phase(&[shared.path()], || {
             if as_dd {
-                return super::dd_copy::copy_zeros(&path, block, size / block);
+                return copy::copy_zeros(&path, block, size / block);
             }
             // Opened before the clock starts, as dd opens of= before its start_time; one file
             // for all ranks is not truncated (nobody truncates what another wrote).

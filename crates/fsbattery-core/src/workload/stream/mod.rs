@@ -5,6 +5,8 @@
 //! printed in 2006, mostly page cache) and when fsync(2) returned (the data durable), so a
 //! reader sees what the seeds' numbers meant.
 
+mod ranks;
+
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
@@ -42,6 +44,23 @@ const PARAMS: &[ParamSpec] = &[
     super::layout::REORDER_PARAM,
 ];
 
+/// stream's parameters, read once from the resolved [`Params`] (sizes in bytes).
+struct Config {
+    /// Bytes of the file.
+    size: u64,
+    /// Bytes per write and read.
+    block: u64,
+}
+
+impl Config {
+    fn of(p: &Params) -> Config {
+        Config {
+            size: p.get("size"),
+            block: p.get("block"),
+        }
+    }
+}
+
 impl Workload for Stream {
     /// Dd, cp and cat drop nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -49,7 +68,7 @@ impl Workload for Stream {
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its copy.
-        super::needs::Needs::space(p.get("size").saturating_mul(2), 3, "size")
+        super::needs::Needs::space(Config::of(p).size.saturating_mul(2), 3, "size")
     }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "cp", "sync", "cat"]
@@ -83,7 +102,8 @@ impl Workload for Stream {
         ]
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let (size, block) = (p.get("size"), p.get("block").max(1) as usize);
+        let c = Config::of(p);
+        let (size, block) = (c.size, c.block.max(1) as usize);
         let scratch = Scratch::create(ctx.root(), "stream")?;
         let (src, dst) = (scratch.join("bigfile"), scratch.join("bigfile.copy"));
         let mut buf = vec![0u8; block];
@@ -95,7 +115,7 @@ impl Workload for Stream {
                     "stream.layout=shared and stream.reorder run with --method native only".into(),
                 ));
             }
-            return super::stream_ranks::run(ctx, &layout, &scratch, size, block as u64);
+            return ranks::run(ctx, &layout, &scratch, size, block as u64);
         }
         if ctx.method() == Method::Commands {
             return run_commands(ctx, &scratch, size, block);
