@@ -73,6 +73,7 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
     };
     let mut summary = crate::closing::lines(&Matrix::build_main(&report, Quantity::Value));
     summary.extend(crate::answer::lines(&crate::answer::for_report(&report)));
+    summary.extend(crate::io500::notes(record));
     record.summary = summary;
     for c in &mut record.cells {
         c.stats = None;

@@ -63,6 +63,10 @@ impl Renderer for TerminalTable {
             out.push_str(&l);
             out.push('\n');
         }
+        for l in crate::io500::notes(rec) {
+            out.push_str(&l);
+            out.push('\n');
+        }
         out.push_str(&then_and_now(rec));
         if let Some(t) = iozone {
             out.push('\n');
