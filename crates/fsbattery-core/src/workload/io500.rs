@@ -9,7 +9,8 @@
 //!   (transfer i of rank r at offset (i × ranks + r) × 47,008), `-g` barriers, `-C -Q 1`;
 //! - mdtest-easy write/stat/delete: empty files, each rank in its own directory (mdtest `-u`),
 //!   sync after the writes (`-Y`), the other steps shifted as mdtest `-N 1`;
-//! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one directory;
+//! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one directory, sync
+//!   after the writes (`-Y`);
 //! - find: pfind's query over the whole data directory (see [`find`]).
 //!
 //! The layout and the read shifts are [`layout`]'s; the stonewall (IOR's `-D` with
@@ -407,9 +408,11 @@ fn write_phases(
     bw.push(rate);
     let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
         let n = p.get("md_hard_files");
-        wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
+        let done = wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
             write_small(&l.md_hard(me, i))
-        })
+        })?;
+        nix::unistd::sync();
+        Ok(done)
     })?;
     md.push(rate);
     let made = Made {
