@@ -5,11 +5,12 @@
 //! rate is every file looked at (pfind's `total_files`) over the time, as the app scores it.
 //!
 //! Ranks share the work by entry: every rank reads every directory and handles the files
-//! whose position in it is its own modulo the ranks (pfind steals work between ranks
-//! instead; on one node the reading is parallel either way). Written by hand: no crate
+//! whose name hashes to it (pfind steals work between ranks instead; on one node the
+//! reading is parallel either way). Written by hand: no crate
 //! walks a tree split over MPI ranks.
 
 use crate::error::{IoContext, WorkloadError};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
@@ -52,29 +53,28 @@ pub(super) fn find(
     ranks: usize,
 ) -> Result<Found, WorkloadError> {
     let mut out = Found::default();
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .ctx(|| format!("readdir {}", dir.display()))?
-        .collect::<Result<_, _>>()
-        .ctx(|| format!("readdir {}", dir.display()))?;
-    // One order on every rank, so the shares neither overlap nor miss a file.
-    entries.sort_by_key(|e| e.file_name());
-    for (i, e) in entries.iter().enumerate() {
+    let entries = std::fs::read_dir(dir).ctx(|| format!("readdir {}", dir.display()))?;
+    for (i, e) in entries.enumerate() {
         crate::workload::poll(i as u64)?;
-        let path = e.path();
-        let kind = e.file_type().ctx(|| format!("stat {}", path.display()))?;
+        let e = e.ctx(|| format!("readdir {}", dir.display()))?;
+        let kind = e
+            .file_type()
+            .ctx(|| format!("stat {}", e.path().display()))?;
         if kind.is_dir() {
-            let sub = find(&path, q, rank, ranks)?;
+            let sub = find(&e.path(), q, rank, ranks)?;
             out.total += sub.total;
             out.found += sub.found;
             continue;
         }
-        if i % ranks != rank {
+        let name = e.file_name();
+        if share(name.as_bytes(), ranks) != rank {
             continue;
         }
         out.total += 1;
-        if !e.file_name().to_string_lossy().contains(q.name_part) {
+        if !contains(name.as_bytes(), q.name_part.as_bytes()) {
             continue;
         }
+        let path = e.path();
         let m = path
             .symlink_metadata()
             .ctx(|| format!("stat {}", path.display()))?;
@@ -83,6 +83,20 @@ pub(super) fn find(
         }
     }
     Ok(out)
+}
+
+/// The rank that handles a file of this name: by its FNV-1a hash, the same on every rank
+/// whatever order each one's readdir returns.
+fn share(name: &[u8], ranks: usize) -> usize {
+    let h = name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (h % ranks as u64) as usize
+}
+
+/// Whether `part` occurs in `name` (`-name "*<part>*"`).
+fn contains(name: &[u8], part: &[u8]) -> bool {
+    part.is_empty() || name.windows(part.len()).any(|w| w == part)
 }
 
 #[cfg(test)]
