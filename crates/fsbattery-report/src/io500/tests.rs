@@ -10,8 +10,13 @@ const S3: &str =
 
 /// `S3` as `fsbattery import` makes it a record.
 fn imported() -> RunRecord {
+    import_text(S3)
+}
+
+/// An app summary as `fsbattery import` makes it a record.
+fn import_text(text: &str) -> RunRecord {
     use fsbattery_core::import;
-    let p = import::parse("s3", S3.as_bytes(), None).unwrap();
+    let p = import::parse("s3", text.as_bytes(), None).unwrap();
     let labels = import::Labels {
         label: "s3",
         target: None,
@@ -134,13 +139,7 @@ fn an_imported_phase_the_app_marked_invalid_stays_invalid() {
         "ior-easy-read        0.010056 GiB/s : time 66.307 seconds",
         "ior-easy-read        0.010056 GiB/s : time 66.307 seconds [INVALID]",
     );
-    let p = fsbattery_core::import::parse("s3", text.as_bytes(), None).unwrap();
-    let labels = fsbattery_core::import::Labels {
-        label: "s3",
-        target: None,
-        imported_at: "2026-11-26T00:00:00+00:00",
-    };
-    let rec = fsbattery_core::import::build_record(&[("s3".into(), p)], &labels).unwrap();
+    let rec = import_text(&text);
     let r = &runs(&rec)[0];
     let marked: Vec<&str> = r
         .phases

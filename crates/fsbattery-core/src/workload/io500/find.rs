@@ -88,10 +88,7 @@ pub(super) fn find(
 /// The rank that handles a file of this name: by its FNV-1a hash, the same on every rank
 /// whatever order each one's readdir returns.
 fn share(name: &[u8], ranks: usize) -> usize {
-    let h = name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    (h % ranks as u64) as usize
+    (super::peers::fnv(name) % ranks as u64) as usize
 }
 
 /// Whether `part` occurs in `name` (`-name "*<part>*"`).

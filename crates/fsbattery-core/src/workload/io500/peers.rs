@@ -47,7 +47,7 @@ impl<'a> Peers<'a> {
         };
         // A host name travels as a 52-bit hash: exact in an f64, and two hosts of one job
         // colliding is far less likely than a misconfigured hostfile.
-        let mine = (fnv(team.comm().host()) >> 12) as f64;
+        let mine = (fnv(team.comm().host().as_bytes()) >> 12) as f64;
         let hosts: Vec<f64> = team
             .gather("io500-node-layout", mine, 0.0)?
             .iter()
@@ -60,9 +60,9 @@ impl<'a> Peers<'a> {
 }
 
 /// FNV-1a of `s`.
-fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+pub(super) fn fnv(s: &[u8]) -> u64 {
+    s.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
 
