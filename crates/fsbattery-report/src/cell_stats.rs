@@ -74,6 +74,7 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
     let mut summary = crate::closing::lines(&Matrix::build_main(&report, Quantity::Value));
     summary.extend(crate::answer::lines(&crate::answer::for_report(&report)));
     let then_and_now = crate::then_now::for_report(&report).map(Box::new);
+    summary.extend(crate::io500::notes(record));
     record.summary = summary;
     record.then_and_now = then_and_now;
     for c in &mut record.cells {

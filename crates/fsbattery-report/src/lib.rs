@@ -19,6 +19,7 @@ pub mod device_io;
 pub mod format;
 pub mod html;
 pub mod import_hints;
+pub mod io500;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;

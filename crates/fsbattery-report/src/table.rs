@@ -63,6 +63,10 @@ impl Renderer for TerminalTable {
             out.push_str(&l);
             out.push('\n');
         }
+        for l in crate::io500::notes(rec) {
+            out.push_str(&l);
+            out.push('\n');
+        }
         out.push_str(&then_and_now(rec));
         out.push_str(&self.seed_numbers(crate::then_now::for_report(report).as_ref()));
         if let Some(t) = iozone {

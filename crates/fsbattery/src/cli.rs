@@ -223,7 +223,8 @@ pub struct CompareArgs {
 /// Options of `import`.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Output files of one tool, one per repeat (the same job each time).
+    /// Output files of one tool, one per repeat (the same job each time); an io500 app
+    /// result directory stands for its result_summary.txt.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Name of the imported run (recorded as its suite).
@@ -233,7 +234,8 @@ pub struct ImportArgs {
     /// target label to compare the two.
     #[arg(long, value_name = "LABEL")]
     pub target: Option<String>,
-    /// The tool that wrote FILE: fio, bonnie or iozone [default: recognised from the content].
+    /// The tool that wrote FILE: fio, bonnie, iozone or io500 [default: recognised from the
+    /// content].
     #[arg(long, value_name = "TOOL")]
     pub from: Option<String>,
     /// Output directory [default: ./fsbattery-results/import-<timestamp>].

@@ -490,3 +490,72 @@ fn sigint_to_mpirun_stops_every_rank_keeps_the_journal_and_leaves_no_file() {
     );
     assert_eq!(entries(&shared), Vec::<std::path::PathBuf>::new());
 }
+
+/// Each rank's count of units in one phase's sample: value × elapsed ÷ unit.
+#[cfg(feature = "mpi")]
+fn rank_counts(rec: &serde_json::Value, metric: &str, unit: f64) -> Vec<u64> {
+    let cells = rec["cells"].as_array().unwrap();
+    let c = cells.iter().find(|c| c["metric"] == metric).unwrap();
+    c["samples"][0]["ranks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let (v, t) = (
+                p["value"].as_f64().unwrap(),
+                p["elapsed_s"].as_f64().unwrap(),
+            );
+            (v * t / unit).round() as u64
+        })
+        .collect()
+}
+
+#[cfg(feature = "mpi")]
+#[test]
+fn after_the_stonewall_every_rank_wears_out_to_the_same_count_as_the_io500_app() {
+    if !mpirun_or_skip() {
+        return;
+    }
+    let r = shared_run(
+        Some(3),
+        &[
+            "--suite",
+            "io500",
+            "--cache",
+            "none",
+            "--set",
+            "io500.stonewall_s=1",
+            "--set",
+            "io500.easy_size=4MiB",
+            "--set",
+            "io500.hard_transfers=100",
+            "--set",
+            "io500.md_easy_files=1000000",
+            "--set",
+            "io500.md_hard_files=500000",
+        ],
+        |_| {},
+    );
+    let (o, shared, out) = (&r.output, &r.shared, &r.out);
+    assert_eq!(code(o), 0, "{}", stderr(o));
+    let rec = results(out);
+    // Cut by the deadline (far short of the set amount), then equal on every rank; the
+    // later phases worked on exactly that many (a missing file would have failed them).
+    for (write, after, set) in [
+        ("mdtest_easy_write", "mdtest_easy_stat", 1_000_000),
+        ("mdtest_hard_write", "mdtest_hard_read", 500_000),
+    ] {
+        let made = rank_counts(&rec, write, 1e-3);
+        assert_eq!(made.len(), 3, "{write}");
+        assert!(made[0] > 0 && made[0] < set, "{write}: {made:?}");
+        assert!(made.iter().all(|&n| n == made[0]), "{write}: {made:?}");
+        assert_eq!(rank_counts(&rec, after, 1e-3), made, "{after}");
+    }
+    // Not cut: 100 transfers on every rank, all read back.
+    let gib = 1.0 / (1u64 << 30) as f64;
+    assert_eq!(
+        rank_counts(&rec, "ior_hard_read", gib),
+        vec![100 * 47_008; 3]
+    );
+    assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
+}

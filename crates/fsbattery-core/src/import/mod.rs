@@ -1,4 +1,5 @@
-//! Importing other tools' results (fio JSON, bonnie++ CSV, iozone `-R` reports) as run records,
+//! Importing other tools' results (fio JSON, bonnie++ CSV, iozone `-R` reports, the io500 app's
+//! result summary) as run records,
 //! so `report` and `compare` show them beside fsbattery's own runs.
 //!
 //! One module per tool, one registry ([`IMPORTERS`]). Parsing is pure: bytes → [`Parsed`] (one
@@ -11,6 +12,7 @@
 
 mod bonnie;
 mod fio;
+mod io500;
 mod iozone;
 
 use crate::model::{
@@ -23,7 +25,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// No importer recognised the content.
-    #[error("{file}: not a fio JSON, bonnie++ CSV or iozone -R report: give --from fio|bonnie|iozone if it is one")]
+    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report or io500 result summary: give --from fio|bonnie|iozone|io500 if it is one")]
     Unrecognised {
         /// The file.
         file: String,
@@ -87,7 +89,8 @@ pub trait Importer: Sync {
 }
 
 /// Every importer, tried in this order when detecting.
-pub static IMPORTERS: &[&dyn Importer] = &[&fio::Fio, &bonnie::Bonnie, &iozone::Iozone];
+pub static IMPORTERS: &[&dyn Importer] =
+    &[&fio::Fio, &bonnie::Bonnie, &iozone::Iozone, &io500::Io500];
 
 /// The importer named `name` (for `--from`).
 pub fn by_name(name: &str) -> Option<&'static dyn Importer> {

@@ -1,36 +1,47 @@
 //! `io500`: the IO500 benchmark's phases and scores, run by every rank (MPI) or one process.
 //!
 //! Phases in IO500's order, each timed between barriers and combined over the ranks as IOR
-//! does (all ranks' bytes or files over the first start to the last end):
+//! does (all ranks' bytes or files over the first start to the last end), with the options
+//! the io500 app passes its tools:
 //! - ior-easy write/read: each rank writes its own file sequentially in `easy_transfer`
-//!   pieces, fsync at the end (IOR `-F -e`); read back rank-shifted (rank r reads rank r+1's
-//!   file, IOR `-C`), so a client's cache of what it wrote does not serve the read;
+//!   pieces, fsync at the end (IOR `-F -e -g`); read back by IOR's `-C -Q 1` rule;
 //! - ior-hard write/read: one shared file, 47,008-byte transfers interleaved by rank
-//!   (transfer i of rank r at offset (i × ranks + r) × 47,008), read rank-shifted;
-//! - mdtest-easy write/stat/delete: empty files, each rank in its own directory (mdtest `-u`);
-//! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one shared directory,
-//!   read rank-shifted;
-//! - find: every rank walks its own easy directory and its part of the shared one.
+//!   (transfer i of rank r at offset (i × ranks + r) × 47,008), `-g` barriers, `-C -Q 1`;
+//! - mdtest-easy write/stat/delete: empty files, each rank in its own directory (mdtest `-u`),
+//!   sync after the writes (`-Y`), the other steps shifted as mdtest `-N 1`;
+//! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one directory, sync
+//!   after the writes (`-Y`);
+//! - find: pfind's query over the whole data directory (see [`find`]).
+//!
+//! The layout and the read shifts are [`layout`]'s; the stonewall (IOR's `-D` with
+//! `stoneWallingWearOut=1`, mdtest's `-W`) is [`stonewall`]'s: the write phases stop at the
+//! deadline and every rank then continues to the count of the rank that did most (`wearout`;
+//! off: each rank stops at its own count). The counts are shared, so every later phase reads,
+//! stats and removes exactly what was made. `stonewall_s` 0 (the quick default) lets every
+//! rank do its set amount; such a run is not a valid IO500 run (the app requires 300 s), and
+//! the report says so.
 //!
 //! Scores as IO500 computes them: bandwidth = geometric mean of the four ior phases in GiB/s,
-//! metadata = geometric mean of the mdtest phases and find in kIOPS, total = √(bandwidth ×
-//! metadata). Sizes follow `--scale`.
-//!
-//! Stonewall deadline (`stonewall_s`, IO500's 300 s; IOR `-D`): each write phase stops on
-//! every rank once that many seconds have passed since the phase's common start, and each
-//! rank counts what it did; the counts are shared, so every later phase reads, stats and
-//! removes exactly what was made (the rank-shifted read takes the next rank's count). 0 (the
-//! quick default) lets every rank do its set amount. The value is in the cell's parameters.
+//! metadata = geometric mean of the mdtest phases and find in kIOPS, a phase ≤ 0 left out of
+//! its group; total = √(bandwidth × metadata). Sizes follow `--scale`.
+
+mod find;
+mod layout;
+mod peers;
+mod stonewall;
 
 use super::blockio::{BlockFile, IoSettings, Open};
-use super::{poll, Scratch, Workload, WorkloadCtx};
+use super::{poll, Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
 use crate::params::{ParamKind, ParamSpec, Params};
+use layout::Layout;
+use peers::Peers;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use stonewall::Stonewall;
 
 /// The io500 workload.
 pub struct Io500;
@@ -40,6 +51,8 @@ const HARD_TRANSFER: u64 = 47_008;
 /// IO500's mdtest-hard file size.
 const MD_HARD_BYTES: usize = 3_901;
 const GIB: f64 = (1u64 << 30) as f64;
+/// `read_shift`'s choices.
+const READ_SHIFTS: &[&str] = &["node", "rank"];
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -93,6 +106,24 @@ const PARAMS: &[ParamSpec] = &[
         min: 0,
         max: 86_400,
     },
+    super::blockio::flag(
+        "wearout",
+        "after the stonewall deadline every rank continues until it has done as much as the \
+         rank that did most (IOR's stoneWallingWearOut=1, as the io500 app); false: each rank \
+         stops at its own count",
+        1,
+    ),
+    ParamSpec {
+        name: "read_shift",
+        help: "whose data a rank reads back: node (IOR -C -Q 1 and mdtest -N 1, as the io500 \
+               app: on one node IOR reads its own) or rank (always the next rank's)",
+        kind: ParamKind::Choice(READ_SHIFTS),
+        quick: 0,
+        standard: 0,
+        full_twice_ram: false,
+        min: 0,
+        max: 1,
+    },
     ParamSpec {
         name: "md_hard_files",
         help: "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
@@ -130,25 +161,25 @@ const PHASES: &[(&str, &str, &str)] = &[
     (
         "find",
         "kops/s",
-        "entries found walking the easy and hard directories",
+        "files looked at by pfind's query (-newer, -size 3901c, -name *01*) over the data",
     ),
     (
         "ior_easy_read",
         "GiB/s",
-        "sequential reads of another rank's file",
+        "sequential reads of the ior-easy files (IOR -C)",
     ),
     ("mdtest_easy_stat", "kops/s", "stat of every easy file"),
     (
         "ior_hard_read",
         "GiB/s",
-        "47,008-byte reads of another rank's part of the shared file",
+        "47,008-byte reads of the shared file (IOR -C)",
     ),
     ("mdtest_hard_stat", "kops/s", "stat of every hard file"),
     ("mdtest_easy_delete", "kops/s", "unlink of every easy file"),
     (
         "mdtest_hard_read",
         "kops/s",
-        "3,901-byte reads of another rank's hard files",
+        "3,901-byte reads of the hard files (mdtest -N 1)",
     ),
     ("mdtest_hard_delete", "kops/s", "unlink of every hard file"),
 ];
@@ -167,6 +198,11 @@ struct Config {
     md_hard_files: u64,
     /// Seconds after which a write phase stops; 0 = none.
     stonewall_s: u64,
+    /// After the deadline every rank goes on to the most any rank did (IOR's
+    /// stoneWallingWearOut=1), instead of stopping at its own count.
+    wearout: bool,
+    /// Reads shift by one rank (the old rule) instead of by the tasks on a node (IOR's -C).
+    read_by_rank: bool,
 }
 
 impl Config {
@@ -178,6 +214,8 @@ impl Config {
             md_easy_files: p.get("md_easy_files"),
             md_hard_files: p.get("md_hard_files"),
             stonewall_s: p.get("stonewall_s"),
+            wearout: p.get("wearout") == 1,
+            read_by_rank: p.get("read_shift") == 1,
         }
     }
 }
@@ -233,30 +271,44 @@ impl Workload for Io500 {
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let (rank, ranks) = ctx.ranks();
-        let own = Scratch::create(ctx.root(), "io500")?;
-        // The shared directory (ior files, mdtest-hard): made by rank 0 before the first
-        // phase, whose barrier orders it before anyone uses it; removed by rank 0 on every
-        // exit path.
-        let shared = ctx.shared_root().join("fsbattery-io500-shared");
+        let peers = Peers::new(ctx.team());
+        let (on_node0, block) = peers.node_layout()?;
+        let c = Config::of(p);
+        let by_rank = c.read_by_rank;
+        let l = Layout {
+            rank,
+            ranks,
+            // The app's tree lives in its data directory, which every rank shares.
+            top: ctx.shared_root().join("fsbattery-io500"),
+            ior_shift: if by_rank {
+                1
+            } else {
+                peers::ior_read_offset(ranks, on_node0, block)
+            },
+            md_stride: if by_rank { 0 } else { 1 },
+        };
+        // Made by rank 0 before the first phase, whose barrier orders it before anyone uses
+        // it; removed by rank 0 on every exit path.
         let _guard = if rank == 0 {
-            std::fs::create_dir(&shared)
-                .ctx(|| format!("create shared directory {}", shared.display()))?;
-            let guard = Remove(shared.clone());
-            let hard = shared.join("ior-hard");
-            File::create(&hard).ctx(|| format!("create {}", hard.display()))?;
+            if layout::exists(&l.top) {
+                return Err(WorkloadError::Failed(format!(
+                    "{} exists (left by an earlier run?): remove it first",
+                    l.top.display()
+                )));
+            }
+            let guard = Remove(l.top.clone());
+            l.make()?;
             Some(guard)
         } else {
             None
         };
-        let layout = Layout {
-            rank,
-            ranks,
-            easy_dir: own.join("mdt-easy"),
-            shared,
+        let wall = Stonewall {
+            deadline: Some(c.stonewall_s)
+                .filter(|&s| s > 0)
+                .map(std::time::Duration::from_secs),
+            wearout: c.wearout,
         };
-        let dir = &layout.easy_dir;
-        std::fs::create_dir(dir).ctx(|| format!("mkdir {}", dir.display()))?;
-        run_phases(ctx, &layout, p)
+        run_phases(ctx, &Run { l, peers, wall }, &c)
     }
 }
 
@@ -269,45 +321,14 @@ impl Drop for Remove {
     }
 }
 
-/// Where each rank's files are.
-struct Layout {
-    rank: usize,
-    ranks: usize,
-    /// This rank's own mdtest-easy directory (mdtest `-u`).
-    easy_dir: PathBuf,
-    /// The directory every rank shares.
-    shared: PathBuf,
-}
-
-impl Layout {
-    /// The rank whose data this rank reads back (IOR `-C`: the next one).
-    fn next_rank(&self) -> usize {
-        (self.rank + 1) % self.ranks
-    }
-    /// Rank r's ior-easy file: one file per process in the shared directory, as IOR `-F`.
-    fn easy_file(&self, rank: usize) -> PathBuf {
-        self.shared.join(format!("ior-easy.{rank:08}"))
-    }
-    fn hard_file(&self) -> PathBuf {
-        self.shared.join("ior-hard")
-    }
-    fn md_hard(&self, rank: usize, i: u64) -> PathBuf {
-        self.shared.join(format!("file.r{rank}.{i}"))
-    }
+/// What every phase of one run works with.
+struct Run<'a> {
+    l: Layout,
+    peers: Peers<'a>,
+    wall: Stonewall,
 }
 
 type Body<'a> = &'a dyn Fn() -> Result<u64, WorkloadError>;
-
-/// When the write phases stop (IOR's stonewall deadline), from each phase's common start.
-#[derive(Clone, Copy)]
-struct Deadline(Option<std::time::Duration>);
-
-impl Deadline {
-    /// Whether a phase started at `start` is past the deadline.
-    fn passed(self, start: std::time::Instant) -> bool {
-        self.0.is_some_and(|d| start.elapsed() >= d)
-    }
-}
 
 /// One phase: timed between barriers; `f` returns how many units (bytes, files) this rank
 /// did, `unit` turns one into the phase's amount (GiB or thousands of files). Records the
@@ -325,7 +346,7 @@ fn phase(
     Ok((ctx.last_rate(), done))
 }
 
-/// A write phase under the deadline: its rate, and every rank's count (shared, so the later
+/// A write phase under the stonewall: its rate, and every rank's count (shared, so the later
 /// phases use what each rank really made).
 fn write_phase(
     ctx: &mut WorkloadCtx<'_>,
@@ -337,56 +358,54 @@ fn write_phase(
     Ok((rate, ctx.share_count(metric, done)?))
 }
 
-fn run_phases(ctx: &mut WorkloadCtx<'_>, l: &Layout, p: &Params) -> Result<(), WorkloadError> {
-    let c = Config::of(p);
-    let (easy_size, transfer) = (c.easy_size, c.easy_transfer);
-    let (hard_n, md_easy, md_hard) = (c.hard_transfers, c.md_easy_files, c.md_hard_files);
-    let secs = c.stonewall_s;
-    let wall = Deadline((secs > 0).then(|| std::time::Duration::from_secs(secs)));
-    let (byte, file) = (1.0 / GIB, 1e-3);
-    let (me, next) = (l.rank, l.next_rank());
+/// What the write phases made, per rank: ior-easy bytes, mdtest-easy files, ior-hard
+/// bytes, mdtest-hard files.
+struct Made {
+    easy_bytes: Vec<u64>,
+    easy_files: Vec<u64>,
+    hard_bytes: Vec<u64>,
+    hard_files: Vec<u64>,
+}
+
+fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), WorkloadError> {
     let all = Stopwatch::start();
-    let (own_easy, next_easy) = (l.easy_file(me), l.easy_file(next));
-    let easy = |i: u64| l.easy_dir.join(format!("f{i}"));
-    let hard = |i: u64| l.md_hard(me, i);
-    let (r, easy_bytes) = write_phase(ctx, "ior_easy_write", byte, &|| {
-        write_seq(&own_easy, easy_size, transfer, wall)
-    })?;
-    let mut bw = vec![r];
-    let (r, easy_n) = write_phase(ctx, "mdtest_easy_write", file, &|| {
-        each_until(md_easy, wall, |i| create(&easy(i)))
-    })?;
-    let mut md = vec![r];
-    let (r, hard_b) = write_phase(ctx, "ior_hard_write", byte, &|| hard_write(l, hard_n, wall))?;
-    bw.push(r);
-    let (r, hard_f) = write_phase(ctx, "mdtest_hard_write", file, &|| {
-        each_until(md_hard, wall, |i| write_small(&hard(i)))
-    })?;
-    md.push(r);
-    let (easy_mine, hard_mine) = (easy_n[me], hard_f[me]);
+    let (made, mut bw, mut md) = write_phases(ctx, r, c)?;
+    let (l, transfer) = (&r.l, c.easy_transfer);
+    let (byte, file) = (1.0 / GIB, 1e-3);
+    let found = std::cell::Cell::new(0);
     let mut go = |metric: &str, unit: f64, f: Body<'_>| phase(ctx, metric, unit, f).map(|r| r.0);
-    md.push(go("find", file, &|| find(l, easy_mine, hard_mine))?);
-    bw.push(go("ior_easy_read", byte, &|| {
-        read_seq(&next_easy, easy_bytes[next], transfer)
+    md.push(go("find", file, &|| {
+        let q = find::io500_query(&l.timestamp())?;
+        let seen = find::find(&l.data(), &q, l.rank, l.ranks)?;
+        found.set(seen.found);
+        Ok(seen.total)
     })?);
+    let src = l.ior_source();
+    bw.push(go("ior_easy_read", byte, &|| {
+        read_seq(r, &l.easy_file(src), made.easy_bytes[src], transfer)
+    })?);
+    let (stat_of, read_of, rm_of) = (l.md_source(1), l.md_source(2), l.md_source(3));
     md.push(go("mdtest_easy_stat", file, &|| {
-        each(easy_mine, |i| stat(&easy(i)))
+        each(made.easy_files[stat_of], |i| stat(&l.md_easy(stat_of, i)))
     })?);
     bw.push(go("ior_hard_read", byte, &|| {
-        hard_read(l, hard_b[next], next)
+        hard_read(r, made.hard_bytes[src], src)
     })?);
     md.push(go("mdtest_hard_stat", file, &|| {
-        each(hard_mine, |i| stat(&hard(i)))
+        each(made.hard_files[stat_of], |i| stat(&l.md_hard(stat_of, i)))
     })?);
     md.push(go("mdtest_easy_delete", file, &|| {
-        each(easy_mine, |i| remove(&easy(i)))
+        each(made.easy_files[rm_of], |i| remove(&l.md_easy(rm_of, i)))
     })?);
     md.push(go("mdtest_hard_read", file, &|| {
-        each(hard_f[next], |i| read_small(&l.md_hard(next, i)))
+        each(made.hard_files[read_of], |i| {
+            read_small(&l.md_hard(read_of, i))
+        })
     })?);
     md.push(go("mdtest_hard_delete", file, &|| {
-        each(hard_mine, |i| remove(&hard(i)))
+        each(made.hard_files[rm_of], |i| remove(&l.md_hard(rm_of, i)))
     })?);
+    check_found(ctx, &made.hard_files, found.get())?;
     let t = all.stop();
     let (score_bw, score_md) = (geomean(&bw), geomean(&md));
     // Every rank derived the same scores from the combined phase rates.
@@ -396,23 +415,84 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, l: &Layout, p: &Params) -> Result<(), W
     Ok(())
 }
 
-/// `f(i)` for i in 0..n, polling for Ctrl-C; returns n.
-fn each(n: u64, f: impl Fn(u64) -> Result<(), WorkloadError>) -> Result<u64, WorkloadError> {
-    each_until(n, Deadline(None), f)
+/// The four write phases and the timestamp between them, in the app's order; returns what
+/// each rank made and the bandwidth and metadata rates so far.
+fn write_phases(
+    ctx: &mut WorkloadCtx<'_>,
+    r: &Run<'_>,
+    c: &Config,
+) -> Result<(Made, Vec<f64>, Vec<f64>), WorkloadError> {
+    let (l, wall, peers) = (&r.l, r.wall, r.peers);
+    let (easy_size, transfer) = (c.easy_size, c.easy_transfer);
+    let (byte, file) = (1.0 / GIB, 1e-3);
+    let me = l.rank;
+    let (rate, easy_bytes) = write_phase(ctx, "ior_easy_write", byte, &|| {
+        write_seq(r, &l.easy_file(me), easy_size, transfer)
+    })?;
+    let mut bw = vec![rate];
+    let (rate, easy_files) = write_phase(ctx, "mdtest_easy_write", file, &|| {
+        let n = c.md_easy_files;
+        let done = wall.run(peers, "io500-wearout-mdtest-easy", n, |i| {
+            create(&l.md_easy(me, i))
+        })?;
+        // mdtest -Y: sync once the files are made, inside the timing.
+        nix::unistd::sync();
+        Ok(done)
+    })?;
+    let mut md = vec![rate];
+    // The app's timestamp phase: find looks for files newer than this.
+    if me == 0 {
+        l.stamp()?;
+    }
+    let (rate, hard_bytes) = write_phase(ctx, "ior_hard_write", byte, &|| {
+        hard_write(r, c.hard_transfers)
+    })?;
+    bw.push(rate);
+    let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
+        let n = c.md_hard_files;
+        let done = wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
+            write_small(&l.md_hard(me, i))
+        })?;
+        nix::unistd::sync();
+        Ok(done)
+    })?;
+    md.push(rate);
+    let made = Made {
+        easy_bytes,
+        easy_files,
+        hard_bytes,
+        hard_files,
+    };
+    Ok((made, bw, md))
 }
 
-/// `f(i)` for i in 0..n until the deadline passes; returns how many were done.
-fn each_until(
-    n: u64,
-    wall: Deadline,
-    f: impl Fn(u64) -> Result<(), WorkloadError>,
-) -> Result<u64, WorkloadError> {
-    let start = std::time::Instant::now();
+/// Fail when find's matches over all ranks are not the mdtest-hard files whose names hold
+/// "01" (a lost or unseen file must not look fast; the app calls a find that found nothing
+/// invalid).
+fn check_found(
+    ctx: &mut WorkloadCtx<'_>,
+    hard_files: &[u64],
+    mine: u64,
+) -> Result<(), WorkloadError> {
+    let found: u64 = ctx.share_count("io500-find-found", mine)?.iter().sum();
+    let expected: u64 = hard_files
+        .iter()
+        .enumerate()
+        .map(|(rank, &n)| layout::matching(rank, n))
+        .sum();
+    if found != expected {
+        return Err(WorkloadError::Failed(format!(
+            "find matched {found} files, expected the {expected} mdtest-hard files whose names \
+             hold \"01\""
+        )));
+    }
+    Ok(())
+}
+
+/// `f(i)` for i in 0..n, polling for Ctrl-C; returns n.
+fn each(n: u64, f: impl Fn(u64) -> Result<(), WorkloadError>) -> Result<u64, WorkloadError> {
     for i in 0..n {
         poll(i)?;
-        if wall.passed(start) {
-            return Ok(i);
-        }
         f(i)?;
     }
     Ok(n)
@@ -424,12 +504,18 @@ fn create(path: &Path) -> Result<(), WorkloadError> {
         .ctx(|| format!("create {}", path.display()))
 }
 
-/// Geometric mean of positive values (IO500's score); 0 when any phase measured nothing.
+/// Geometric mean of the positive values, as IO500's `calc_score`: a phase ≤ 0 (or not a
+/// number) is left out of its group; 0 when none is left.
 pub fn geomean(xs: &[f64]) -> f64 {
-    if xs.is_empty() || xs.iter().any(|&x| x <= 0.0 || !x.is_finite()) {
+    let kept: Vec<f64> = xs
+        .iter()
+        .copied()
+        .filter(|&x| x > 0.0 && x.is_finite())
+        .collect();
+    if kept.is_empty() {
         return 0.0;
     }
-    (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp()
+    (kept.iter().map(|x| x.ln()).sum::<f64>() / kept.len() as f64).exp()
 }
 
 /// The bytes of the ior phases move through the engine (sync, buffered: IOR's POSIX API),
@@ -446,53 +532,65 @@ fn io_file(path: &Path, how: Open, transfer: u64, seed: u64) -> Result<BlockFile
 }
 
 /// ior-easy write: the rank's own file from offset 0 in `transfer` pieces until `size` or
-/// the deadline, fsync at the end (IOR `-e`); returns the bytes written.
-fn write_seq(path: &Path, size: u64, transfer: u64, wall: Deadline) -> Result<u64, WorkloadError> {
+/// the stonewall, fsync at the end (IOR `-e`), `-g` barriers after the open and the
+/// transfers; returns the bytes written.
+fn write_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
     let mut f = io_file(path, Open::Truncate, transfer, size)?;
-    let start = std::time::Instant::now();
-    let mut done = 0;
-    while done < size && !wall.passed(start) {
-        done += f.stream_from(OpKind::Write, done, transfer.min(size - done))?;
-    }
+    r.peers.barrier("io500-ior-easy-write-open")?;
+    let n = size.div_ceil(transfer);
+    let done = r.wall.run(r.peers, "io500-wearout-ior-easy", n, |i| {
+        let at = i * transfer;
+        f.stream_from(OpKind::Write, at, transfer.min(size - at))
+            .map(drop)
+    })?;
+    r.peers.barrier("io500-ior-easy-write-done")?;
     f.fsync()?;
+    Ok((done * transfer).min(size))
+}
+
+/// ior-easy read: `size` bytes of `path` from offset 0, `-g` barriers as the write.
+fn read_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
+    let mut f = io_file(path, Open::Existing, transfer, size)?;
+    r.peers.barrier("io500-ior-easy-read-open")?;
+    let done = if size == 0 {
+        0
+    } else {
+        f.stream(OpKind::Read, size)?
+    };
+    r.peers.barrier("io500-ior-easy-read-done")?;
     Ok(done)
 }
 
-/// ior-easy read: `size` bytes of another rank's file from offset 0.
-fn read_seq(path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
-    if size == 0 {
-        return Ok(0);
-    }
-    io_file(path, Open::Existing, transfer, size)?.stream(OpKind::Read, size)
-}
-
-/// ior-hard write: this rank's transfers i = 0, 1, … until `n` or the deadline, transfer i at
-/// [`hard_offset`] of the shared file rank 0 made before the first phase; returns the bytes.
-fn hard_write(l: &Layout, n: u64, wall: Deadline) -> Result<u64, WorkloadError> {
+/// ior-hard write: this rank's transfers i = 0, 1, … until `n` or the stonewall, transfer
+/// i at [`hard_offset`] of the shared file rank 0 made before the first phase; returns the
+/// bytes.
+fn hard_write(r: &Run<'_>, n: u64) -> Result<u64, WorkloadError> {
+    let l = &r.l;
     let mut f = io_file(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank as u64)?;
-    let start = std::time::Instant::now();
-    let mut i = 0;
-    // Ctrl-C is polled by the engine's driver, as for every transfer.
-    while i < n && !wall.passed(start) {
-        f.write_at(hard_offset(l, i, l.rank), i * HARD_TRANSFER)?;
-        i += 1;
-    }
+    r.peers.barrier("io500-ior-hard-write-open")?;
+    let done = r.wall.run(r.peers, "io500-wearout-ior-hard", n, |i| {
+        f.write_at(hard_offset(l, i, l.rank), i * HARD_TRANSFER)
+    })?;
+    r.peers.barrier("io500-ior-hard-write-done")?;
     f.fsync()?;
-    Ok(i * HARD_TRANSFER)
+    Ok(done * HARD_TRANSFER)
 }
 
 /// ior-hard read: the `bytes` that `of_rank` wrote, transfer by transfer.
-fn hard_read(l: &Layout, bytes: u64, of_rank: usize) -> Result<u64, WorkloadError> {
+fn hard_read(r: &Run<'_>, bytes: u64, of_rank: usize) -> Result<u64, WorkloadError> {
+    let l = &r.l;
     let mut f = io_file(
         &l.hard_file(),
         Open::Existing,
         HARD_TRANSFER,
         of_rank as u64,
     )?;
+    r.peers.barrier("io500-ior-hard-read-open")?;
     let n = bytes / HARD_TRANSFER;
     for i in 0..n {
         f.read_at(hard_offset(l, i, of_rank))?;
     }
+    r.peers.barrier("io500-ior-hard-read-done")?;
     Ok(n * HARD_TRANSFER)
 }
 
@@ -528,28 +626,6 @@ fn read_small(path: &Path) -> Result<(), WorkloadError> {
     Ok(())
 }
 
-/// find: this rank's easy files, and its own files among the shared directory's entries;
-/// fails when the count is not what was made (a lost file must not look fast).
-fn find(l: &Layout, easy: u64, hard: u64) -> Result<u64, WorkloadError> {
-    let seen = super::fsops::walk(&l.easy_dir)? - 1;
-    let mine = format!("file.r{}.", l.rank);
-    let mut own = 0u64;
-    for e in std::fs::read_dir(&l.shared).ctx(|| format!("readdir {}", l.shared.display()))? {
-        let e = e.ctx(|| format!("readdir {}", l.shared.display()))?;
-        if e.file_name().to_string_lossy().starts_with(&mine) {
-            std::fs::symlink_metadata(e.path()).ctx(|| format!("stat {}", e.path().display()))?;
-            own += 1;
-        }
-    }
-    if (seen, own) != (easy, hard) {
-        return Err(WorkloadError::Failed(format!(
-            "find saw {seen} easy and {own} hard files of rank {}, expected {easy} and {hard}",
-            l.rank
-        )));
-    }
-    Ok(easy + hard)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -558,7 +634,10 @@ mod tests {
     fn scores_are_geometric_means_as_io500_computes_them() {
         assert!((geomean(&[1.0, 4.0]) - 2.0).abs() < 1e-12);
         assert!((geomean(&[2.0, 8.0, 4.0]) - 4.0).abs() < 1e-12);
-        assert_eq!(geomean(&[1.0, 0.0]), 0.0);
+        // A phase <= 0 is left out of its group, as IO500's calc_score.
+        assert!((geomean(&[4.0, 0.0, 1.0]) - 2.0).abs() < 1e-12);
+        assert!((geomean(&[3.0, -1.0]) - 3.0).abs() < 1e-12);
+        assert_eq!(geomean(&[0.0, 0.0]), 0.0);
         assert_eq!(geomean(&[]), 0.0);
     }
 }

@@ -45,6 +45,14 @@ pub(crate) fn summary(d: &Data<'_>) -> String {
         if d.runs.len() > 1 {
             out.push_str(&format!("<h3>{}</h3>", esc(&run.label)));
         }
+        for l in crate::io500::notes(run.record) {
+            let class = if l.contains("INVALID") {
+                "note io500 invalid"
+            } else {
+                "note io500"
+            };
+            out.push_str(&format!("<p class=\"{class}\">{}</p>", esc(&l)));
+        }
         out.push_str(&verdicts(d, run.record));
         out.push_str(&winners(d, ri));
         out.push_str("</div>\n");

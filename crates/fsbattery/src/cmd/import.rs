@@ -1,5 +1,6 @@
-//! `fsbattery import`: read other tools' output files, turn them into one run record (one
-//! repeat per file; parsing is `fsbattery_core::import`'s), and write a run directory
+//! `fsbattery import`: read other tools' output files (or an io500 app result directory),
+//! turn them into one run record (one repeat per file; parsing is `fsbattery_core::import`'s),
+//! and write a run directory
 //! (results.json, results.md, results.csv, report.html) that `report` and `compare` read.
 //! Refuses to overwrite a directory that already holds a run.
 
@@ -12,6 +13,9 @@ use fsbattery_core::journal::JOURNAL_FILE;
 use fsbattery_core::runner::RESULTS_FILE;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// The io500 app's summary in its result directory.
+const IO500_SUMMARY: &str = "result_summary.txt";
 
 /// Import `args.files` into a new run directory and print its table.
 pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
@@ -26,10 +30,18 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut parsed = Vec::new();
     for file in &args.files {
+        // An io500 app result directory is read through its summary.
+        let summary = file.join(IO500_SUMMARY);
+        let file = if file.is_dir() && summary.is_file() {
+            &summary
+        } else {
+            file
+        };
         let name = file.display().to_string();
         let bytes = std::fs::read(file).map_err(|e| {
             UsageError::Invalid(format!(
-                "{name}: {e}: give a file fio, bonnie++ or iozone wrote"
+                "{name}: {e}: give a file fio, bonnie++ or iozone wrote, or an io500 result \
+                 directory"
             ))
         })?;
         let p =

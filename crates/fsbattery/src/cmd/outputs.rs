@@ -1,4 +1,5 @@
-//! Writing a finished run's files (results.md, results.csv, report.html) and the terminal table. The
+//! Writing a finished run's files (results.md, results.csv, report.html, the io500 app's
+//! result_summary.txt for io500 runs) and the terminal table. The
 //! journal and results.json are written by the runner as it goes.
 
 use crate::cli::ReportFormat;
@@ -41,6 +42,7 @@ pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow
         fsbattery_core::atomic::write(&path, &bytes)
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    write_io500_summaries(record, dir)?;
     let html = dir.join("report.html");
     let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());
     super::report::write_html(
@@ -50,6 +52,27 @@ pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow
         &html,
     )?;
     Ok(html)
+}
+
+/// The io500 app's result summary of every io500 run of `record` beside it:
+/// result_summary.txt for one run, result_summary.<target>.<repeat>.txt for several.
+fn write_io500_summaries(record: &RunRecord, dir: &Path) -> anyhow::Result<()> {
+    let runs = fsbattery_report::io500::runs(record);
+    let version = match &record.source {
+        Some(s) => s.version.clone(),
+        None => format!("{}-{}", record.tool.name, record.tool.version),
+    };
+    for r in &runs {
+        let name = match runs.len() {
+            1 => "result_summary.txt".to_string(),
+            _ => format!("result_summary.{}.{}.txt", r.target, r.repeat + 1),
+        };
+        let path = dir.join(name);
+        let text = fsbattery_report::io500::result_summary(r, &version);
+        fsbattery_core::atomic::write(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The terminal matrix.

@@ -126,6 +126,12 @@ impl<'a> WorkloadCtx<'a> {
             .map_or((0, 1), |t| (t.comm().rank(), t.comm().size()))
     }
 
+    /// The other ranks, for a workload that must exchange with them inside a timed phase
+    /// (IO500's stonewall wear-out); `None` for a single process.
+    pub fn team(&self) -> Option<&'a Team<'a>> {
+        self.team
+    }
+
     /// The directory every rank shares (for one process, the same as [`Self::root`]).
     pub fn shared_root(&self) -> &Path {
         &self.shared_root

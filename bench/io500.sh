@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# bench/io500.sh: fsbattery's io500 suite against IOR, mdtest and pfind run as the io500 app
+# runs them (its options, phase order and scores), the same total work on the same directory.
+#
+# Each round runs both tools, in an order alternating per round; before every timed run a
+# warm-up writes and removes as many bytes as the run will hold (fresh VM pages are slow on
+# first touch: without it whichever tool ran first was 2-3x slower). fsbattery runs the 12
+# phases in one `mpirun fsbattery run --suite io500 --cache none` (the app's behaviour:
+# nothing done to the cache between phases); IOR, mdtest and pfind run as one mpirun per
+# phase, in the app's order, with the app's flags (io500 src/phase_*.c):
+#   ior-easy  ior -C -Q 1 -g -G 27 -k -e -o D/ior-easy/ior_file_easy -t 2m -b EASY -F -w|-r
+#   ior-hard  ior -C -Q 1 -g -G=27 -k -e -o D/ior-hard/file -t 47008 -b 47008 -s HARD -w|-r
+#   mdtest-easy  mdtest -n MDE -u -L -F -P -G 27 -N 1 -d D/mdtest-easy -C -Y | -T | -r
+#   mdtest-hard  mdtest -n MDH -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d D/mdtest-hard -C -Y | -T | -E | -r
+#   find      pfind D -newer TIMESTAMP -size 3901c -name "*01*" -C -q 10000 (-D rates: its rate)
+# Left out on both sides: the stonewall (-D 300 with stoneWallingWearOut=1; a fixed amount
+# instead, so both do the same work) and data verification (-R, -X), which fsbattery does
+# not do. Per phase the script prints both medians, the median of the per-round ratios
+# fsbattery / reference (higher is better for fsbattery in every phase) with their range.
+#
+#   IOR_SRC=/path/to/ior PFIND_SRC=/path/to/pfind RUNS=7 bash bench/io500.sh
+#
+# IOR_SRC: a checkout of github.com/hpc/ior (built here with ./bootstrap, ./configure and make
+# unless src/ior and src/mdtest exist); PFIND_SRC: a checkout of github.com/VI4IO/pfind (built
+# with its compile.sh unless pfind exists). Knobs: RANKS (2), RUNS (7), EASY_MB (256 per
+# rank), HARD (20000 transfers per rank), MDE (20000 files per rank), MDH (10000 files per
+# rank), DIR (default under /dev/shm, removed on exit), FSBATTERY (default target/release;
+# build with `cargo build --release --features mpi -p fsbattery`). Needs Open MPI and jq.
+set -euo pipefail
+
+RANKS=${RANKS:-2}
+RUNS=${RUNS:-7}
+EASY_MB=${EASY_MB:-256}
+HARD=${HARD:-20000}
+MDE=${MDE:-20000}
+MDH=${MDH:-10000}
+FSB=${FSBATTERY:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fsbattery}
+DIR=${DIR:-/dev/shm/fsbattery-io500-bench.$$}
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$RANKS")
+: "${IOR_SRC:?IOR_SRC=path to a checkout of github.com/hpc/ior}"
+: "${PFIND_SRC:?PFIND_SRC=path to a checkout of github.com/VI4IO/pfind}"
+
+for tool in mpirun mpicc jq "$FSB"; do
+    command -v "$tool" >/dev/null || { echo "io500.sh: $tool not found (cargo build --release --features mpi -p fsbattery; apt-get install openmpi-bin libopenmpi-dev jq)" >&2; exit 5; }
+done
+if [[ ! -x $IOR_SRC/src/ior || ! -x $IOR_SRC/src/mdtest ]]; then
+    (cd "$IOR_SRC" && ./bootstrap && ./configure && make) >&2
+fi
+[[ -x $PFIND_SRC/pfind ]] || (cd "$PFIND_SRC" && bash compile.sh) >&2
+IOR=$IOR_SRC/src/ior MDTEST=$IOR_SRC/src/mdtest PFIND=$PFIND_SRC/pfind
+
+mkdir -p "$DIR"
+trap 'rm -rf "$DIR"' EXIT
+
+PHASES=(ior_easy_write mdtest_easy_write ior_hard_write mdtest_hard_write find ior_easy_read
+    mdtest_easy_stat ior_hard_read mdtest_hard_stat mdtest_easy_delete mdtest_hard_read
+    mdtest_hard_delete)
+
+# Touch as many fresh pages as a run will hold, then give them back.
+warm_up() {
+    local mb=$(((EASY_MB * RANKS) + (HARD * 47008 * RANKS >> 20) + (MDH * RANKS * 4096 >> 20) + 64))
+    dd if=/dev/zero of="$DIR/warm" bs=1M count="$mb" status=none
+    rm -f "$DIR/warm"
+}
+
+# fsbattery: prints "phase value" for the 12 phases (GiB/s, kops/s).
+fsbattery_round() {
+    local d=$DIR/fsb
+    rm -rf "$d" && mkdir -p "$d/t"
+    warm_up
+    "${MPIRUN[@]}" "$FSB" run -q --no-ceiling --cache none --suite io500 --scale quick \
+        --target "dir:$d/t" --out "$d/out" --set "io500.easy_size=${EASY_MB}MiB" \
+        --set io500.easy_transfer=2MiB --set "io500.hard_transfers=$HARD" \
+        --set "io500.md_easy_files=$MDE" --set "io500.md_hard_files=$MDH" \
+        >/dev/null 2>"$d.err" || { cat "$d.err" >&2; exit 1; }
+    jq -r '.cells[] | select(.workload == "io500") | "\(.metric) \(.samples[0].value)"' "$d/out/results.json"
+}
+
+# IOR's bandwidth of its output on stdin (the summary's Max(MiB), one repetition) in GiB/s.
+ior_gib() { awk '/^Summary of all tests/ {s = 1} s && ($1 == "write" || $1 == "read") {printf "%.6f\n", $2 / 1024; exit}'; }
+# mdtest's rate of "File <op>" (creation, stat, read, removal) in kops/s.
+md_k() { awk -v op="$1" '/SUMMARY rate/ {s = 1} s && $1 == "File" && $2 == op {printf "%.6f\n", $3 / 1000; exit}'; }
+
+# The reference: prints "phase value" for the 12 phases.
+reference_round() {
+    local d=$DIR/ref r
+    rm -rf "$d" && mkdir -p "$d/data/ior-easy" "$d/data/ior-hard" "$d/data/mdtest-easy" "$d/data/mdtest-hard" "$d/res"
+    warm_up
+    local easy=("$IOR" -C -Q 1 -g -G 27 -k -e -o "$d/data/ior-easy/ior_file_easy" -t 2m -b "${EASY_MB}m" -F)
+    local hard=("$IOR" -C -Q 1 -g -G=27 -k -e -o "$d/data/ior-hard/file" -t 47008 -b 47008 -s "$HARD")
+    local mde=("$MDTEST" -n "$MDE" -u -L -F -P -G 27 -N 1 -d "$d/data/mdtest-easy")
+    local mdh=("$MDTEST" -n "$MDH" -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d "$d/data/mdtest-hard")
+    run() { "${MPIRUN[@]}" "$@" 2>"$d.err" || { cat "$d.err" >&2; exit 1; }; }
+    echo "ior_easy_write $(run "${easy[@]}" -w | ior_gib)"
+    echo "mdtest_easy_write $(run "${mde[@]}" -C -Y | md_k creation)"
+    touch "$d/res/timestampfile"
+    echo "ior_hard_write $(run "${hard[@]}" -w | ior_gib)"
+    echo "mdtest_hard_write $(run "${mdh[@]}" -C -Y | md_k creation)"
+    r=$(run "$PFIND" "$d/data" -newer "$d/res/timestampfile" -size 3901c -name "*01*" -C -q 10000 -D rates)
+    echo "find $(awk '/^\[DONE\]/ {print $3; exit}' <<<"$r")"
+    echo "ior_easy_read $(run "${easy[@]}" -r | ior_gib)"
+    echo "mdtest_easy_stat $(run "${mde[@]}" -T | md_k stat)"
+    echo "ior_hard_read $(run "${hard[@]}" -r | ior_gib)"
+    echo "mdtest_hard_stat $(run "${mdh[@]}" -T | md_k stat)"
+    echo "mdtest_easy_delete $(run "${mde[@]}" -r | md_k removal)"
+    echo "mdtest_hard_read $(run "${mdh[@]}" -E | md_k read)"
+    echo "mdtest_hard_delete $(run "${mdh[@]}" -r | md_k removal)"
+    rm -rf "$d"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+echo "# $(date -u '+%F %H:%M UTC'), $(nproc) cores, $(uname -r), $(mpirun --version | head -1), fsbattery $("$FSB" --version | awk '{print $2}'), ior $(git -C "$IOR_SRC" rev-parse --short HEAD 2>/dev/null || echo '?'), pfind $(git -C "$PFIND_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# RANKS=$RANKS RUNS=$RUNS EASY_MB=$EASY_MB HARD=$HARD MDE=$MDE MDH=$MDH, tmpfs $DIR"
+declare -A F R Q
+for ((round = 0; round < RUNS; round++)); do
+    if ((round % 2)); then ref=$(reference_round); fsb=$(fsbattery_round);
+    else fsb=$(fsbattery_round); ref=$(reference_round); fi
+    for p in "${PHASES[@]}"; do
+        f=$(awk -v p="$p" '$1 == p {print $2}' <<<"$fsb")
+        r=$(awk -v p="$p" '$1 == p {print $2}' <<<"$ref")
+        F[$p]+="$f " R[$p]+="$r " Q[$p]+="$(awk -v f="$f" -v r="$r" 'BEGIN {printf "%.3f", f / r}') "
+    done
+    echo "# round $((round + 1)) done" >&2
+done
+printf '%-20s %12s %12s %8s  %s\n' phase fsbattery reference ratio "ratios (min..max; every round)"
+for p in "${PHASES[@]}"; do
+    q=$(tr ' ' '\n' <<<"${Q[$p]}" | grep . | sort -g)
+    printf "%-20s %12.5g %12.5g %8s  %s..%s; %s\n" "$p" \
+        "$(tr ' ' '\n' <<<"${F[$p]}" | grep . | median)" "$(tr ' ' '\n' <<<"${R[$p]}" | grep . | median)" \
+        "$(median <<<"$q")" "$(head -1 <<<"$q")" "$(tail -1 <<<"$q")" "${Q[$p]}"
+done
