@@ -70,7 +70,10 @@ pub fn measure(
     let mut cmd = Command::new(exe);
     // A tune's phases are dozens of one-off configurations: they stay out of the results
     // store's history (`fsbattery store add OUT/NN-phase` adds one on purpose).
-    cmd.arg("run").arg("--quiet").arg("--no-ceiling").arg("--no-store");
+    cmd.arg("run")
+        .arg("--quiet")
+        .arg("--no-ceiling")
+        .arg("--no-store");
     for s in specs {
         cmd.arg("--target").arg(s);
     }
