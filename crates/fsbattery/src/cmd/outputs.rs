@@ -55,7 +55,7 @@ pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow
 }
 
 /// The io500 app's result summary of every io500 run of `record` beside it:
-/// result_summary.txt for one run, result_summary.<target>.<repeat>.txt for several.
+/// `result_summary.txt` for one run, `result_summary.<target>.<repeat>.txt` for several.
 fn write_io500_summaries(record: &RunRecord, dir: &Path) -> anyhow::Result<()> {
     let runs = fsbattery_report::io500::runs(record);
     let version = match &record.source {
