@@ -288,6 +288,10 @@ pub struct TargetRecord {
     pub mount_options: String,
     /// Backing device (/proc/mounts source), if any.
     pub device: String,
+    /// The model of the disk the data ends on (a loop image's: the disk holding the image),
+    /// as sysfs names it; empty for RAM and FUSE filesystems and in older records.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub device_model: String,
     /// Capabilities probed before the run.
     pub capabilities: Capabilities,
     /// What the spec asked for that shapes the filesystem, resolved with defaults: `fs`,

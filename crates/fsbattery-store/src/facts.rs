@@ -142,7 +142,7 @@ pub fn points(record: &RunRecord) -> Vec<PointFacts> {
                 fs_type: target.map(|t| t.fs_type.clone()).unwrap_or_default(),
                 fs_version: target.map(fs_version).unwrap_or_default(),
                 options: target.map(options).unwrap_or_default(),
-                device_model: String::new(),
+                device_model: target.map(|t| t.device_model.clone()).unwrap_or_default(),
                 workload: cell.workload.clone(),
                 params: params(record, &cell.workload),
                 metric: cell.metric.clone(),

@@ -153,6 +153,7 @@ fn key(run: &RunRow, point: &Point, by: By) -> Vec<(&'static str, String)> {
         ("params", f.params.clone()),
         ("unit", f.unit.clone()),
         ("machine", r.machine_id.clone()),
+        ("disk", f.device_model.clone()),
         ("fsbattery", r.tool_version.clone()),
     ];
     if by != By::Kernel {

@@ -42,9 +42,24 @@ impl Store {
             path: path.to_path_buf(),
             busy_secs,
         };
-        store.configure().map_err(|e| store.err(e))?;
+        // Two processes opening a new store at once race for the switch to WAL and the first
+        // migration, and SQLite reports that race as busy at once, without its busy handler:
+        // retry until the busy timeout, as a writer waiting for the lock would.
+        let deadline = std::time::Instant::now() + Duration::from_secs(busy_secs);
+        let mut opened = || -> rusqlite::Result<()> {
+            store.configure()?;
+            schema::migrate(&mut store.conn)
+        };
+        loop {
+            match opened() {
+                Err(e) if is_busy(&e) && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(store.err(e)),
+                Ok(()) => break,
+            }
+        }
         store.check_version()?;
-        schema::migrate(&mut store.conn).map_err(|e| store.err(e))?;
         Ok(store)
     }
 
@@ -193,4 +208,12 @@ impl Store {
     pub(crate) fn err(&self, e: rusqlite::Error) -> StoreError {
         StoreError::from_sqlite(&self.path, e, self.busy_secs)
     }
+}
+
+/// Whether SQLite said another connection holds the lock.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }

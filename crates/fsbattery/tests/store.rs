@@ -54,6 +54,17 @@ fn assert_sound(db: &Path, expect: Option<&[PathBuf]>) -> usize {
         let cells = record["cells"].as_array().unwrap().len();
         let held = points.iter().filter(|p| p.run_id == r.id).count();
         assert_eq!(held, cells, "run {} holds every cell", r.dir);
+        // The disk each target's data ended on is a dimension of its points.
+        for p in points.iter().filter(|p| p.run_id == r.id) {
+            let targets = record["targets"].as_array().unwrap();
+            let target = targets
+                .iter()
+                .find(|t| t["label"] == p.facts.target.as_str());
+            let disk = target
+                .and_then(|t| t["device_model"].as_str())
+                .unwrap_or("");
+            assert_eq!(p.facts.device_model, disk, "{}", r.dir);
+        }
     }
     if let Some(dirs) = expect {
         let mut want: Vec<String> = dirs

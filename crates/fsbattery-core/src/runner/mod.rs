@@ -633,6 +633,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         path: target.root().display().to_string(),
         fs_type: m.fs_type,
         mount_options: m.options,
+        device_model: crate::targets::disk_model::of(&m.device, target.root()),
         device: m.device,
         capabilities: target.capabilities(),
         options: target.options(),

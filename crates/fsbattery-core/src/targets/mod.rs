@@ -18,6 +18,7 @@ mod cleanup;
 mod column_labels;
 mod device;
 mod dir;
+pub mod disk_model;
 mod exec;
 mod faultlog;
 mod fsdefaults;
