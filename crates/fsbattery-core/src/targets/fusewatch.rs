@@ -173,40 +173,50 @@ fn watch(s: &Shared, stop: &mpsc::Receiver<()>) {
 /// Abort the connection (the pin held, so the mount stays) and say so.
 fn abort(s: &Shared, why: &str, quiet: Duration) {
     let w = &s.w;
-    {
-        // Held across the forced unmount: the teardown cannot drop the pin meanwhile.
-        let _pin = s.pin.lock().unwrap_or_else(|e| e.into_inner());
-        if !force(w) {
-            return;
-        }
-        s.aborted.store(true, Ordering::SeqCst);
-    }
     let what = format!(
         "{} (pid {}) answered nothing for {} s and {why}: its FUSE connection was aborted",
         w.program,
         w.daemon.0,
         quiet.as_secs()
     );
+    {
+        // Held across the forced unmount: the teardown cannot drop the pin meanwhile.
+        let _pin = s.pin.lock().unwrap_or_else(|e| e.into_inner());
+        // The note goes in before the abort: the abort fails the waiting call at once, and
+        // the cell asks for the notes as soon as it fails, before this thread could add it.
+        if !ours(w) {
+            return;
+        }
+        w.notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(what.clone());
+        force(w);
+        s.aborted.store(true, Ordering::SeqCst);
+    }
     crate::notice::warn(format!(
         "{what} (umount -f {}), so the cell fails and the teardown stops the daemon",
         w.mount_point.display()
     ));
-    w.notes.lock().unwrap_or_else(|e| e.into_inner()).push(what);
 }
 
 /// Forced unmount of our mount, if it is still there: FUSE aborts the connection first, then
 /// the unmount fails with EBUSY while pinned (or succeeds in the teardown, unpinned).
 fn force(w: &Watched) -> bool {
     use nix::mount::{umount2, MntFlags};
-    match release::mounted_at(&w.mount_point) {
-        Some(e) if e.device == w.source => {}
-        _ => return false,
+    if !ours(w) {
+        return false;
     }
     let _ = umount2(
         &w.mount_point,
         MntFlags::MNT_FORCE | MntFlags::UMOUNT_NOFOLLOW,
     );
     true
+}
+
+/// Whether our mount point still holds the source we mounted.
+fn ours(w: &Watched) -> bool {
+    release::mounted_at(&w.mount_point).is_some_and(|e| e.device == w.source)
 }
 
 /// The daemon's system calls (read + write) and CPU ticks: any change is progress.
