@@ -52,6 +52,8 @@ fn without(hide: &[&str], cwd: &Path, argv: &[&str]) -> Output {
         .args(hide)
         .args(argv)
         .current_dir(cwd)
+        // Runs add to a results store: the tests' own, never the developer's.
+        .env("XDG_DATA_HOME", common::data_home("xdg-data"))
         .env(
             "PATH",
             "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
