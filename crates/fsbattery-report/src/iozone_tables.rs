@@ -17,9 +17,10 @@
 
 use crate::format;
 use crate::matrix::{self, Entry, Matrix, Quantity};
+use crate::sweep::point;
 use crate::Report;
 use fsbattery_record::{CellStatus, RunRecord, BYTES};
-use fsbattery_stats::{Aggregate, Better, Mark, RowVerdict};
+use fsbattery_stats::{Aggregate, Mark, RowVerdict};
 
 /// iozone's tests in its own order, with the titles of its Excel tables: the labels of the
 /// swept quantities of that name when no suite row names them.
@@ -38,61 +39,6 @@ pub const REPORTS: [(&str, &str); 13] = [
     ("fread", "Fread report"),
     ("freread", "Re-Fread report"),
 ];
-
-/// Where a metric sits on a sweep, by its metadata; `None` for an ordinary metric.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Point {
-    /// The swept quantity, e.g. iozone's test "write".
-    pub quantity: String,
-    /// Value of the swept dimension here, e.g. 8192.
-    pub at: u64,
-    /// Unit of `at` ([`BYTES`] for sizes).
-    pub unit: String,
-}
-
-/// The point a workload's metric is, `None` for a metric without dimensions.
-pub fn point(
-    rec: &RunRecord,
-    workload: &str,
-    metric: &str,
-    unit: &str,
-    better: Better,
-) -> Option<Point> {
-    let meta = rec.metric_meta(workload, metric, unit, better);
-    let dim = meta.dims.first()?;
-    Some(Point {
-        quantity: meta.quantity(metric).to_string(),
-        at: dim.value,
-        unit: dim.unit.clone(),
-    })
-}
-
-/// The workloads that recorded a point of a sweep.
-pub fn swept_workloads(rec: &RunRecord) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    for c in &rec.cells {
-        if !out.contains(&c.workload.as_str())
-            && point(rec, &c.workload, &c.metric, &c.unit, c.better).is_some()
-        {
-            out.push(&c.workload);
-        }
-    }
-    out
-}
-
-/// Whether a main-table row belongs to these tables instead: a point of a sweep, or a row
-/// with no cells of its own (a suite's label or pending row) of a workload in `swept`
-/// ([`swept_workloads`]; iozone's `write` row labels the `write@…` points).
-pub fn is_swept(rec: &RunRecord, row: &matrix::Row, swept: &[&str]) -> bool {
-    if point(rec, &row.workload, &row.metric, &row.unit, row.better).is_some() {
-        return true;
-    }
-    let own_cells = rec
-        .cells
-        .iter()
-        .any(|c| c.workload == row.workload && c.metric == row.metric);
-    !own_cells && swept.contains(&row.workload.as_str())
-}
 
 /// One swept quantity (an iozone test) as a table.
 #[derive(Debug, Clone)]

@@ -28,6 +28,7 @@ pub mod reference;
 pub mod seed_notes;
 pub mod seed_tables;
 pub mod settings_notes;
+pub mod sweep;
 pub mod table;
 pub mod target_match;
 pub mod term_width;

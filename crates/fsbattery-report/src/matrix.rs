@@ -64,6 +64,21 @@ pub struct Row {
     pub tool_bound: Vec<bool>,
 }
 
+impl crate::sweep::Row for Row {
+    fn workload(&self) -> &str {
+        &self.workload
+    }
+    fn metric(&self) -> &str {
+        &self.metric
+    }
+    fn unit(&self) -> &str {
+        &self.unit
+    }
+    fn better(&self) -> Better {
+        self.better
+    }
+}
+
 impl Row {
     /// The aggregate this row shows: its own, else the table's.
     pub fn aggregate_or(&self, table: fsbattery_stats::Aggregate) -> fsbattery_stats::Aggregate {
@@ -187,9 +202,8 @@ impl Matrix {
     pub fn build_main(report: &Report<'_>, quantity: Quantity) -> Matrix {
         let mut m = Matrix::build(report, quantity);
         let rec = report.record;
-        let swept = crate::iozone_tables::swept_workloads(rec);
-        m.rows
-            .retain(|r| !crate::iozone_tables::is_swept(rec, r, &swept));
+        let swept = crate::sweep::swept_workloads(rec);
+        m.rows.retain(|r| !crate::sweep::is_swept(rec, r, &swept));
         m
     }
 }
