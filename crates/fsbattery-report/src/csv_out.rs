@@ -7,9 +7,20 @@
 //! repeated on every sample of the cell, so one file answers both "what was measured" and
 //! "what was concluded".
 
-use crate::{RenderError, Renderer, Report};
+use crate::{Format, Options, RenderError, Renderer, Report};
 use fsbattery_record::{Cell, Sample};
 use serde::Serialize;
+
+/// The CSV format's entry in [`crate::formats::FORMATS`].
+pub const FORMAT: Format = Format {
+    name: "csv",
+    about: "One row per sample, with its cell's n, mean, median, CI, verdict and p",
+    noun: "csv",
+    run_file: Some("results.csv"),
+    stdout: true,
+    terminal: false,
+    renderer: |_: &Options| Box::new(Csv),
+};
 
 /// Renders every sample of every cell as CSV.
 pub struct Csv;

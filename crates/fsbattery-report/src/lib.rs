@@ -17,6 +17,7 @@ pub mod conditions;
 pub mod csv_out;
 pub mod device_io;
 pub mod format;
+pub mod formats;
 pub mod html;
 pub mod import_hints;
 pub mod io500;
@@ -63,10 +64,37 @@ impl<'a> Report<'a> {
     }
 }
 
+/// Several labelled runs rendered into one output ([`Renderer::render_runs`]): `report
+/// DIR DIR ...`, or a run directory's own record.
+pub struct Runs<'a> {
+    /// Each run with its label ("label: target" columns where runs are shown side by side).
+    pub runs: &'a [(String, &'a RunRecord)],
+    /// Aggregate shown in tables.
+    pub aggregate: Aggregate,
+    /// As [`Report::rank_reference`].
+    pub rank_reference: bool,
+}
+
 /// Something that turns a report into bytes.
 pub trait Renderer {
     /// Render the whole report.
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError>;
+
+    /// Render several runs as one output. By default each run is rendered on its own, one
+    /// after the other (as `report A B --format csv` has always printed them); formats that
+    /// show runs side by side (HTML, xlsx) render them together.
+    fn render_runs(&self, runs: &Runs<'_>) -> Result<Vec<u8>, RenderError> {
+        let mut out = Vec::new();
+        for (_, record) in runs.runs {
+            let report = Report {
+                record,
+                aggregate: runs.aggregate,
+                rank_reference: runs.rank_reference,
+            };
+            out.extend(self.render(&report)?);
+        }
+        Ok(out)
+    }
 }
 
 /// A renderer could not produce its output.
@@ -80,3 +108,48 @@ impl std::fmt::Display for RenderError {
 }
 
 impl std::error::Error for RenderError {}
+
+/// What an output asks of its format beyond the runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Colour and bold: the output is a terminal (only formats meant for one read it).
+    pub styled: bool,
+}
+
+/// One report format: its name and capabilities, and how to make its renderer.
+pub struct Format {
+    /// The value of `--format` and `--export FORMAT:FILE`.
+    pub name: &'static str,
+    /// One line of help, shown with the value.
+    pub about: &'static str,
+    /// What `report` calls the file when it says where it wrote it ("html report: FILE").
+    pub noun: &'static str,
+    /// Written under this name into every run directory (`run`, `import`); `None`: only when
+    /// asked for.
+    pub run_file: Option<&'static str>,
+    /// Text that may go to stdout (`--format`); false for a binary file (xlsx).
+    pub stdout: bool,
+    /// The human table: `run` prints it on stdout with the paths of the files after it.
+    pub terminal: bool,
+    /// Its renderer for one output.
+    pub renderer: fn(&Options) -> Box<dyn Renderer>,
+}
+
+impl Format {
+    /// `runs` in this format, as one output.
+    pub fn render(&self, runs: &Runs<'_>, options: &Options) -> Result<Vec<u8>, RenderError> {
+        (self.renderer)(options).render_runs(runs)
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        self.name == other.name
+    }
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Format({})", self.name)
+    }
+}

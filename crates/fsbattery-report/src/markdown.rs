@@ -5,8 +5,19 @@
 
 use crate::matrix::{Matrix, Quantity};
 use crate::{conditions, format};
-use crate::{RenderError, Renderer, Report};
+use crate::{Format, Options, RenderError, Renderer, Report};
 use fsbattery_stats::Mark;
+
+/// The Markdown format's entry in [`crate::formats::FORMATS`].
+pub const FORMAT: Format = Format {
+    name: "markdown",
+    about: "Markdown with the best value of each row in bold",
+    noun: "markdown",
+    run_file: Some("results.md"),
+    stdout: true,
+    terminal: false,
+    renderer: |_: &Options| Box::new(Markdown),
+};
 
 /// Renders a run as a Markdown document.
 pub struct Markdown;

@@ -5,9 +5,20 @@
 
 use crate::matrix::{Entry, Matrix, Quantity};
 use crate::{conditions, format};
-use crate::{RenderError, Renderer, Report};
+use crate::{Format, Options, RenderError, Renderer, Report};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, Table};
 use fsbattery_stats::Mark;
+
+/// The terminal table's entry in [`crate::formats::FORMATS`].
+pub const FORMAT: Format = Format {
+    name: "table",
+    about: "The terminal matrix",
+    noun: "table",
+    run_file: None,
+    stdout: true,
+    terminal: true,
+    renderer: |o: &Options| Box::new(TerminalTable { styled: o.styled }),
+};
 
 /// Renders the elapsed/value matrix and the CPU % matrix as terminal tables.
 pub struct TerminalTable {

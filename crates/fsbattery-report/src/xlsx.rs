@@ -23,6 +23,17 @@ use rust_xlsxwriter::{
     Color, DocProperties, ExcelDateTime, Format, Note, Workbook, Worksheet, XlsxError,
 };
 
+/// The spreadsheet's entry in [`crate::formats::FORMATS`].
+pub const FORMAT: crate::Format = crate::Format {
+    name: "xlsx",
+    about: "A spreadsheet, one sheet per table, numbers as numbers; several runs side by side",
+    noun: "spreadsheet",
+    run_file: None,
+    stdout: false,
+    terminal: false,
+    renderer: |_: &crate::Options| Box::new(Xlsx),
+};
+
 /// Renders one run as a workbook (see [`xlsx`] for several).
 pub struct Xlsx;
 
@@ -34,6 +45,10 @@ impl Renderer for Xlsx {
             report.aggregate,
             report.rank_reference,
         )
+    }
+
+    fn render_runs(&self, runs: &crate::Runs<'_>) -> Result<Vec<u8>, RenderError> {
+        xlsx_ranked(runs.runs, runs.aggregate, runs.rank_reference)
     }
 }
 

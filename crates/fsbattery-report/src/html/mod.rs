@@ -41,13 +41,25 @@ mod sections;
 mod slope;
 pub use slope::for_record as then_and_now_for_record;
 
-use crate::{RenderError, Renderer, Report};
+use crate::{Format, Options, RenderError, Renderer, Report, Runs};
 use data::Data;
 use fsbattery_record::RunRecord;
 use fsbattery_stats::Aggregate;
 /// The spreadsheet names record sizes as the page does.
 #[cfg(feature = "xlsx")]
 pub(crate) use iozone::record_label as iozone_record_label;
+
+/// The HTML report's entry in [`crate::formats::FORMATS`].
+pub const FORMAT: Format = Format {
+    name: "html",
+    about:
+        "One self-contained HTML page (charts, matrices, environment); several runs side by side",
+    noun: "html report",
+    run_file: Some("report.html"),
+    stdout: true,
+    terminal: false,
+    renderer: |_: &Options| Box::new(Html),
+};
 
 /// Renders run records as one self-contained HTML page.
 pub struct Html;
@@ -83,6 +95,10 @@ impl Renderer for Html {
             report.aggregate,
             report.rank_reference,
         )
+    }
+
+    fn render_runs(&self, runs: &Runs<'_>) -> Result<Vec<u8>, RenderError> {
+        Html::render_many_ranked(runs.runs, runs.aggregate, runs.rank_reference)
     }
 }
 
