@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 mod conditions;
 pub use conditions::RepeatArg;
+mod formats;
+pub use formats::{ExportArg, FormatArg};
 mod history;
 pub use history::{ByArg, HistoryArgs, SiteArgs, StoreAction, StoreArgs};
 mod tune;
@@ -205,7 +207,7 @@ pub struct CompareArgs {
         hide_possible_values = true,
         value_name = "table|markdown|csv|json"
     )]
-    pub format: ReportFormat,
+    pub format: CompareFormat,
     /// Exit with status 4 if any metric is significantly worse by more than PCT percent
     /// (a finite number ≥ 0). Rows marked ≠ by --allow-different never count.
     #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
@@ -381,16 +383,20 @@ pub struct RunArgs {
     /// Add the run to no results store.
     #[arg(long)]
     pub no_store: bool,
-    /// What stdout gets: the table, or markdown, csv or json (the run record) alone, with the
+    /// What stdout gets: the table, or another format (json: the run record) alone, with the
     /// table then on stderr (`fsbattery run --format json | jq`).
     #[arg(long, value_enum, default_value = "table")]
-    pub format: ReportFormat,
+    pub format: FormatArg,
     /// Name of this run, shown by `report` and `compare` [default: the directory's name].
     #[arg(long, value_name = "NAME")]
     pub label: Option<String>,
-    /// Also write the run record (results.json) to FILE.
+    /// Also write the run record (results.json) to FILE (as `--export json:FILE`).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write the results in FORMAT (any of `--format`'s, or xlsx) to FILE, `-` for
+    /// stdout (repeatable).
+    #[arg(long, value_name = "FORMAT:FILE")]
+    pub export: Vec<ExportArg>,
     /// Print the plan (targets, workloads and parameters, cells, disk and time estimates)
     /// and exit without touching anything.
     #[arg(long)]
@@ -544,20 +550,27 @@ pub struct ReportArgs {
     pub run_dirs: Vec<PathBuf>,
     /// Show the seed's published tables of preset SUITE alone (its values as printed, each
     /// filesystem's rank per row), no run needed; --format markdown or json for those forms.
-    #[arg(long, value_name = "SUITE", conflicts_with_all = ["run_dirs", "html", "xlsx"])]
+    #[arg(long, value_name = "SUITE", conflicts_with_all = ["run_dirs", "html", "xlsx", "export"])]
     pub then: Option<String>,
-    /// Write one self-contained HTML report (charts, matrices, environment) to FILE.
+    /// Write one self-contained HTML report (charts, matrices, environment) to FILE (as
+    /// `--export html:FILE`).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Write a spreadsheet (one sheet per table, numbers as numbers) to FILE.
+    /// Write a spreadsheet (one sheet per table, numbers as numbers) to FILE (as `--export
+    /// xlsx:FILE`).
     #[arg(long, value_name = "FILE")]
     pub xlsx: Option<PathBuf>,
+    /// Write the runs in FORMAT (any of `--format`'s, or xlsx) to FILE, `-` for stdout
+    /// (repeatable); html and xlsx show several runs side by side, the others one after the
+    /// other. With any file asked for, stdout gets no `--format`.
+    #[arg(long, value_name = "FORMAT:FILE")]
+    pub export: Vec<ExportArg>,
     /// Label of each run in --html/--xlsx, in order [default: the directory names].
     #[arg(long = "label", value_name = "LABEL")]
     pub labels: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
-    pub format: ReportFormat,
+    pub format: FormatArg,
     /// Aggregate shown [default: the run's].
     #[arg(long, value_enum)]
     pub aggregate: Option<AggregateArg>,
@@ -567,9 +580,9 @@ pub struct ReportArgs {
     pub rank_reference: bool,
 }
 
-/// Formats `report` can write to stdout.
+/// Formats of `compare`'s own output (not the report formats of `run` and `report`).
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ReportFormat {
+pub enum CompareFormat {
     /// The terminal matrix.
     Table,
     /// Markdown with the best value of each row in bold.

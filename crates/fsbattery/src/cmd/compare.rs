@@ -5,7 +5,7 @@
 //! the differing rows are marked and never trip `--fail-if-worse`, so the gate cannot pass or
 //! fail a build on a ratio between unlike runs.
 
-use crate::cli::{CompareArgs, ReportFormat};
+use crate::cli::{CompareArgs, CompareFormat};
 use crate::stderr::errln;
 use fsbattery_core::error::{UsageError, EXIT_REGRESSION};
 use fsbattery_report::compare::CompareReport;
@@ -34,10 +34,10 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     refuse_unlike(&reports, &hints, args.allow_different)?;
     let bytes = match args.format {
-        ReportFormat::Table => compare_out::terminal(&reports),
-        ReportFormat::Markdown => compare_out::markdown(&reports),
-        ReportFormat::Csv => compare_out::csv(&reports)?,
-        ReportFormat::Json => compare_out::json(&reports)?,
+        CompareFormat::Table => compare_out::terminal(&reports),
+        CompareFormat::Markdown => compare_out::markdown(&reports),
+        CompareFormat::Csv => compare_out::csv(&reports)?,
+        CompareFormat::Json => compare_out::json(&reports)?,
     };
     // The gate's status must not depend on whether anyone still reads stdout.
     crate::stdout::write_unless_closed(bytes)?;

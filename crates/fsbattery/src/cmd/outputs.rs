@@ -1,57 +1,154 @@
-//! Writing a finished run's files (results.md, results.csv, report.html, the io500 app's
-//! result_summary.txt for io500 runs) and the terminal table. The
-//! journal and results.json are written by the runner as it goes.
+//! Every file and stdout rendering of a run or a report goes down one path, after hyperfine's
+//! `ExportManager`: an [`Export`] is a format of the report crate's table
+//! ([`fsbattery_report::formats::FORMATS`]) and where it goes, a file or stdout. `--format`,
+//! `--export`, `--html`, `--xlsx`, `--json` and the files of a run directory
+//! ([`run_directory`]) are each such an export; no command matches on a format.
+//!
+//! Besides the formats, a run directory holds the io500 app's `result_summary.txt` for io500
+//! runs (the app's own file, named per run) and the journal, which the runner writes as it
+//! goes.
 
-use crate::cli::ReportFormat;
+use crate::cli::{ExportArg, RunArgs};
 use anyhow::Context;
 use fsbattery_core::model::RunRecord;
-use fsbattery_report::{csv_out::Csv, markdown::Markdown, table::TerminalTable, Renderer, Report};
+use fsbattery_report::formats::{Format, Options, FORMATS};
+use fsbattery_report::{table::TerminalTable, Renderer, Report, Runs};
 use fsbattery_stats::Aggregate;
 use std::path::{Path, PathBuf};
 
-/// `record` with every cell's statistics and verdict filled ([`fsbattery_report::cell_stats`]),
-/// as results.json, `--json` and `--format json` carry it.
-pub fn with_stats(record: &RunRecord, rank_reference: bool) -> RunRecord {
-    let mut r = record.clone();
-    fsbattery_report::cell_stats::annotate(&mut r, rank_reference);
-    r
+/// Where an export goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// stdout (`--format`, `--export FORMAT:-`).
+    Stdout,
+    /// A file, written whole or not at all.
+    File(PathBuf),
 }
 
-/// Write results.md, results.csv and report.html next to results.json, and results.json again
-/// with each cell's statistics; returns the HTML path.
-pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow::Result<PathBuf> {
-    let report = Report {
-        record,
+/// One output: a format and where it goes.
+#[derive(Debug, Clone)]
+pub struct Export {
+    /// The format, an entry of the table.
+    pub format: &'static Format,
+    /// Where its bytes go.
+    pub target: Target,
+}
+
+impl Export {
+    /// `format` to the file `path`.
+    pub fn file(format: &'static Format, path: &Path) -> Export {
+        Export {
+            format,
+            target: Target::File(path.to_path_buf()),
+        }
+    }
+
+    /// `format` to stdout.
+    pub fn stdout(format: &'static Format) -> Export {
+        Export {
+            format,
+            target: Target::Stdout,
+        }
+    }
+
+    /// `runs` in this export's format; `styled` (colour, bold) is read only by the
+    /// terminal table.
+    pub fn render(&self, runs: &Runs<'_>, styled: bool) -> anyhow::Result<Vec<u8>> {
+        let name = self.format.name;
+        (self.format.render(runs, &Options { styled })).with_context(|| format!("rendering {name}"))
+    }
+
+    /// Render `runs` and write them: a file atomically, stdout through
+    /// [`crate::stdout::write`] (a closed stdout is its `Closed` error), styled there when
+    /// stdout is a terminal.
+    pub fn write(&self, runs: &Runs<'_>) -> anyhow::Result<()> {
+        match &self.target {
+            Target::File(path) => {
+                let bytes = self.render(runs, false)?;
+                fsbattery_core::atomic::write(path, &bytes)
+                    .with_context(|| format!("writing {}", path.display()))
+            }
+            Target::Stdout => {
+                let styled = std::io::IsTerminal::is_terminal(&std::io::stdout());
+                crate::stdout::write(self.render(runs, styled)?)
+            }
+        }
+    }
+}
+
+impl From<&ExportArg> for Export {
+    fn from(a: &ExportArg) -> Export {
+        match &a.file {
+            Some(path) => Export::file(a.format, path),
+            None => Export::stdout(a.format),
+        }
+    }
+}
+
+/// The files every run directory holds: each format of the table that names a run file.
+pub fn run_directory(dir: &Path) -> Vec<Export> {
+    FORMATS
+        .iter()
+        .filter_map(|f| Some(Export::file(f, &dir.join(f.run_file?))))
+        .collect()
+}
+
+/// `f` of `record` as the one run of an output, by the run's aggregate, labelled by its
+/// `--label` or its host.
+fn as_runs<T>(record: &RunRecord, rank_reference: bool, f: impl FnOnce(&Runs<'_>) -> T) -> T {
+    let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());
+    f(&Runs {
+        runs: &[(label, record)],
         aggregate: record.plan.aggregate,
         rank_reference,
-    };
+    })
+}
+
+/// Write the files of a run directory ([`run_directory`]: results.json again, now with each
+/// cell's statistics, results.md, results.csv, report.html) and the io500 summaries; returns
+/// the HTML report's path.
+pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow::Result<PathBuf> {
     // The runner wrote the samples as it went; the verdicts need every target, so they are
     // added once the run is whole.
-    let json = dir.join("results.json");
-    let mut bytes = serde_json::to_vec_pretty(&with_stats(record, rank_reference))?;
-    bytes.push(b'\n');
-    std::fs::write(&json, bytes).with_context(|| format!("writing {}", json.display()))?;
-    for (name, renderer) in [
-        ("results.md", &Markdown as &dyn Renderer),
-        ("results.csv", &Csv),
-    ] {
-        let bytes = renderer
-            .render(&report)
-            .with_context(|| format!("rendering {name}"))?;
-        let path = dir.join(name);
-        fsbattery_core::atomic::write(&path, &bytes)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
+    let exports = run_directory(dir);
+    as_runs(record, rank_reference, |runs| {
+        exports.iter().try_for_each(|e| e.write(runs))
+    })?;
     write_io500_summaries(record, dir)?;
-    let html = dir.join("report.html");
-    let label = (record.plan.label.clone()).unwrap_or_else(|| record.host.hostname.clone());
-    super::report::write_html(
-        &[(label, record)],
-        record.plan.aggregate,
-        rank_reference,
-        &html,
-    )?;
-    Ok(html)
+    let html = exports
+        .iter()
+        .find(|e| *e.format == fsbattery_report::html::FORMAT);
+    match html.map(|e| &e.target) {
+        Some(Target::File(path)) => Ok(path.clone()),
+        _ => unreachable!("the HTML format names its run file, report.html"),
+    }
+}
+
+/// What `run` writes besides its run directory, as (files, stdout): `--json FILE` (an alias
+/// of `--export json:FILE`) and each `--export`. `--format` is not here: `run` prints it with
+/// its table and paths.
+pub fn asked_by(args: &RunArgs) -> (Vec<Export>, Vec<Export>) {
+    let json = (args.json.iter()).map(|p| Export::file(fsbattery_report::formats::JSON, p));
+    let asked = args.export.iter().map(Export::from);
+    json.chain(asked).partition(|e| e.target != Target::Stdout)
+}
+
+/// Write `exports` of one finished run (`run --json`, `--export`): a file whole, stdout
+/// unless its reader went away, since the run's status must not depend on that.
+pub fn write_exports(
+    record: &RunRecord,
+    exports: &[Export],
+    rank_reference: bool,
+) -> anyhow::Result<()> {
+    as_runs(record, rank_reference, |runs| {
+        for e in exports {
+            match e.write(runs) {
+                Err(err) if err.is::<crate::stdout::Closed>() => {}
+                other => other?,
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The io500 app's result summary of every io500 run of `record` beside it:
@@ -91,28 +188,13 @@ pub fn terminal_table(
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// `record` in `format`, as `report` and `run --format` write it to stdout; json is the run
-/// record itself with each cell's statistics, as results.json holds it.
+/// `record` in `format`, unstyled, as `run --format` writes it to stdout.
 pub fn render(
     record: &RunRecord,
-    agg: Aggregate,
-    format: ReportFormat,
-    styled: bool,
+    format: &'static Format,
     rank_reference: bool,
 ) -> anyhow::Result<Vec<u8>> {
-    let report = Report {
-        record,
-        aggregate: agg,
-        rank_reference,
-    };
-    Ok(match format {
-        ReportFormat::Table => TerminalTable { styled }.render(&report)?,
-        ReportFormat::Markdown => Markdown.render(&report)?,
-        ReportFormat::Csv => Csv.render(&report)?,
-        ReportFormat::Json => {
-            let mut v = serde_json::to_vec_pretty(&with_stats(record, rank_reference))?;
-            v.push(b'\n');
-            v
-        }
+    as_runs(record, rank_reference, |runs| {
+        Export::stdout(format).render(runs, false)
     })
 }

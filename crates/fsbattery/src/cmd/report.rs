@@ -1,23 +1,28 @@
 //! `fsbattery report RUN_DIR...`: re-render saved runs, loaded by [`super::record::load`]
 //! (results.json, else rebuilt from journal.jsonl).
 
-use crate::cli::{ReportArgs, ReportFormat};
-use anyhow::Context;
+use super::outputs::{Export, Target};
+use crate::cli::ReportArgs;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::RunRecord;
-use fsbattery_stats::Aggregate;
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use fsbattery_report::Runs;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Render saved runs: --html/--xlsx files when asked, else `--format` to stdout per run.
+/// Render saved runs: the files asked for (--html, --xlsx, --export), else `--format` to
+/// stdout, one run after the other (html: side by side).
 pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
     if let Some(suite) = &args.then {
         let p = fsbattery_core::published::for_suite_or_refuse(suite)?;
-        let text = match args.format {
-            ReportFormat::Json => serde_json::to_string_pretty(&p)? + "\n",
-            ReportFormat::Markdown => fsbattery_report::seed_tables::markdown(&p),
-            _ => fsbattery_report::seed_tables::text(&p),
+        // The published tables are another document than a run's: JSON and Markdown forms of
+        // their own, text for every other format.
+        let f = args.format.0;
+        let text = if f == fsbattery_report::formats::JSON {
+            serde_json::to_string_pretty(&p)? + "\n"
+        } else if *f == fsbattery_report::markdown::FORMAT {
+            fsbattery_report::seed_tables::markdown(&p)
+        } else {
+            fsbattery_report::seed_tables::text(&p)
         };
         crate::stdout::write(text)?;
         return Ok(ExitCode::SUCCESS);
@@ -41,42 +46,31 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(records[0].plan.aggregate);
     let labels = labels(&args.labels, &args.run_dirs, &records);
     let runs: Vec<(String, &RunRecord)> = labels.into_iter().zip(&records).collect();
-    if let Some(path) = &args.html {
-        write_html(&runs, aggregate, args.rank_reference, path)?;
-        crate::stdout::write(format!("html report: {}\n", path.display()))?;
-    }
-    if let Some(path) = &args.xlsx {
-        let bytes = fsbattery_report::xlsx::xlsx_ranked(&runs, aggregate, args.rank_reference)?;
-        fsbattery_core::atomic::write(path, &bytes)
-            .with_context(|| format!("writing {}", path.display()))?;
-        crate::stdout::write(format!("spreadsheet: {}\n", path.display()))?;
-    }
-    if args.html.is_none() && args.xlsx.is_none() {
-        for record in &records {
-            let styled = std::io::stdout().is_terminal();
-            let bytes = super::outputs::render(
-                record,
-                aggregate,
-                args.format,
-                styled,
-                args.rank_reference,
-            )?;
-            crate::stdout::write(&bytes)?;
+    let runs = Runs {
+        runs: &runs,
+        aggregate,
+        rank_reference: args.rank_reference,
+    };
+    for e in exports(&args) {
+        e.write(&runs)?;
+        if let Target::File(path) = &e.target {
+            crate::stdout::write(format!("{}: {}\n", e.format.noun, path.display()))?;
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Write the self-contained HTML report of `runs` to `path`.
-pub fn write_html(
-    runs: &[(String, &RunRecord)],
-    aggregate: Aggregate,
-    rank_reference: bool,
-    path: &Path,
-) -> anyhow::Result<()> {
-    let bytes = fsbattery_report::html::Html::render_many_ranked(runs, aggregate, rank_reference)?;
-    fsbattery_core::atomic::write(path, &bytes)
-        .with_context(|| format!("writing {}", path.display()))
+/// What `report` writes: `--html` and `--xlsx` (aliases of `--export html:FILE` and
+/// `xlsx:FILE`), then each `--export`; with none of them, `--format` on stdout.
+fn exports(args: &ReportArgs) -> Vec<Export> {
+    let html = (args.html.iter()).map(|p| Export::file(&fsbattery_report::html::FORMAT, p));
+    let xlsx = (args.xlsx.iter()).map(|p| Export::file(&fsbattery_report::xlsx::FORMAT, p));
+    let asked = args.export.iter().map(Export::from);
+    let mut list: Vec<Export> = html.chain(xlsx).chain(asked).collect();
+    if list.is_empty() {
+        list.push(Export::stdout(args.format.0));
+    }
+    list
 }
 
 /// The given labels, or each run's own (`run --label`), or its directory's name.

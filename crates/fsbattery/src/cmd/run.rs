@@ -1,7 +1,7 @@
 //! `fsbattery run`: validate, create the output directory, execute, print and save results.
 
 use super::{outputs, plan};
-use crate::cli::{ReportFormat, RunArgs};
+use crate::cli::RunArgs;
 use crate::progress;
 use crate::stderr::errln;
 use anyhow::Context;
@@ -167,10 +167,10 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
     super::record::with_published(&mut record);
     let written = outputs::write_all(&record, out_dir, args.rank_reference)?;
     super::store::add_after_run(args, &record, out_dir);
-    if let Some(path) = &args.json {
-        write_json(&outputs::with_stats(&record, args.rank_reference), path)?;
-    }
+    let (files, to_stdout) = outputs::asked_by(args);
+    outputs::write_exports(&record, &files, args.rank_reference)?;
     print_results(args, &record, out_dir, &written)?;
+    outputs::write_exports(&record, &to_stdout, args.rank_reference)?;
     if outcome.interrupted {
         let by = fsbattery_core::interrupt::cause()
             .map(|c| format!(" by {c}"))
@@ -218,14 +218,6 @@ fn add_default_dir(
     Ok(note)
 }
 
-/// The run record as results.json holds it, to `--json FILE`.
-fn write_json(record: &fsbattery_core::model::RunRecord, path: &Path) -> anyhow::Result<()> {
-    let mut bytes = serde_json::to_vec_pretty(record)?;
-    bytes.push(b'\n');
-    fsbattery_core::atomic::write(path, &bytes)
-        .with_context(|| format!("writing --json {}", path.display()))
-}
-
 /// The table and where the files are: on stdout, or, when `--format` gives stdout to a
 /// machine-readable rendering, on stderr (and not at all with `--quiet`) so that stdout holds
 /// that rendering alone. Everything is torn down and saved by now: a closed stdout changes
@@ -241,7 +233,7 @@ fn print_results(
         out_dir.display(),
         written.display()
     );
-    if matches!(args.format, ReportFormat::Table) {
+    if args.format.0.terminal {
         let styled = std::io::stdout().is_terminal();
         let table = outputs::terminal_table(record, None, styled, args.rank_reference)?;
         return crate::stdout::write_unless_closed(format!("{table}\n{paths}"));
@@ -255,13 +247,7 @@ fn print_results(
         )?;
         errln!("{table}\n{}", paths.trim_end());
     }
-    let bytes = outputs::render(
-        record,
-        record.plan.aggregate,
-        args.format,
-        false,
-        args.rank_reference,
-    )?;
+    let bytes = outputs::render(record, args.format.0, args.rank_reference)?;
     crate::stdout::write_unless_closed(bytes)
 }
 
