@@ -119,37 +119,45 @@ fn rank_columns(sample: &Sample) -> (usize, Option<f64>, Option<f64>, Option<f64
 
 impl Renderer for Csv {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
-        let mut rows = Vec::new();
-        let mut header: Vec<String> = Vec::new();
-        // The statistics are derived: recomputed here, whatever the record carried.
-        let mut record = report.record.clone();
-        crate::cell_stats::annotate(&mut record, report.rank_reference);
-        for cell in &record.cells {
-            for sample in &cell.samples {
-                let row = flatten(cell, sample)?;
-                for k in row.keys() {
-                    if !header.contains(k) {
-                        header.push(k.clone());
-                    }
-                }
-                rows.push(row);
-            }
-        }
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let err = |e: csv::Error| RenderError(e.to_string());
-        if !rows.is_empty() {
-            w.write_record(&header).map_err(err)?;
-        }
-        for row in &rows {
-            let fields = header.iter().map(|k| match row.get(k) {
-                None => String::new(),
-                Some(serde_json::Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-            });
-            w.write_record(fields).map_err(err)?;
-        }
-        w.into_inner().map_err(|e| RenderError(e.to_string()))
+        delimited(report, b',')
     }
+}
+
+/// The rows of [`Csv`], their fields separated by `delimiter` (quoted where a field holds
+/// it), for the formats that differ from CSV only by it.
+pub fn delimited(report: &Report<'_>, delimiter: u8) -> Result<Vec<u8>, RenderError> {
+    let mut rows = Vec::new();
+    let mut header: Vec<String> = Vec::new();
+    // The statistics are derived: recomputed here, whatever the record carried.
+    let mut record = report.record.clone();
+    crate::cell_stats::annotate(&mut record, report.rank_reference);
+    for cell in &record.cells {
+        for sample in &cell.samples {
+            let row = flatten(cell, sample)?;
+            for k in row.keys() {
+                if !header.contains(k) {
+                    header.push(k.clone());
+                }
+            }
+            rows.push(row);
+        }
+    }
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(delimiter)
+        .from_writer(Vec::new());
+    let err = |e: csv::Error| RenderError(e.to_string());
+    if !rows.is_empty() {
+        w.write_record(&header).map_err(err)?;
+    }
+    for row in &rows {
+        let fields = header.iter().map(|k| match row.get(k) {
+            None => String::new(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+        });
+        w.write_record(fields).map_err(err)?;
+    }
+    w.into_inner().map_err(|e| RenderError(e.to_string()))
 }
 
 #[cfg(test)]
