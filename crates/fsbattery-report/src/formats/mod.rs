@@ -13,6 +13,7 @@
 //! paths are public.
 
 mod json;
+mod tsv;
 
 pub use crate::{Format, Options};
 
@@ -22,6 +23,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::markdown::FORMAT,
     &crate::csv_out::FORMAT,
     &json::FORMAT,
+    &tsv::FORMAT,
     &crate::html::FORMAT,
     #[cfg(feature = "xlsx")]
     &crate::xlsx::FORMAT,
