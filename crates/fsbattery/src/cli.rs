@@ -562,7 +562,7 @@ pub struct ReportArgs {
     pub xlsx: Option<PathBuf>,
     /// Write the runs in FORMAT (any of `--format`'s, or xlsx) to FILE, `-` for stdout
     /// (repeatable); html and xlsx show several runs side by side, the others one after the
-    /// other. With any file asked for, stdout gets no `--format`.
+    /// other. With any of --html, --xlsx or --export, stdout gets no `--format`.
     #[arg(long, value_name = "FORMAT:FILE")]
     pub export: Vec<ExportArg>,
     /// Label of each run in --html/--xlsx, in order [default: the directory names].
