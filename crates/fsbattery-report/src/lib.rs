@@ -2,7 +2,10 @@
 //!
 //! No renderer runs a workload, opens a file or reads a global flag; the binary decides where
 //! bytes go. Every table is built from one [`matrix::Matrix`], so the terminal table, the
-//! Markdown and later the HTML show the same numbers, ranked the same way.
+//! Markdown and later the HTML show the same numbers, ranked the same way. Every format is a
+//! [`Format`] entry of one table, [`formats::FORMATS`]; the types every renderer shares
+//! ([`Report`], [`Runs`], [`Renderer`], [`Format`]) are here at the root, so that the table
+//! imports the renderers and no renderer imports the table.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -116,7 +119,8 @@ pub struct Options {
     pub styled: bool,
 }
 
-/// One report format: its name and capabilities, and how to make its renderer.
+/// One report format: its name and capabilities, and how to make its renderer; declared
+/// beside the renderer and listed in [`formats::FORMATS`].
 pub struct Format {
     /// The value of `--format` and `--export FORMAT:FILE`.
     pub name: &'static str,

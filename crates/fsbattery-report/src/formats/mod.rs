@@ -57,6 +57,18 @@ mod tests {
         assert_eq!(find("nonesuch"), None);
     }
 
+    /// A run directory holds what it always has (readers of old and new run directories
+    /// find the same files), and the HTML report `run` names is one of them.
+    #[test]
+    fn a_run_directory_holds_the_same_files() {
+        let files: Vec<_> = FORMATS.iter().filter_map(|f| f.run_file).collect();
+        assert_eq!(
+            files,
+            ["results.md", "results.csv", "results.json", "report.html"]
+        );
+        assert_eq!(crate::html::FORMAT.run_file, Some("report.html"));
+    }
+
     #[test]
     fn exactly_one_format_is_the_terminal_table() {
         let t: Vec<_> = FORMATS.iter().filter(|f| f.terminal).collect();

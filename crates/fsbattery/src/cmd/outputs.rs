@@ -115,13 +115,12 @@ pub fn write_all(record: &RunRecord, dir: &Path, rank_reference: bool) -> anyhow
         exports.iter().try_for_each(|e| e.write(runs))
     })?;
     write_io500_summaries(record, dir)?;
-    let html = exports
-        .iter()
-        .find(|e| *e.format == fsbattery_report::html::FORMAT);
-    match html.map(|e| &e.target) {
-        Some(Target::File(path)) => Ok(path.clone()),
-        _ => unreachable!("the HTML format names its run file, report.html"),
-    }
+    // The path `run` prints; the report crate's tests pin report.html as a run file.
+    let html = exports.iter().find_map(|e| match &e.target {
+        Target::File(p) if *e.format == fsbattery_report::html::FORMAT => Some(p.clone()),
+        _ => None,
+    });
+    html.context("the HTML format names no run-directory file")
 }
 
 /// What `run` writes besides its run directory, as (files, stdout): `--json FILE` (an alias
