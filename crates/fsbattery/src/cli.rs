@@ -84,7 +84,7 @@ pub enum Command {
         #[arg(value_name = "NAME", requires = "what")]
         name: Option<String>,
     },
-    /// Re-render saved runs (terminal table, Markdown, CSV, JSON, HTML, XLSX) without re-running.
+    /// Re-render saved runs (terminal table, Markdown, CSV, TSV, JSON, HTML, XLSX) without re-running.
     #[command(after_help = "Examples:\n  \
         fsbattery report fsbattery-results/20261122-150000\n  \
         fsbattery report RUN_DIR --format markdown --aggregate best > table.md\n  \
