@@ -49,7 +49,7 @@ fn engines() -> Vec<EngineSpec> {
     let mut v = vec![EngineSpec::Sync];
     if uring_ok() {
         v.push(EngineSpec::uring(8));
-        v.push(EngineSpec::IoUring(UringOptions {
+        v.push(EngineSpec::io_uring(UringOptions {
             depth: 3,
             registered_buffers: false,
             registered_files: false,
@@ -464,7 +464,7 @@ fn one_engine_serves_many_files() {
 #[test]
 fn auto_reap_batch_is_a_quarter_of_the_depth_per_thread_and_an_explicit_batch_wins() {
     let spec = |depth, batch| {
-        EngineSpec::IoUring(UringOptions {
+        EngineSpec::io_uring(UringOptions {
             depth,
             batch,
             ..UringOptions::default()
