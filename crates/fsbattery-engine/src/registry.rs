@@ -73,7 +73,12 @@ impl std::fmt::Debug for EngineEntry {
 }
 
 /// Every engine, in the order of the `engine` parameter's indices: append only.
-const TABLE: &[EngineEntry] = &[crate::sync::SYNC, crate::uring::IO_URING, crate::sync::NULL];
+const TABLE: &[EngineEntry] = &[
+    crate::sync::SYNC,
+    crate::uring::IO_URING,
+    crate::sync::NULL,
+    // New engines go here, at the end: a workload's `engine` parameter stores the index.
+];
 
 /// Every engine, in the order of the `engine` parameter's indices.
 pub static ENGINES: &[EngineEntry] = TABLE;

@@ -2,7 +2,7 @@
 //! answers (name, depth, reap batch, a built engine, a job's threads) comes from the engine's
 //! [`EngineEntry`], so no code here names an engine but the two constants kept for callers.
 //!
-//! Invariant: the options of an engine without a queue ([`Caps::queued`] false) are the
+//! Invariant: the options of an engine without a queue ([`crate::Caps::queued`] false) are the
 //! defaults, whatever was asked, so two specs of the same unqueued engine are equal (the sync
 //! engine chosen with io_uring options is `EngineSpec::Sync`, as it was when the options lived
 //! in an enum arm). Serialized as before the registry: `{"kind": "sync"}`, or
@@ -222,6 +222,6 @@ mod tests {
         );
         assert_eq!(EngineSpec::Sync.with_batch(4), EngineSpec::Sync);
         assert_eq!(EngineSpec::uring(8).with_batch(4).reap_batch(1), 4);
-        assert_eq!(EngineSpec::choose(3, deep), None);
+        assert_eq!(EngineSpec::choose(ENGINES.len() as u64, deep), None);
     }
 }

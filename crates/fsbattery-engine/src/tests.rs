@@ -45,10 +45,24 @@ fn direct_dir() -> Option<TempDir> {
     None
 }
 
+/// Every registered engine that moves bytes (a new engine is round-tripped without a new
+/// test), io_uring where it can be set up, and io_uring with its other options.
 fn engines() -> Vec<EngineSpec> {
-    let mut v = vec![EngineSpec::Sync];
-    if uring_ok() {
-        v.push(EngineSpec::uring(8));
+    let uring = uring_ok();
+    let mut v: Vec<EngineSpec> = ENGINES
+        .iter()
+        .filter(|e| !e.caps.no_io && (uring || !e.caps.io_uring))
+        .filter_map(|e| {
+            EngineSpec::of(
+                e,
+                UringOptions {
+                    depth: 8,
+                    ..UringOptions::default()
+                },
+            )
+        })
+        .collect();
+    if uring {
         v.push(EngineSpec::io_uring(UringOptions {
             depth: 3,
             registered_buffers: false,
