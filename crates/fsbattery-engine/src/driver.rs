@@ -104,8 +104,8 @@ fn clock(start: Instant) -> u64 {
 }
 
 /// Where a [`Driver`]'s operations come from and where their completions go: a job's access
-/// pattern ([`drive`]), a contiguous transfer ([`super::Transfer`]), anything else a workload
-/// needs. Called from the hot loop: implementations must not allocate.
+/// pattern ([`crate::run_job`]), a contiguous transfer ([`super::Transfer`]), anything else a
+/// workload needs. Called from the hot loop: implementations must not allocate.
 pub trait OpSource {
     /// What a failed completion becomes (engine errors convert into it).
     type Error: From<EngineError>;
