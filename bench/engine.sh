@@ -50,7 +50,7 @@ need_fio() {
 setup() {
     need_fio
     echo "building engine_bench (release) into $TARGET" >&2
-    (cd "$ROOT" && CARGO_TARGET_DIR=$TARGET cargo build --release -q -p fsbattery-core \
+    (cd "$ROOT" && CARGO_TARGET_DIR=$TARGET cargo build --release -q -p fsbattery-engine \
         --example engine_bench)
     gcc -O2 -o "$WORK/pread_loop" "$ROOT/bench/pread_loop.c"
     mkdir -p "$MNT"

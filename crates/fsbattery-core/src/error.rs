@@ -4,6 +4,7 @@
 //! touched); everything else is a failure while running. Messages say what to do next and name
 //! every path, device and command involved.
 
+use crate::engine::{EngineError, PoolError};
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -128,5 +129,59 @@ pub trait IoContext<T> {
 impl<T> IoContext<T> for std::io::Result<T> {
     fn ctx(self, what: impl FnOnce() -> String) -> Result<T, WorkloadError> {
         self.map_err(|e| WorkloadError::io(what(), e))
+    }
+}
+
+impl From<EngineError> for WorkloadError {
+    fn from(e: EngineError) -> Self {
+        match e {
+            EngineError::Interrupted => WorkloadError::Interrupted,
+            EngineError::Io { what, path, source } => {
+                WorkloadError::io(format!("{what} {}", path.display()), source)
+            }
+            EngineError::Ring { what, source } => {
+                WorkloadError::io(format!("io_uring {what}"), source)
+            }
+            other => WorkloadError::Failed(other.to_string()),
+        }
+    }
+}
+
+/// A workload's thread in the engine's pool ends with a `WorkloadError`; "interrupted" is the
+/// echo the pool ranks below a real cause.
+impl PoolError for WorkloadError {
+    fn is_interruption(&self) -> bool {
+        matches!(self, WorkloadError::Interrupted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::run_pool;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[test]
+    fn first_real_error_wins_and_nobody_waits_forever() {
+        let stop = AtomicBool::new(false);
+        let r = run_pool(
+            3,
+            &stop,
+            |t| {
+                if t == 1 {
+                    Err(WorkloadError::Failed("setup of 1 failed".into()))
+                } else {
+                    Ok(t)
+                }
+            },
+            |_, _, _| {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::yield_now();
+                }
+                Err::<(), _>(WorkloadError::Interrupted)
+            },
+        );
+        let e = r.expect_err("setup failure is reported");
+        assert_eq!(e.to_string(), "setup of 1 failed");
     }
 }

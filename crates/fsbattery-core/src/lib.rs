@@ -11,11 +11,14 @@ pub mod cache_plan;
 pub mod ceiling;
 pub mod collective;
 pub mod dataset;
-pub mod engine;
+/// The IO engines, their registry and the driver loop: the leaf crate `fsbattery-engine`,
+/// re-exported under its old path.
+pub use fsbattery_engine as engine;
 pub mod error;
 pub mod host;
 pub mod import;
-pub mod interrupt;
+/// The process-wide interruption flag (in `fsbattery-engine`, whose driver polls it most).
+pub use fsbattery_engine::interrupt;
 pub mod journal;
 pub mod label;
 pub mod measure;

@@ -13,6 +13,7 @@
 //! only ones fio prints by default).
 
 use super::{Importer, Parsed, Reading};
+use crate::engine::EngineSpec;
 use crate::model::{MetricSpec, Sample, Stat};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -168,13 +169,13 @@ fn params(o: &BTreeMap<String, String>) -> Result<(String, BTreeMap<String, Stri
     if let Some(r) = get("runtime") {
         p.insert("runtime".into(), seconds(r)?.to_string());
     }
-    let engine = match get("ioengine").unwrap_or("psync") {
-        "psync" | "sync" | "pvsync" => "sync",
-        other => other,
-    };
+    // fio's engine names are the registry's names or aliases (psync, pvsync: sync); an
+    // engine fsbattery lacks passes through and is refused by name when the plan is built.
+    let fio_engine = get("ioengine").unwrap_or("psync");
+    let engine = crate::engine::lookup(fio_engine).map_or(fio_engine, |e| e.name);
     p.insert("engine".into(), engine.to_string());
     // randomio's depth is the io_uring queue depth; the sync engine has none.
-    if engine != "sync" {
+    if engine != EngineSpec::Sync.name() {
         p.insert("depth".into(), get("iodepth").unwrap_or("1").to_string());
     }
     if write_pct > 0 {

@@ -113,7 +113,7 @@ impl Target for DirTarget {
                 direct_io_bypasses_cache: direct && fs.fs_type != "tmpfs",
                 direct_io_align: direct
                     .then(|| crate::engine::dio_alignment(&self.path).offset as u64),
-                io_uring: Some(crate::workload::needs::uring().is_ok()),
+                io_uring: Some(crate::engine::uring_available().is_ok()),
                 space_bytes,
                 inodes,
             }

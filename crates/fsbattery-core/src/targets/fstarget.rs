@@ -136,7 +136,7 @@ impl FsTarget {
             direct_io: direct,
             direct_io_bypasses_cache: direct && !matches!(self.recipe, Recipe::Tmpfs(_)),
             direct_io_align: align.filter(|_| direct),
-            io_uring: Some(crate::workload::needs::uring().is_ok()),
+            io_uring: Some(crate::engine::uring_available().is_ok()),
             space_bytes: space,
             inodes: None,
         }

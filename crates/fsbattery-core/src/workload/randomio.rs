@@ -28,7 +28,7 @@ use super::blockio::{self, BlockFile, IoParams, IoSettings, Open};
 use super::layout::{Layout, SharedDir};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
-    run_job, EngineSpec, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop, UringOptions,
+    run_job, EngineSpec, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop,
 };
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
@@ -277,13 +277,7 @@ impl Workload for RandomIo {
 /// `engine` waiting for `batch` completions per reap (io_uring; the sync and null engines
 /// complete each operation as it is submitted).
 fn with_batch(engine: EngineSpec, batch: u64) -> EngineSpec {
-    match engine {
-        EngineSpec::IoUring(o) => EngineSpec::IoUring(UringOptions {
-            batch: u32::try_from(batch).unwrap_or(u32::MAX),
-            ..o
-        }),
-        other => other,
-    }
+    engine.with_batch(u32::try_from(batch).unwrap_or(u32::MAX))
 }
 
 /// Which latency kinds a run has: reads unless every request writes, writes unless none does.

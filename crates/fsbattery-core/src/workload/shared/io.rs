@@ -13,12 +13,13 @@
 //! two helps (and two defaults: 8, and 1 where one transfer rarely has more chunks).
 
 use super::blockio::{count, flag, percent};
-use crate::engine::{EngineSpec, Fill, UringOptions};
+use crate::engine::{EngineEntry, EngineSpec, Fill, UringOptions};
 use crate::error::WorkloadError;
 use crate::params::{ParamKind, ParamSpec, Params, MAX_DEPTH};
 
-/// Names of the `engine` parameter's choices, in [`EngineSpec::choose`] order.
-pub(in crate::workload) const ENGINES: &[&str] = &["sync", "io_uring", "null"];
+/// Names of the `engine` parameter's choices, in [`EngineSpec::choose`] order: the engine
+/// registry's ([`crate::engine::ENGINES`]).
+pub(in crate::workload) const ENGINES: &[&str] = &crate::engine::NAMES;
 /// Names of the `fill` parameter's choices.
 pub(in crate::workload) const FILLS: &[&str] = &["zeros", "random", "compressible"];
 /// Index of "zeros" in [`FILLS`].
@@ -88,17 +89,6 @@ pub(in crate::workload) const COMPRESS_PCT: ParamSpec = percent(
     50,
 );
 
-/// The engine a workload's `engine` parameter names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::workload) enum EngineKind {
-    /// `pread`/`pwrite`, one operation at a time.
-    Sync,
-    /// io_uring, `depth` operations in flight.
-    IoUring,
-    /// No I/O (fsbattery's own cost); completes each operation as it is submitted.
-    Null,
-}
-
 /// The content of written blocks a workload's `fill` parameter names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::workload) enum FillKind {
@@ -152,19 +142,15 @@ impl IoParams {
 
     /// The engine named, `None` for an index past [`ENGINES`] (only values built without
     /// `Params::resolve` can hold one).
-    pub fn engine_kind(&self) -> Option<EngineKind> {
-        match self.engine_index {
-            0 => Some(EngineKind::Sync),
-            1 => Some(EngineKind::IoUring),
-            2 => Some(EngineKind::Null),
-            _ => None,
-        }
+    pub fn engine_kind(&self) -> Option<&'static EngineEntry> {
+        crate::engine::by_index(self.engine_index)
     }
 
-    /// True when the engine is io_uring: the one engine with a queue, a reap batch and a
-    /// kernel feature to probe (the null engine is synchronous).
+    /// True when the engine is built on io_uring (its registry entry says so): today the one
+    /// engine with a queue, a reap batch and a kernel feature to probe (the null engine is
+    /// synchronous).
     pub fn uses_uring(&self) -> bool {
-        self.engine_kind() == Some(EngineKind::IoUring)
+        self.engine_kind().is_some_and(|e| e.caps.io_uring)
     }
 
     /// The engine, io_uring with `uring`'s other options at this depth. A depth outside
@@ -232,8 +218,8 @@ mod tests {
     fn undeclared_members_do_not_apply_and_old_names_read_the_same() {
         let io = IoParams::of(&Params::from_pairs(&[]));
         assert_eq!(
-            (io.engine_kind(), io.depth, io.direct),
-            (Some(EngineKind::Sync), 1, false)
+            (io.engine_kind().map(|e| e.name), io.depth, io.direct),
+            (Some("sync"), 1, false)
         );
         let old = IoParams::of(&Params::from_pairs(&[
             ("uring.depth", 4),

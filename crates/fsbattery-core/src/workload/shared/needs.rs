@@ -6,14 +6,14 @@
 //! floor is refused; one between the floor and the estimate is warned about and run (a full
 //! target fails its cell cleanly with ENOSPC), so no estimate refuses what the tool can run.
 //!
-//! Invariants: everything here is pure but [`uring`], which probes io_uring once per process;
+//! Invariants: everything here is pure but the io_uring check, which reads the engine's probe
+//! ([`crate::engine::uring_available`], once per process);
 //! the plan checks every (workload, target) pair before the first mkfs, and a refusal is one
 //! line that names the parameter and the fix. The run-time checks in the workloads stay as a
 //! second line of defence (a made filesystem may differ from its prediction), never the first.
 
 use crate::model::Capabilities;
 use crate::params::{format_bytes, Params};
-use std::sync::OnceLock;
 
 /// What one block of a small file costs on disk in the estimates (the common 4 KiB block).
 pub const BLOCK: u64 = 4096;
@@ -117,13 +117,6 @@ pub fn files_bytes(n: u64, size: u64) -> u64 {
     n.saturating_mul(size.div_ceil(BLOCK).max(1).saturating_mul(BLOCK))
 }
 
-/// Whether io_uring can be set up here: probed once per process (the first plan asks),
-/// `Err` with the kernel's reason.
-pub fn uring() -> &'static Result<(), String> {
-    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
-    PROBED.get_or_init(|| crate::engine::probe_uring().map_err(|e| e.to_string()))
-}
-
 /// Check the needs of `workload` against the target `spec` that offers `caps`: `Err` is the
 /// one line that refuses the plan, naming the parameter and the fix; `Ok(Some(line))` a
 /// warning: the estimate exceeds the room but what the run holds for certain fits, so it runs.
@@ -138,7 +131,7 @@ pub fn check(
         check_direct(w, d, spec, caps)?;
     }
     if needs.uring && caps.io_uring == Some(false) {
-        let why = uring()
+        let why = crate::engine::uring_available()
             .as_ref()
             .err()
             .map(String::as_str)

@@ -13,7 +13,7 @@ use super::driver::OpSource;
 use super::{BufferPool, Completion, EngineError, Op, OpKind};
 
 /// `kind` over `offset..offset + len` of `file`, chunk by chunk; see the module.
-pub(crate) struct Transfer<F> {
+pub struct Transfer<F> {
     kind: OpKind,
     file: u32,
     next: u64,
@@ -104,7 +104,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{BufferPool, Driver, Engine, SyncEngine};
+    use crate::{BufferPool, Driver, Engine, SyncEngine};
 
     /// A driver over the null engine with one file: deterministic, no I/O.
     fn null_driver() -> Driver<SyncEngine> {

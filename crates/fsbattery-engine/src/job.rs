@@ -15,7 +15,6 @@ use super::pattern::XorShift;
 use super::pool::run_pool;
 use super::{
     BufferPool, Engine, EngineError, EngineSpec, Fill, LatencyHistogram, LatencySummary, Pattern,
-    SyncEngine, UringEngine,
 };
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -179,7 +178,7 @@ impl JobSpec {
         let need = self.blocks() * u64::from(self.block_size);
         // The null engine reads nothing, so the file need not hold the bytes (a workload's
         // layout through it wrote none).
-        let reads = self.write_fraction < 1.0 && self.engine != EngineSpec::Null;
+        let reads = self.write_fraction < 1.0 && !self.engine.entry().caps.no_io;
         if reads && len < need {
             return Err(EngineError::Invalid(format!(
                 "{} holds {len} B but the job reads up to {need} B: lay it out first with a \
@@ -271,13 +270,7 @@ pub fn run_job(spec: &JobSpec) -> Result<JobResult, EngineError> {
     let mut base = vec![0u8; spec.block_size as usize];
     spec.fill.generate(spec.seed, &mut base);
     let plans = thread_plans(spec, &base);
-    let results = match spec.engine {
-        EngineSpec::Sync => run_threads(&plans, align, |pool| Ok(SyncEngine::new(pool)))?,
-        EngineSpec::Null => run_threads(&plans, align, |pool| Ok(SyncEngine::null(pool)))?,
-        EngineSpec::IoUring(opts) => {
-            run_threads(&plans, align, |pool| UringEngine::new(pool, opts))?
-        }
-    };
+    let results = spec.engine.run_threads(&plans, align)?;
     Ok(merge(spec, &results))
 }
 
@@ -308,8 +301,9 @@ fn thread_plans<'a>(spec: &'a JobSpec, base: &'a [u8]) -> Vec<ThreadPlan<'a>> {
 }
 
 /// Run every plan on its own thread of the pool, each with an engine `make` builds on that
-/// thread (so the driver loop is monomorphic: no virtual call per operation).
-fn run_threads<E: Engine>(
+/// thread (so the driver loop is monomorphic: no virtual call per operation). Each registry
+/// entry instantiates it with its own engine type.
+pub(crate) fn run_threads<E: Engine>(
     plans: &[ThreadPlan<'_>],
     align: usize,
     make: impl Fn(BufferPool) -> Result<E, EngineError> + Sync,

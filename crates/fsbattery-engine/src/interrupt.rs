@@ -1,7 +1,7 @@
 //! Process-wide interruption flag, raised by the signals that end a run early — SIGINT
 //! (Ctrl-C), SIGTERM, SIGHUP (the terminal or SSH session went away, `tmux kill-session`),
 //! SIGQUIT (Ctrl-\) — or by a closed progress output (the SIGPIPE case, see
-//! [`crate::notice::to_stderr`]).
+//! `fsbattery_core::notice::to_stderr`).
 //!
 //! Signal handlers only store which signal came; workloads poll the flag in their loops and
 //! the runner starts no further cell once it is set. Teardown then runs on the normal path,

@@ -13,11 +13,14 @@
 //!   ring is declared before the pool so it is torn down first.
 
 use super::files::FileTable;
+use super::job::run_threads;
+use super::registry::{Caps, EngineEntry, EngineOption};
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use io_uring::{opcode, squeue, types, IoUring};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::os::fd::AsRawFd;
+use std::sync::OnceLock;
 
 /// Options of the io_uring engine (`uring.*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,16 +40,53 @@ pub struct UringOptions {
     pub batch: u32,
 }
 
+impl UringOptions {
+    /// Depth 32, registered buffers and files, automatic reap batch.
+    pub const DEFAULT: UringOptions = UringOptions {
+        depth: 32,
+        registered_buffers: true,
+        registered_files: true,
+        batch: 0,
+    };
+}
+
 impl Default for UringOptions {
     fn default() -> Self {
-        UringOptions {
-            depth: 32,
-            registered_buffers: true,
-            registered_files: true,
-            batch: 0,
-        }
+        UringOptions::DEFAULT
     }
 }
+
+/// The io_uring engine's registry entry.
+pub(crate) const IO_URING: EngineEntry = EngineEntry {
+    name: "io_uring",
+    aliases: &["uring"],
+    help: "io_uring: `depth` operations in flight per thread",
+    caps: Caps {
+        queued: true,
+        no_io: false,
+        io_uring: true,
+    },
+    options: &[
+        EngineOption {
+            name: "depth",
+            help: "operations in flight per thread, 1..=4096",
+        },
+        EngineOption {
+            name: "batch",
+            help: "completions each wait asks for; 0 = auto (a quarter of the depth)",
+        },
+        EngineOption {
+            name: "registered_buffers",
+            help: "register the buffer pool and use READ_FIXED/WRITE_FIXED",
+        },
+        EngineOption {
+            name: "registered_files",
+            help: "register the files with the ring",
+        },
+    ],
+    build: |pool, opts| Ok(Box::new(UringEngine::new(pool, *opts)?)),
+    run: |plans, align, opts| run_threads(plans, align, |pool| UringEngine::new(pool, *opts)),
+};
 
 /// Files a ring can have registered at once (`uring.registered_files`): a sparse table is
 /// registered up front and filled as files are added. The kernel also caps it at the
@@ -123,6 +163,14 @@ pub fn probe_uring() -> Result<(), EngineError> {
             "NOP did not complete ({other:?})"
         ))),
     }
+}
+
+/// Whether io_uring can be set up here: probed once per process (the first plan asks),
+/// `Err` with the kernel's reason. Targets report it as a capability; the plan refuses an
+/// io_uring workload where it is `Err`.
+pub fn uring_available() -> &'static Result<(), String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED.get_or_init(|| probe_uring().map_err(|e| e.to_string()))
 }
 
 fn ring_err(what: &str) -> impl FnOnce(std::io::Error) -> EngineError + '_ {

@@ -3,7 +3,7 @@
 //! out every refill at once, and the queue is full each time the driver waits.
 
 use super::{drive, ThreadPlan};
-use crate::engine::{BufferPool, Completion, Engine, EngineError, EngineSpec, JobSpec, Op, Submit};
+use crate::{BufferPool, Completion, Engine, EngineError, EngineSpec, JobSpec, Op, Submit};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -83,7 +83,7 @@ impl Engine for Scripted {
 fn run(depth: usize, ready: usize, ops: u64) -> (Vec<Enter>, super::ThreadResult) {
     // A reap batch of 1 (not the auto default): the refill pattern is checked per completion.
     let spec = JobSpec {
-        engine: EngineSpec::IoUring(crate::engine::uring::UringOptions {
+        engine: EngineSpec::io_uring(crate::uring::UringOptions {
             depth: depth as u32,
             batch: 1,
             ..Default::default()

@@ -4,7 +4,6 @@
 //! operation at which offset failed, so a report can show the cause without a debugger.
 //! `Invalid` is raised by [`super::JobSpec::validate`] before any I/O (house rule 5).
 
-use crate::error::WorkloadError;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -71,21 +70,6 @@ impl EngineError {
             what: what.into(),
             path: path.into(),
             source,
-        }
-    }
-}
-
-impl From<EngineError> for WorkloadError {
-    fn from(e: EngineError) -> Self {
-        match e {
-            EngineError::Interrupted => WorkloadError::Interrupted,
-            EngineError::Io { what, path, source } => {
-                WorkloadError::io(format!("{what} {}", path.display()), source)
-            }
-            EngineError::Ring { what, source } => {
-                WorkloadError::io(format!("io_uring {what}"), source)
-            }
-            other => WorkloadError::Failed(other.to_string()),
         }
     }
 }

@@ -13,7 +13,6 @@
 //!   nothing for the pool.
 
 use super::EngineError;
-use crate::error::WorkloadError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Barrier;
 use std::time::Instant;
@@ -28,12 +27,6 @@ pub trait PoolError: Send {
 impl PoolError for EngineError {
     fn is_interruption(&self) -> bool {
         matches!(self, EngineError::Interrupted)
-    }
-}
-
-impl PoolError for WorkloadError {
-    fn is_interruption(&self) -> bool {
-        matches!(self, WorkloadError::Interrupted)
     }
 }
 
@@ -115,30 +108,6 @@ fn gather<R, E: PoolError>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn first_real_error_wins_and_nobody_waits_forever() {
-        let stop = AtomicBool::new(false);
-        let r = run_pool(
-            3,
-            &stop,
-            |t| {
-                if t == 1 {
-                    Err(WorkloadError::Failed("setup of 1 failed".into()))
-                } else {
-                    Ok(t)
-                }
-            },
-            |_, _, _| {
-                while !stop.load(Ordering::Relaxed) {
-                    std::thread::yield_now();
-                }
-                Err::<(), _>(WorkloadError::Interrupted)
-            },
-        );
-        let e = r.expect_err("setup failure is reported");
-        assert_eq!(e.to_string(), "setup of 1 failed");
-    }
 
     #[test]
     fn results_come_back_in_thread_order() {

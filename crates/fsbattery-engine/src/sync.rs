@@ -14,8 +14,40 @@
 //! one buffer pool handling.
 
 use super::files::FileTable;
+use super::job::run_threads;
+use super::registry::{Caps, EngineEntry};
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use std::fs::File;
+
+/// The sync engine's registry entry (fio calls it `psync`).
+pub(crate) const SYNC: EngineEntry = EngineEntry {
+    name: "sync",
+    aliases: &["psync", "pvsync"],
+    help: "pread/pwrite, one operation at a time",
+    caps: Caps {
+        queued: false,
+        no_io: false,
+        io_uring: false,
+    },
+    options: &[],
+    build: |pool, _| Ok(Box::new(SyncEngine::new(pool))),
+    run: |plans, align, _| run_threads(plans, align, |pool| Ok(SyncEngine::new(pool))),
+};
+
+/// The null engine's registry entry: no I/O, fsbattery's own cost.
+pub(crate) const NULL: EngineEntry = EngineEntry {
+    name: "null",
+    aliases: &[],
+    help: "no I/O: every operation completes at once (fsbattery's own cost)",
+    caps: Caps {
+        queued: false,
+        no_io: true,
+        io_uring: false,
+    },
+    options: &[],
+    build: |pool, _| Ok(Box::new(SyncEngine::null(pool))),
+    run: |plans, align, _| run_threads(plans, align, |pool| Ok(SyncEngine::null(pool))),
+};
 
 /// Synchronous engine (or, made with [`SyncEngine::null`], the null engine).
 #[derive(Debug)]
@@ -78,9 +110,9 @@ impl SyncEngine {
 impl Engine for SyncEngine {
     fn name(&self) -> &'static str {
         if self.null {
-            "null"
+            NULL.name
         } else {
-            "sync"
+            SYNC.name
         }
     }
 
@@ -128,7 +160,7 @@ impl Engine for SyncEngine {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{run_job, EngineSpec, JobSpec, Stop};
+    use crate::{run_job, EngineSpec, JobSpec, Stop};
 
     #[test]
     fn null_engine_completes_every_op_of_a_job_without_io() {

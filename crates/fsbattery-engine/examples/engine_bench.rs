@@ -4,11 +4,11 @@
 //! real CLI lives in the fsbattery crate. Flags mirror `JobSpec` fields:
 //!
 //! ```text
-//! cargo run --release -p fsbattery-core --example engine_bench -- \
+//! cargo run --release -p fsbattery-engine --example engine_bench -- \
 //!     --file /dev/shm/f --size 1G --bs 4k --pattern rand --engine sync --runtime 5
 //! ```
 
-use fsbattery_core::engine::{run_job, EngineSpec, FileMode, JobSpec, Stop, UringOptions};
+use fsbattery_engine::{lookup, run_job, EngineSpec, FileMode, JobSpec, Stop, UringOptions, NAMES};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -92,12 +92,9 @@ fn parse(args: &[String]) -> Result<JobSpec, String> {
     if s.path.as_os_str().is_empty() {
         return Err(format!("--file is required\n{USAGE}"));
     }
-    s.engine = match engine.as_str() {
-        "sync" | "psync" => EngineSpec::Sync,
-        "io_uring" | "uring" => EngineSpec::IoUring(uring),
-        "null" => EngineSpec::Null,
-        e => return Err(format!("--engine '{e}': use sync, io_uring or null")),
-    };
+    s.engine = lookup(&engine)
+        .and_then(|e| EngineSpec::of(e, uring))
+        .ok_or_else(|| format!("--engine '{engine}': use one of {}", NAMES.join(", ")))?;
     s.stop = stop.unwrap_or(Stop::Ops(s.blocks()));
     Ok(s)
 }

@@ -18,19 +18,27 @@
 //! - Engines never time anything: the driver stamps [`Op::issued_ns`] and reads the clock once
 //!   per completion batch, so timing costs the same for every engine.
 //!
-//! Adding an engine is one file implementing [`Engine`] and one arm in [`EngineSpec`] and the
-//! dispatch in `job.rs`. The `null` engine ([`SyncEngine::null`]) does no I/O: it makes tests of the
+//! Adding an engine is one file implementing [`Engine`] with its [`EngineEntry`] (name,
+//! capabilities, options) and one line in the registry's table ([`ENGINES`]); see
+//! docs/adding-an-engine.md. The `null` engine ([`SyncEngine::null`]) does no I/O: it makes tests of the
 //! layers above deterministic and measures fsbattery's own per-operation cost.
+//!
+//! A leaf crate: it depends on no other fsbattery crate. Besides the engines it holds the
+//! process-wide [`interrupt`] flag, which its driver polls on every hot path.
+#![deny(missing_docs)]
 
 mod buffer;
 mod direct;
 mod driver;
 mod error;
 mod files;
+pub mod interrupt;
 mod job;
 mod latency;
 mod pattern;
 mod pool;
+mod registry;
+mod spec;
 mod sync;
 mod transfer;
 mod uring;
@@ -40,15 +48,17 @@ mod tests;
 
 pub use buffer::{AlignedBuf, BufferPool, Fill};
 pub use direct::{check_direct, dio_alignment, DioAlignment, DirectIo};
-pub(crate) use driver::Driver;
+pub use driver::{Driver, OpSource};
 pub use error::EngineError;
 pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
 pub use pattern::{OffsetGen, Pattern, XorShift};
 pub use pool::{run_pool, PoolError, PoolResult};
+pub use registry::{by_index, lookup, Caps, EngineEntry, EngineOption, ENGINES, NAMES};
+pub use spec::EngineSpec;
 pub use sync::SyncEngine;
-pub(crate) use transfer::Transfer;
-pub use uring::{probe_uring, UringEngine, UringOptions, MAX_REGISTERED_FILES};
+pub use transfer::Transfer;
+pub use uring::{probe_uring, uring_available, UringEngine, UringOptions, MAX_REGISTERED_FILES};
 
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -146,9 +156,6 @@ pub trait Engine {
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError>;
 }
 
-/// Engine names, in [`EngineSpec::choose`] order.
-const NAMES: &[&str] = &["sync", "io_uring", "null"];
-
 /// A boxed engine is an engine: workloads that pick the engine at run time drive a
 /// `Box<dyn Engine>` through the same `Driver` (one virtual call per submit and reap).
 impl<T: Engine + ?Sized> Engine for Box<T> {
@@ -179,84 +186,6 @@ impl<T: Engine + ?Sized> Engine for Box<T> {
     }
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
         (**self).reap(min, out)
-    }
-}
-
-/// Which engine a job uses, with its namespaced options (`uring.*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum EngineSpec {
-    /// `pread`/`pwrite`/`fsync`, one operation at a time.
-    #[default]
-    Sync,
-    /// io_uring with a queue of `depth` operations.
-    IoUring(UringOptions),
-    /// No I/O: every operation completes at once (deterministic tests, fsbattery's own cost).
-    Null,
-}
-
-impl EngineSpec {
-    /// io_uring at queue depth `depth` with registered buffers and files.
-    pub fn uring(depth: u32) -> Self {
-        EngineSpec::IoUring(UringOptions {
-            depth,
-            ..UringOptions::default()
-        })
-    }
-
-    /// Registry name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            EngineSpec::Sync => "sync",
-            EngineSpec::IoUring(_) => "io_uring",
-            EngineSpec::Null => "null",
-        }
-    }
-
-    /// Operations in flight per thread (1 for sync).
-    pub fn depth(&self) -> u32 {
-        match self {
-            EngineSpec::Sync | EngineSpec::Null => 1,
-            EngineSpec::IoUring(o) => o.depth,
-        }
-    }
-
-    /// Completions the driver waits for per reap with `threads` threads on the file: 1 for
-    /// sync, `uring.batch` for io_uring (clamped to 1..=depth), and for `uring.batch` 0 (auto)
-    /// [`auto_reap_batch`].
-    pub fn reap_batch(&self, threads: u32) -> u32 {
-        match self {
-            EngineSpec::Sync | EngineSpec::Null => 1,
-            EngineSpec::IoUring(o) if o.batch == 0 => auto_reap_batch(o.depth, threads),
-            EngineSpec::IoUring(o) => o.batch.clamp(1, o.depth.max(1)),
-        }
-    }
-
-    /// A fresh engine of this kind over `pool` (at least [`EngineSpec::depth`] slots), for
-    /// workloads that run their own submit/reap loop. Create it on the thread that uses it.
-    pub fn build(&self, pool: BufferPool) -> Result<Box<dyn Engine>, EngineError> {
-        Ok(match self {
-            EngineSpec::Sync => Box::new(SyncEngine::new(pool)),
-            EngineSpec::IoUring(o) => Box::new(UringEngine::new(pool, *o)?),
-            EngineSpec::Null => Box::new(SyncEngine::null(pool)),
-        })
-    }
-
-    /// Every engine name, for help and error messages; also the choices of the workloads'
-    /// `engine` parameter, in the order [`EngineSpec::choose`] reads.
-    pub fn names() -> &'static [&'static str] {
-        NAMES
-    }
-
-    /// The engine at `index` of [`EngineSpec::names`] (a workload's `engine` parameter), with
-    /// `uring` as io_uring's options; None for an index past the end.
-    pub fn choose(index: u64, uring: UringOptions) -> Option<EngineSpec> {
-        match index {
-            0 => Some(EngineSpec::Sync),
-            1 => Some(EngineSpec::IoUring(uring)),
-            2 => Some(EngineSpec::Null),
-            _ => None,
-        }
     }
 }
 

@@ -104,9 +104,9 @@ fn clock(start: Instant) -> u64 {
 }
 
 /// Where a [`Driver`]'s operations come from and where their completions go: a job's access
-/// pattern ([`drive`]), a contiguous transfer ([`super::Transfer`]), anything else a workload
-/// needs. Called from the hot loop: implementations must not allocate.
-pub(crate) trait OpSource {
+/// pattern ([`crate::run_job`]), a contiguous transfer ([`super::Transfer`]), anything else a
+/// workload needs. Called from the hot loop: implementations must not allocate.
+pub trait OpSource {
     /// What a failed completion becomes (engine errors convert into it).
     type Error: From<EngineError>;
     /// The next operation, in buffer `slot` (fill the slot through `bufs` before a write), at
@@ -120,7 +120,7 @@ pub(crate) trait OpSource {
 /// An engine with its free slots and completion buffer: the one submit/reap loop. Reusable:
 /// each [`Driver::run`] is one pass of one [`OpSource`], and the slots and vectors are sized
 /// once, when the driver is made.
-pub(crate) struct Driver<E: Engine> {
+pub struct Driver<E: Engine> {
     engine: E,
     depth: usize,
     free: Vec<u16>,

@@ -45,11 +45,25 @@ fn direct_dir() -> Option<TempDir> {
     None
 }
 
+/// Every registered engine that moves bytes (a new engine is round-tripped without a new
+/// test), io_uring where it can be set up, and io_uring with its other options.
 fn engines() -> Vec<EngineSpec> {
-    let mut v = vec![EngineSpec::Sync];
-    if uring_ok() {
-        v.push(EngineSpec::uring(8));
-        v.push(EngineSpec::IoUring(UringOptions {
+    let uring = uring_ok();
+    let mut v: Vec<EngineSpec> = ENGINES
+        .iter()
+        .filter(|e| !e.caps.no_io && (uring || !e.caps.io_uring))
+        .filter_map(|e| {
+            EngineSpec::of(
+                e,
+                UringOptions {
+                    depth: 8,
+                    ..UringOptions::default()
+                },
+            )
+        })
+        .collect();
+    if uring {
+        v.push(EngineSpec::io_uring(UringOptions {
             depth: 3,
             registered_buffers: false,
             registered_files: false,
@@ -464,7 +478,7 @@ fn one_engine_serves_many_files() {
 #[test]
 fn auto_reap_batch_is_a_quarter_of_the_depth_per_thread_and_an_explicit_batch_wins() {
     let spec = |depth, batch| {
-        EngineSpec::IoUring(UringOptions {
+        EngineSpec::io_uring(UringOptions {
             depth,
             batch,
             ..UringOptions::default()
