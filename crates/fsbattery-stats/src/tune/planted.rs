@@ -44,6 +44,16 @@ fn measure(design: &[Config], repeats: usize, rng: &mut fastrand::Rng) -> Vec<Ob
         .collect()
 }
 
+/// Mean response of configuration `c` among `obs`.
+fn mean_of(obs: &[Observation], c: &Config) -> f64 {
+    let v: Vec<f64> = obs
+        .iter()
+        .filter(|o| &o.config == c)
+        .map(|o| o.value)
+        .collect();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
 fn headline(e: &OptionEffect) -> f64 {
     e.headline(0.05).map_or(0.0, |l| l.effect)
 }
@@ -106,14 +116,7 @@ fn the_race_after_the_screen_keeps_the_true_best() {
         let fx = estimate(&factors(), &obs, 0.05).unwrap();
         let recommended = select(&factors(), &fx, 0.05, &|_| None).config;
         // Candidates: the recommendation and the screen's three best measured configurations.
-        let mean_of = |c: &Config| {
-            let v: Vec<f64> = obs
-                .iter()
-                .filter(|o| &o.config == c)
-                .map(|o| o.value)
-                .collect();
-            v.iter().sum::<f64>() / v.len() as f64
-        };
+        let mean_of = |c: &Config| mean_of(&obs, c);
         let mut measured = design.clone();
         measured.sort_by(|a, b| mean_of(b).total_cmp(&mean_of(a)));
         let mut candidates = vec![recommended];
@@ -168,14 +171,7 @@ fn the_recommendation_changes_only_what_was_planted_better() {
                 "seed {seed}: every change has its reason: {c:?}"
             );
         }
-        let mean_of = |c: &Config| {
-            let v: Vec<f64> = obs
-                .iter()
-                .filter(|o| &o.config == c)
-                .map(|o| o.value)
-                .collect();
-            v.iter().sum::<f64>() / v.len() as f64
-        };
+        let mean_of = |c: &Config| mean_of(&obs, c);
         let best = design
             .iter()
             .max_by(|a, b| mean_of(a).total_cmp(&mean_of(b)))
