@@ -32,7 +32,7 @@ pub fn text(
         effects(&mut out, args, s, fx)?;
         changes(&mut out, s, v.as_ref())?;
         lines(&mut out, s, v.as_ref())?;
-        race(&mut out, s)?;
+        race(&mut out, s, args.alpha)?;
     }
     if a.ranking.len() > 1 {
         writeln!(out, "\nat their best (as recommended):")?;
@@ -168,43 +168,77 @@ fn lines(out: &mut String, s: &FsSearch, v: Option<&Verified>) -> Result {
 
 /// The race's best measured configuration, and why what it changes beyond the
 /// recommendation is not recommended.
-fn race(out: &mut String, s: &FsSearch) -> Result {
+fn race(out: &mut String, s: &FsSearch, alpha: f64) -> Result {
     let (best, candidate) = (s.best(), s.candidate());
     if best == candidate || s.candidates.is_empty() {
-        return writeln!(out, "  best measured: the recommended changes themselves");
+        return writeln!(out, "  best measured: the recommendation itself");
     }
-    let mine = s.space.describe(&candidate);
-    let extra: Vec<String> = s
-        .space
-        .describe(&best)
-        .into_iter()
-        .filter(|c| !mine.contains(c))
-        .collect();
     let found = s.space.describe(&best).join(" ");
     let found = if found.is_empty() {
         "the defaults".to_string()
     } else {
         found
     };
-    let extra = if extra.is_empty() {
-        "-".to_string()
+    let (than, its) = if candidate == s.space.defaults() {
+        ("the defaults", "its changes")
     } else {
-        extra.join(" ")
+        ("the recommendation", "its other changes")
     };
+    let why = extra_reasons(s, &best, &candidate, alpha);
     if s.race_beat_candidate() {
         writeln!(
             out,
-            "  best measured ({found}) was significantly better than the recommendation in the race: \
-             its other changes ({extra}) have no significant effect of their own here, so this is an \
-             interaction or an effect the screen could not resolve; tune them with --option and a larger --budget"
+            "  best measured ({found}) was significantly better than {than} in the race; {its}: {why}: \
+             an interaction or an effect the screen could not resolve, to tune with --option and a larger --budget"
         )
     } else {
         writeln!(
             out,
-            "  best measured ({found}): not shown better than the recommendation in the race; its other \
-             changes ({extra}) have no significant effect here, so they are not recommended"
+            "  best measured ({found}): not shown better than {than} in the race; {its}: {why}, so not recommended"
         )
     }
+}
+
+/// Why each level `best` changes from the defaults beyond `candidate` is not recommended,
+/// grouped by reason: a conflict with a larger change, significantly worse than the default,
+/// or no significant effect.
+fn extra_reasons(s: &FsSearch, best: &[usize], candidate: &[usize], alpha: f64) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (j, o) in s.space.options.iter().enumerate() {
+        let level = best[j];
+        if level == candidate[j] || level == o.default_level() {
+            continue;
+        }
+        let effect = s
+            .effects
+            .iter()
+            .flatten()
+            .filter(|e| e.factor == j)
+            .flat_map(|e| &e.levels)
+            .find(|l| l.level == level);
+        let left = s
+            .selection
+            .iter()
+            .flat_map(|sel| &sel.left_out)
+            .find(|l| l.factor == j && l.effect.level == level);
+        let reason = match (left, effect) {
+            (Some(l), _) => l.why.clone(),
+            (None, Some(e)) if e.p_holm < alpha && e.effect < 0.0 => {
+                "significantly worse than the default".to_string()
+            }
+            _ => "no significant effect here".to_string(),
+        };
+        let change = format!("{}={}", o.name, o.values[level]);
+        match groups.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, v)) => v.push(change),
+            None => groups.push((reason, vec![change])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(r, v)| format!("{r} ({})", v.join(" ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn verdict(o: PairOutcome) -> &'static str {
@@ -301,7 +335,7 @@ mod tests {
         let mut out = String::new();
         changes(&mut out, &s, Some(&v)).unwrap();
         lines(&mut out, &s, Some(&v)).unwrap();
-        race(&mut out, &s).unwrap();
+        race(&mut out, &s, 0.05).unwrap();
         assert!(out.contains("    data=writeback "), "{out}");
         assert!(
             out.contains(
@@ -312,8 +346,10 @@ mod tests {
         assert!(out.contains("mount -o data=writeback\n"), "{out}");
         assert!(out.contains("risk: data=writeback:"), "{out}");
         assert!(
-            out.contains("best measured (data=writeback atime=noatime): not shown better")
-                && out.contains("changes (atime=noatime) have no significant effect"),
+            out.contains(
+                "best measured (data=writeback atime=noatime): not shown better than the recommendation in \
+                 the race; its other changes: no significant effect here (atime=noatime), so not recommended"
+            ),
             "{out}"
         );
     }
