@@ -75,15 +75,6 @@ impl OptionEffect {
             .max_by(by_size)
             .or_else(|| self.levels.iter().max_by(by_size))
     }
-
-    /// The level to recommend: the best significantly-better level, else the default.
-    pub fn recommended(&self, default: usize, alpha: f64) -> usize {
-        self.levels
-            .iter()
-            .filter(|l| l.p_holm < alpha && l.effect > 0.0)
-            .max_by(|a, b| a.effect.total_cmp(&b.effect))
-            .map_or(default, |l| l.level)
-    }
 }
 
 /// Effects of every factor at significance level `alpha` (CIs at `1 - alpha`).

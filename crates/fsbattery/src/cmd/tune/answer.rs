@@ -1,16 +1,18 @@
 //! The tune's answer: per filesystem the options that matter (effect with CI, importance),
-//! those that do not, the recommended mkfs and mount lines with their risks, the verified
-//! gain over the defaults; across filesystems the ranking at their best. As a short text for
-//! the terminal, or JSON (`--format json`), and always as `tune.json` under `--out`.
+//! those that do not, the recommended mkfs and mount lines — the defaults changed only where
+//! an effect is significant, each change with its reason — with their risks and the gain
+//! verified on exactly that configuration; across filesystems the ranking at their best. As
+//! JSON here (`--format json`, and always `tune.json` under `--out`); the terminal's short
+//! text is [`super::text`].
 //!
 //! Effects and gains are shown as percent changes of the objective: the search works on
 //! logs, and `exp(effect) - 1` turns an effect on the log into the change it makes.
 
 use super::search::{mean, FsSearch};
 use crate::cli::{TuneArgs, TuneFormat};
+use fsbattery_stats::tune::Config;
 use fsbattery_stats::{pair, Better, PairOutcome};
 use serde_json::{json, Value};
-use std::fmt::Write;
 use std::path::Path;
 
 /// The winner against the defaults.
@@ -66,17 +68,13 @@ pub struct Answer {
     pub budget: f64,
 }
 
-/// The winners ranked by their verification samples, each against the first.
-pub fn rank(searches: &[FsSearch], _v: &[Option<Verified>], alpha: f64) -> Vec<Ranked> {
+/// Each filesystem's recommendation ranked by its verification samples, each against the
+/// first.
+pub fn rank(searches: &[FsSearch], v: &[Option<Verified>], alpha: f64) -> Vec<Ranked> {
     let samples: Vec<Vec<f64>> = searches
         .iter()
-        .map(|s| {
-            if s.verified.is_empty() {
-                s.samples.get(&s.best()).cloned().unwrap_or_default()
-            } else {
-                s.verified.clone()
-            }
-        })
+        .zip(v)
+        .map(|(s, v)| recommended_samples(s, v.as_ref()))
         .collect();
     let mut order: Vec<usize> = (0..searches.len())
         .filter(|&i| !samples[i].is_empty())
@@ -103,20 +101,60 @@ pub fn rank(searches: &[FsSearch], _v: &[Option<Verified>], alpha: f64) -> Vec<R
         .collect()
 }
 
-/// What to recommend: the race's winner when the verification found it significantly better
-/// than the defaults; without a verification, the levels the screen found significantly
-/// better; else the defaults — a change is recommended only on evidence.
-pub fn recommended(s: &FsSearch, v: Option<&Verified>) -> fsbattery_stats::tune::Config {
-    match v {
-        Some(v) if v.outcome == PairOutcome::ABetter => s.best(),
-        Some(_) => s.space.defaults(),
-        // Not verified: only the levels the screen found significantly better.
-        None if s.by_effects.is_empty() => s.space.defaults(),
-        None => s.by_effects.clone(),
+/// The samples of what is recommended: the verification's, else every phase's.
+fn recommended_samples(s: &FsSearch, v: Option<&Verified>) -> Vec<f64> {
+    let rec = recommended(s, v);
+    let verified = if rec == s.candidate() {
+        &s.verified
+    } else {
+        &s.verified_defaults
+    };
+    if verified.is_empty() {
+        s.samples.get(&rec).cloned().unwrap_or_default()
+    } else {
+        verified.clone()
     }
 }
 
-fn pct(x: f64) -> f64 {
+/// What to recommend: the candidate (the defaults changed only where the screen found an
+/// option significantly better) when the verification confirmed it significantly better than
+/// the defaults, or when there was no time to verify (the text says so); else the defaults.
+pub fn recommended(s: &FsSearch, v: Option<&Verified>) -> Config {
+    match v {
+        Some(v) if v.outcome != PairOutcome::ABetter => s.space.defaults(),
+        _ => s.candidate(),
+    }
+}
+
+/// Whether the verification confirmed the candidate (a candidate that is the defaults
+/// needs none).
+pub fn confirmed(s: &FsSearch, v: Option<&Verified>) -> bool {
+    s.candidate() == s.space.defaults() || v.is_some_and(|v| v.outcome == PairOutcome::ABetter)
+}
+
+/// Each change of the candidate with its reason, and the better levels left out.
+fn changes_json(s: &FsSearch) -> (Vec<Value>, Vec<Value>) {
+    let Some(sel) = &s.selection else {
+        return (Vec::new(), Vec::new());
+    };
+    let name = |f: usize, l: usize| {
+        let o = &s.space.options[f];
+        (o.name.clone(), o.values[l].clone())
+    };
+    let changes = sel.changes.iter().map(|c| {
+        let (n, v) = name(c.factor, c.effect.level);
+        json!({"option": n, "value": v, "effect": pct(c.effect.effect),
+            "ci": [pct(c.effect.ci.0), pct(c.effect.ci.1)], "p": c.effect.p_holm})
+    });
+    let left = sel.left_out.iter().map(|c| {
+        let (n, v) = name(c.factor, c.effect.level);
+        json!({"option": n, "value": v, "effect": pct(c.effect.effect), "why": c.why})
+    });
+    (changes.collect(), left.collect())
+}
+
+/// An effect on the log as a percent change of the objective.
+pub fn pct(x: f64) -> f64 {
     (x.exp() - 1.0) * 100.0
 }
 
@@ -127,6 +165,7 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
         .zip(&a.verified)
         .map(|(s, v)| {
             let best = recommended(s, v.as_ref());
+            let (changes, left_out) = changes_json(s);
             let options: Vec<Value> = s
                 .effects
                 .iter()
@@ -151,148 +190,31 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
                 "target": s.target,
                 "options": options,
                 "best_found": s.spec(&s.best()),
+                "race_beat_candidate": s.race_beat_candidate(),
                 "recommended": {
                     "spec": s.spec(&best),
                     "mkfs": s.space.mkfs_args(&best), "mount": s.space.mount_opts(&best),
-                    "changes": s.space.describe(&best), "risks": risks,
+                    "risks": risks,
+                    "candidate": s.spec(&s.candidate()),
+                    "changes": changes, "left_out": left_out,
+                    "confirmed": confirmed(s, v.as_ref()),
                     "gain": v.map(|v| v.gain * 100.0),
                     "ci": v.map(|v| [v.ci.0 * 100.0, v.ci.1 * 100.0]),
                     "p": v.and_then(|v| v.p),
                     "verdict": v.map(|v| format!("{:?}", v.outcome)),
+                    "repeats": v.map(|v| [v.n.0, v.n.1]),
                 },
             })
         })
         .collect();
     let ranking: Vec<Value> = a.ranking.iter().map(|r| json!({
         "target": searches[r.search].target,
-        "spec": searches[r.search].spec(&searches[r.search].best()),
+        "spec": searches[r.search].spec(&recommended(&searches[r.search], a.verified[r.search].as_ref())),
         "objective": r.value,
         "versus_first": r.versus_first.map(|(o, p)| json!({"verdict": format!("{o:?}"), "p": p})),
     })).collect();
     json!({"objective": args.objective, "targets": targets, "ranking": ranking,
         "refused": a.refused, "seconds": a.secs, "budget_seconds": a.budget})
-}
-
-/// The short text answer.
-pub fn text(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Result<String, std::fmt::Error> {
-    let mut out = String::new();
-    for (s, v) in searches.iter().zip(&a.verified) {
-        writeln!(
-            out,
-            "\n{} — objective {} ({} configurations measured)",
-            s.target,
-            args.objective,
-            s.samples.len()
-        )?;
-        let Some(fx) = &s.effects else {
-            writeln!(out, "  effects: the screen could not separate the options (too few configurations measured)")?;
-            continue;
-        };
-        let mut fx: Vec<_> = fx.iter().collect();
-        fx.sort_by(|a, b| b.importance.total_cmp(&a.importance));
-        writeln!(
-            out,
-            "  matters (effect over the default, 95 % CI, share of variance):"
-        )?;
-        for e in fx.iter().filter(|e| e.significant) {
-            let o = &s.space.options[e.factor];
-            if let Some(h) = e.headline(args.alpha) {
-                writeln!(
-                    out,
-                    "    {:<16} {:<10} {:+6.1} % [{:+.1}, {:+.1}]  importance {:.0} %",
-                    o.name,
-                    o.values[h.level],
-                    pct(h.effect),
-                    pct(h.ci.0),
-                    pct(h.ci.1),
-                    e.importance * 100.0
-                )?;
-            }
-        }
-        let not: Vec<&str> = fx
-            .iter()
-            .filter(|e| !e.significant && !s.space.options[e.factor].values.len().eq(&1))
-            .map(|e| s.space.options[e.factor].name.as_str())
-            .collect();
-        writeln!(
-            out,
-            "  does not matter here: {}",
-            if not.is_empty() {
-                "-".into()
-            } else {
-                not.join(", ")
-            }
-        )?;
-        let best = recommended(s, v.as_ref());
-        let mkfs = s.space.mkfs_args(&best);
-        let mount = s.space.mount_opts(&best);
-        let or_defaults = |t: &str| {
-            if t.is_empty() {
-                "(defaults)".to_string()
-            } else {
-                t.to_string()
-            }
-        };
-        writeln!(
-            out,
-            "  recommended: mkfs.{} {}",
-            s.space.fs,
-            or_defaults(&mkfs)
-        )?;
-        writeln!(
-            out,
-            "               mount -o {}",
-            if mount.is_empty() { "defaults" } else { &mount }
-        )?;
-        for (n, val, r) in s.space.risks(&best) {
-            writeln!(out, "  risk: {n}={val}: {r}")?;
-        }
-        let found = s.space.describe(&s.best()).join(" ");
-        match v {
-            _ if found.is_empty() => writeln!(out, "  the race's winner is the defaults")?,
-            Some(v) => writeln!(out, "  best found ({found}) against the defaults: {:+.1} % [{:+.1}, {:+.1}], p = {}, {} ({} vs {} repeats){}",
-                v.gain * 100.0, v.ci.0 * 100.0, v.ci.1 * 100.0, v.p.map_or("-".into(), |p| format!("{p:.2e}")),
-                verdict(v.outcome), v.n.0, v.n.1,
-                if v.outcome == PairOutcome::ABetter { "" } else { ": not shown better, so the defaults stay" })?,
-            None => writeln!(out, "  best found ({found}): not verified against the defaults (no time left)")?,
-        }
-    }
-    if a.ranking.len() > 1 {
-        writeln!(out, "\nat their best:")?;
-        for (k, r) in a.ranking.iter().enumerate() {
-            let s = &searches[r.search];
-            let vs = r.versus_first.map_or(String::new(), |(o, p)| {
-                format!(
-                    "  vs 1st: {}{}",
-                    verdict_vs(o),
-                    p.map_or(String::new(), |p| format!(", p = {p:.2e}"))
-                )
-            });
-            writeln!(out, "  {}. {}{vs}", k + 1, s.spec(&s.best()))?;
-        }
-    }
-    writeln!(out, "\ntook {:.0} s of a {:.0} s budget", a.secs, a.budget)?;
-    Ok(out)
-}
-
-fn verdict(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::ABetter => "significantly better",
-        PairOutcome::BBetter => "significantly worse",
-        PairOutcome::Equivalent => "equivalent within 5 %",
-        PairOutcome::Undecided => "undecided",
-        PairOutcome::NotEnoughSamples => "too few repeats",
-    }
-}
-
-fn verdict_vs(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::ABetter => "1st significantly better",
-        PairOutcome::BBetter => "better than 1st",
-        PairOutcome::Equivalent => "equivalent within 5 %",
-        PairOutcome::Undecided => "undecided",
-        PairOutcome::NotEnoughSamples => "too few repeats",
-    }
 }
 
 /// Print the answer and save `tune.json`.
@@ -307,7 +229,7 @@ pub fn print(args: &TuneArgs, searches: &[FsSearch], a: &Answer, out: &Path) -> 
         TuneFormat::Json => String::from_utf8(bytes)?,
         TuneFormat::Table => format!(
             "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
-            text(args, searches, a)?,
+            super::text::text(args, searches, a)?,
             out.display(),
             out.join("report.html").display(),
             out.join("tune.html").display()

@@ -297,7 +297,9 @@ fn cost_of(pilot: &Measured, filesystems: usize) -> (Cost, f64) {
     )
 }
 
-/// Each winner against its filesystem's defaults in one run with adaptive repeats.
+/// Each filesystem's candidate — its defaults changed only where an effect is significant —
+/// against those defaults, in one run with adaptive repeats: the gain printed is measured on
+/// exactly the configuration recommended.
 fn verify(
     args: &TuneArgs,
     objective: &Objective,
@@ -308,13 +310,13 @@ fn verify(
 ) -> anyhow::Result<Vec<Option<Verified>>> {
     let mut configs: Vec<(usize, Config)> = Vec::new();
     for (i, s) in searches.iter().enumerate() {
-        configs.push((i, s.best()));
-        if s.best() != s.space.defaults() {
+        configs.push((i, s.candidate()));
+        if s.candidate() != s.space.defaults() {
             configs.push((i, s.space.defaults()));
         }
     }
     if secs < cost.phase(configs.len(), 3) {
-        errln!("tune: no time left to verify ({secs:.0} s); the answer is the race's");
+        errln!("tune: no time left to verify ({secs:.0} s); the answer is the screen's");
         return Ok(vec![None; searches.len()]);
     }
     errln!(
@@ -332,18 +334,21 @@ fn verify(
     Ok(searches
         .iter_mut()
         .map(|s| {
-            let best = by_spec.get(&s.spec(&s.best())).cloned().unwrap_or_default();
-            let base = by_spec
-                .get(&s.spec(&s.space.defaults()))
-                .cloned()
-                .unwrap_or_default();
-            s.verified = best.clone();
-            verified(&best, &base, args.alpha)
+            let get = |c: &Config| by_spec.get(&s.spec(c)).cloned().unwrap_or_default();
+            let candidate = get(&s.candidate());
+            let base = if s.candidate() == s.space.defaults() {
+                Vec::new()
+            } else {
+                get(&s.space.defaults())
+            };
+            s.verified = candidate.clone();
+            s.verified_defaults = base.clone();
+            verified(&candidate, &base, args.alpha)
         })
         .collect())
 }
 
-/// The winner's samples against the defaults' (logs): gain, its CI and p, by the pairwise
+/// The candidate's samples against the defaults' (logs): gain, its CI and p, by the pairwise
 /// decision every table uses.
 fn verified(best: &[f64], base: &[f64], alpha: f64) -> Option<Verified> {
     let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();

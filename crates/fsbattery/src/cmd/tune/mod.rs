@@ -6,8 +6,9 @@
 //! 2. pilot — the defaults, twice, to learn what a configuration costs ([`budget`]);
 //! 3. screen — a Latin hypercube of configurations, twice each; effects and importance;
 //! 4. race — the best candidates in rounds, dropping those the leader significantly beats;
-//! 5. verify — each winner against its filesystem's defaults with adaptive repeats, and the
-//!    winners of several filesystems against each other.
+//! 5. verify — each filesystem's recommendation (its defaults changed only where an option's
+//!    effect is significant) against those defaults with adaptive repeats, and the
+//!    recommendations of several filesystems against each other.
 
 mod answer;
 mod budget;
@@ -18,6 +19,7 @@ mod phase;
 mod plan;
 mod resume;
 mod search;
+mod text;
 
 use crate::cli::TuneArgs;
 use crate::stderr::errln;

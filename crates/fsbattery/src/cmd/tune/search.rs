@@ -7,8 +7,8 @@
 use super::budget::RACE_CANDIDATES;
 use fsbattery_core::tune::OptionSpace;
 use fsbattery_stats::tune::{
-    estimate, full_factorial, latin_hypercube, leader, survivors, Config, Factor, Observation,
-    OptionEffect,
+    estimate, full_factorial, latin_hypercube, leader, select, survivors, Config, Factor,
+    Observation, OptionEffect, Selection,
 };
 use std::collections::BTreeMap;
 
@@ -30,10 +30,13 @@ pub struct FsSearch {
     pub candidates: Vec<Config>,
     /// Parallel to `candidates`.
     pub alive: Vec<bool>,
-    /// The winner's samples in the verification (empty when it did not run).
+    /// The candidate's samples in the verification (empty when it did not run).
     pub verified: Vec<f64>,
-    /// Each option at its significantly best level, else its default (from the effects).
-    pub by_effects: Config,
+    /// The defaults' samples in the verification (empty when the candidate is the defaults).
+    pub verified_defaults: Vec<f64>,
+    /// The changes from the defaults the effects support, each with its reason (None until
+    /// screened, or when the model could not be fitted).
+    pub selection: Option<Selection>,
 }
 
 impl FsSearch {
@@ -50,7 +53,8 @@ impl FsSearch {
             candidates: Vec::new(),
             alive: Vec::new(),
             verified: Vec::new(),
-            by_effects: Vec::new(),
+            verified_defaults: Vec::new(),
+            selection: None,
         }
     }
 
@@ -107,8 +111,8 @@ impl FsSearch {
         }
     }
 
-    /// Effects from every sample so far; then the race's candidates: the configuration the
-    /// effects recommend and the best measured ones.
+    /// Effects from every sample so far and the changes they support; then the race's
+    /// candidates: that configuration and the best measured ones.
     pub fn analyse(&mut self, alpha: f64) {
         let obs: Vec<Observation> = self
             .samples
@@ -123,15 +127,10 @@ impl FsSearch {
         self.effects = estimate(&self.factors(), &obs, alpha);
         let mut cands: Vec<Config> = Vec::new();
         if let Some(fx) = &self.effects {
-            let rec: Config = fx
-                .iter()
-                .zip(self.factors())
-                .map(|(e, f)| e.recommended(f.default, alpha))
-                .collect();
-            if self.space.broken_rule(&rec).is_none() {
-                cands.push(rec.clone());
-                self.by_effects = rec;
-            }
+            let broken = |c: &[usize]| self.space.broken_rule(c).map(str::to_string);
+            let selection = select(&self.factors(), fx, alpha, &broken);
+            cands.push(selection.config.clone());
+            self.selection = Some(selection);
         }
         let mut measured: Vec<(&Config, f64)> =
             self.samples.iter().map(|(c, v)| (c, mean(v))).collect();
@@ -166,6 +165,21 @@ impl FsSearch {
             .map(|c| self.samples.get(c).cloned().unwrap_or_default())
             .collect();
         self.alive = survivors(&s, &self.alive, alpha, 2.0);
+    }
+
+    /// The configuration verified against the defaults: the defaults changed only where the
+    /// screen found an option significantly better ([`select`]); the defaults when the
+    /// effects could not be estimated.
+    pub fn candidate(&self) -> Config {
+        self.selection
+            .as_ref()
+            .map_or_else(|| self.space.defaults(), |s| s.config.clone())
+    }
+
+    /// Whether the race dropped the candidate: a configuration it measured was
+    /// significantly better (an interaction, or an effect the screen could not resolve).
+    pub fn race_beat_candidate(&self) -> bool {
+        self.selection.is_some() && self.alive.first() == Some(&false)
     }
 
     /// The race's winner (the defaults when nothing was measured).
