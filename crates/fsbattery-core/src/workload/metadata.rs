@@ -6,7 +6,7 @@
 //! seed's shell loop did; find and removal are one `find` and one `rm -rf`.
 
 use super::fsops::{remove_tree, walk};
-use super::layout::{Layout, SharedDir};
+use super::layout::{Layout, LayoutParams, SharedDir};
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
@@ -34,12 +34,15 @@ const PARAMS: &[ParamSpec] = &[
 struct Config {
     /// Files made in the one directory.
     files: u64,
+    /// Where MPI ranks make them.
+    layout: LayoutParams,
 }
 
 impl Config {
     fn of(p: &Params) -> Config {
         Config {
             files: p.get("files"),
+            layout: LayoutParams::of(p),
         }
     }
 }
@@ -78,13 +81,14 @@ impl Workload for Metadata {
         ]
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let n = Config::of(p).files;
+        let c = Config::of(p);
+        let n = c.files;
         let scratch = Scratch::create(ctx.root(), "metadata")?;
         let files = scratch.join("files");
         std::fs::create_dir(&files).ctx(|| format!("mkdir {}", files.display()))?;
         let dirs = scratch.join("dirs");
         std::fs::create_dir(&dirs).ctx(|| format!("mkdir {}", dirs.display()))?;
-        let layout = Layout::of(ctx, p, false);
+        let layout = Layout::of(ctx, &c.layout);
         if layout.shared {
             return shared_dirs(ctx, &layout, n, &scratch);
         }

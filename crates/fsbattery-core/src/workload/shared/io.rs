@@ -13,6 +13,7 @@
 //! two helps (and two defaults: 8, and 1 where one transfer rarely has more chunks).
 
 use super::blockio::{count, flag, percent};
+use super::layout::LayoutParams;
 use crate::engine::{EngineSpec, Fill, UringOptions};
 use crate::error::WorkloadError;
 use crate::params::{ParamKind, ParamSpec, Params, MAX_DEPTH};
@@ -209,6 +210,33 @@ impl IoParams {
     /// buffered IO allowed (the only case in which it can be 0).
     pub fn may_fall_back(&self) -> bool {
         self.direct && self.buffered_fallback
+    }
+}
+
+/// The parameters of one file written and read back in blocks (dd, bigfile, stream), read
+/// once from the resolved [`Params`]: its size and block in bytes, the shared IO group and the
+/// MPI layout (members a workload does not declare do not apply, as in [`IoParams`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::workload) struct SizeBlock {
+    /// Bytes of the file (`size`).
+    pub size: u64,
+    /// Bytes per write and read (`block`).
+    pub block: u64,
+    /// Engine, depth, O_DIRECT, fill.
+    pub io: IoParams,
+    /// Where MPI ranks put the file.
+    pub layout: LayoutParams,
+}
+
+impl SizeBlock {
+    /// The values `p` holds.
+    pub fn of(p: &Params) -> SizeBlock {
+        SizeBlock {
+            size: p.get("size"),
+            block: p.get("block"),
+            io: IoParams::of(p),
+            layout: LayoutParams::of(p),
+        }
     }
 }
 
