@@ -24,7 +24,7 @@ use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::per_s;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
+use crate::params::{format_bytes, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -62,17 +62,14 @@ const PARAMS: &[ParamSpec] = &[
         "percent of reads in the mixed and huge profiles (the rest are writes)",
         50,
     ),
-    ParamSpec {
-        name: "direct",
-        help: "open with O_DIRECT, as S4's patched FFSB did (standard scale); set off where \
+    super::blockio::choice(
+        "direct",
+        "open with O_DIRECT, as S4's patched FFSB did (standard scale); set off where \
                the filesystem refuses it",
-        kind: ParamKind::Choice(&["off", "on"]),
-        quick: 0,
-        standard: 1,
-        full_twice_ram: false,
-        min: 0,
-        max: 1,
-    },
+        &["off", "on"],
+        0,
+        1,
+    ),
     ENGINE_PARAM,
     DEPTH_PARAM,
     count("seed", "seed of file, offset and operation choices", 1, 1).range(0, u64::MAX),

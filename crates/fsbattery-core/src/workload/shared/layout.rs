@@ -11,8 +11,9 @@
 //! Both are parameters of the workload (`layout`, `reorder`), so the record keeps them per
 //! cell. For a single process they change nothing.
 
+use super::specs::{choice, flag};
 use crate::error::{IoContext, WorkloadError};
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use crate::workload::WorkloadCtx;
 use std::path::{Path, PathBuf};
 
@@ -20,29 +21,21 @@ use std::path::{Path, PathBuf};
 pub const LAYOUTS: &[&str] = &["fpp", "shared"];
 
 /// The `layout` parameter.
-pub const LAYOUT_PARAM: ParamSpec = ParamSpec {
-    name: "layout",
-    help: "under MPI: fpp = each rank in its own directory (IOR -F, mdtest -u); shared = all \
+pub const LAYOUT_PARAM: ParamSpec = choice(
+    "layout",
+    "under MPI: fpp = each rank in its own directory (IOR -F, mdtest -u); shared = all \
            ranks in one directory / one file, transfers interleaved by rank (IOR without -F)",
-    kind: ParamKind::Choice(LAYOUTS),
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: 1,
-};
+    LAYOUTS,
+    0,
+    0,
+);
 
 /// The `reorder` parameter.
-pub const REORDER_PARAM: ParamSpec = ParamSpec {
-    name: "reorder",
-    help: "under MPI: read back what the next rank wrote (IOR -C), not this rank's own data",
-    kind: ParamKind::Bool,
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: 1,
-};
+pub const REORDER_PARAM: ParamSpec = flag(
+    "reorder",
+    "under MPI: read back what the next rank wrote (IOR -C), not this rank's own data",
+    0,
+);
 
 /// Which `layout` a workload's parameters name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

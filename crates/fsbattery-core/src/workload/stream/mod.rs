@@ -7,12 +7,13 @@
 
 mod ranks;
 
+use super::blockio::bytes;
 use super::io::SizeBlock;
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params, MAX_REQUEST, MAX_SIZE};
+use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -21,26 +22,15 @@ use std::path::Path;
 pub struct Stream;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "size",
-        help: "size of the big file",
-        kind: ParamKind::Bytes,
-        quick: 64 << 20,
-        standard: 1 << 30,
-        full_twice_ram: true,
-        min: 4 << 10,
-        max: MAX_SIZE,
-    },
-    ParamSpec {
-        name: "block",
-        help: "bytes per read(2)/write(2) call",
-        kind: ParamKind::Bytes,
-        quick: 1 << 20,
-        standard: 1 << 20,
-        full_twice_ram: false,
-        min: 1,
-        max: MAX_REQUEST,
-    },
+    bytes("size", "size of the big file", 64 << 20, 1 << 30, true).range(4 << 10, MAX_SIZE),
+    bytes(
+        "block",
+        "bytes per read(2)/write(2) call",
+        1 << 20,
+        1 << 20,
+        false,
+    )
+    .range(1, MAX_REQUEST),
     super::layout::LAYOUT_PARAM,
     super::layout::REORDER_PARAM,
 ];
