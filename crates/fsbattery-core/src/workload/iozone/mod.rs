@@ -280,6 +280,8 @@ struct Config {
     stride: u64,
     /// Bytes of the stdio tests' user-space buffer.
     stdio_buffer: u64,
+    /// Engine and depth of the engine tests, O_DIRECT.
+    io: IoParams,
 }
 
 impl Config {
@@ -290,6 +292,7 @@ impl Config {
             max_record: p.get("max_record"),
             stride: p.get("stride"),
             stdio_buffer: p.get("stdio_buffer"),
+            io: IoParams::of(p),
         }
     }
 }
@@ -455,7 +458,7 @@ impl Setup {
         let c = Config::of(p);
         // Resolved as every engine-driven workload resolves it (a bad value is refused, never
         // replaced by sync).
-        let engine = IoParams::of(p).engine("iozone", Default::default())?;
+        let engine = c.io.engine("iozone", Default::default())?;
         Ok(Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),
