@@ -6,10 +6,13 @@
 //! Needs chromium (apt-get install chromium): skipped with a reason when missing, a failure
 //! when FSBATTERY_REQUIRE_PRIVILEGED=1.
 
+#[path = "../../fsbattery-report/tests/common/chromium.rs"]
+mod chromium;
 mod common;
 
+use chromium::{chromium, wait_for_chromium};
 use common::{bin, code, stderr, stdout};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 /// After the page's own script: type a run's directory name into the search box and record
@@ -34,19 +37,6 @@ const FLAGS: &[&str] = &[
     "--dump-dom",
 ];
 
-fn chromium() -> Option<PathBuf> {
-    let names = [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ];
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
-}
-
 /// (the dumped DOM, chromium's stderr); killed after a minute.
 fn load(browser: &Path, dir: &Path, page: &Path) -> (String, String) {
     let mut child = std::process::Command::new(browser)
@@ -58,14 +48,7 @@ fn load(browser: &Path, dir: &Path, page: &Path) -> (String, String) {
         .stdin(Stdio::null())
         .spawn()
         .expect("start chromium");
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("chromium did not finish within 60 s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_for_chromium(&mut child);
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
     (read("dom"), read("log"))
 }

@@ -14,6 +14,7 @@
 //! directory is a guard).
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::io::SizeBlock;
 use super::{command, Method, Scratch, Workload, WorkloadCtx};
 use crate::engine::OpKind;
 use crate::error::{IoContext, WorkloadError};
@@ -41,30 +42,13 @@ const PARAMS: &[ParamSpec] = &[
     blockio::COMPRESS_PCT,
 ];
 
-/// bigfile's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes of the file.
-    size: u64,
-    /// Bytes per write and read.
-    block: u64,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            size: p.get("size"),
-            block: p.get("block"),
-        }
-    }
-}
-
 impl Workload for BigFile {
     /// S2's own file test (dd-like writes, reads and rm) drops nothing between them.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(Config::of(p).size, 2, "size")
+        super::needs::Needs::space(SizeBlock::of(p).size, 2, "size")
             .engine(p)
             .direct(p, "false", true, &["block"])
     }
@@ -99,11 +83,11 @@ impl Workload for BigFile {
         m
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+        let c = SizeBlock::of(p);
         blockio::whole_chunks("bigfile", c.size, c.block, "block").map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+        let c = SizeBlock::of(p);
         let block = c.block;
         let size = blockio::whole_chunks("bigfile", c.size, block, "block")?;
         let scratch = Scratch::create(ctx.root(), "bigfile")?;

@@ -17,13 +17,14 @@ use super::fileset::{
     self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, request_size, OpStat,
     Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
 };
+use super::io::IoParams;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::run_pool;
 use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::per_s;
 use crate::model::MetricSpec;
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
+use crate::params::{format_bytes, ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -61,17 +62,14 @@ const PARAMS: &[ParamSpec] = &[
         "percent of reads in the mixed and huge profiles (the rest are writes)",
         50,
     ),
-    ParamSpec {
-        name: "direct",
-        help: "open with O_DIRECT, as S4's patched FFSB did (standard scale); set off where \
+    super::blockio::choice(
+        "direct",
+        "open with O_DIRECT, as S4's patched FFSB did (standard scale); set off where \
                the filesystem refuses it",
-        kind: ParamKind::Choice(&["off", "on"]),
-        quick: 0,
-        standard: 1,
-        full_twice_ram: false,
-        min: 0,
-        max: 1,
-    },
+        &["off", "on"],
+        0,
+        1,
+    ),
     ENGINE_PARAM,
     DEPTH_PARAM,
     count("seed", "seed of file, offset and operation choices", 1, 1).range(0, u64::MAX),
@@ -135,7 +133,11 @@ impl Workload for Ffsb {
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Files grow to 1.25 x file_size before they are cut back.
-        let (files, size) = Config::sizes(p);
+        let Settings {
+            files,
+            file_size: size,
+            ..
+        } = Settings::of(p);
         let bytes = super::needs::files_bytes(files, size.saturating_add(size / 4));
         super::needs::Needs::space(bytes, files + 2, "files and file_size")
             .engine(p)
@@ -192,7 +194,7 @@ impl Workload for Ffsb {
         m
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        Config::check(p).map(drop)
+        Config::check(&Settings::of(p)).map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
         let cfg = Config::new(ctx.root(), p)?;
@@ -210,6 +212,42 @@ impl Workload for Ffsb {
             res.record(ctx, profile, &t);
         }
         Ok(())
+    }
+}
+
+/// ffsb's parameters as declared, read once from the resolved [`Params`] (sizes in bytes);
+/// [`Config`] checks them and derives what a run uses.
+struct Settings {
+    files: u64,
+    /// Bytes of each pool file.
+    file_size: u64,
+    /// Threads asked for; 0 = one per CPU.
+    threads: u64,
+    /// Seconds each profile runs.
+    runtime: u64,
+    /// Bytes per request (read, write, mixed).
+    block: u64,
+    /// Bytes per request of the huge profile.
+    huge_block: u64,
+    read_pct: u64,
+    seed: u64,
+    /// Engine, depth, O_DIRECT (`direct`: off/on).
+    io: IoParams,
+}
+
+impl Settings {
+    fn of(p: &Params) -> Settings {
+        Settings {
+            files: p.get("files"),
+            file_size: p.get("file_size"),
+            threads: p.get("threads"),
+            runtime: p.get("runtime"),
+            block: p.get("block"),
+            huge_block: p.get("huge_block"),
+            read_pct: p.get("read_pct"),
+            seed: p.get("seed"),
+            io: IoParams::of(p),
+        }
     }
 }
 
@@ -232,10 +270,10 @@ impl Config {
     /// Resolve and validate: every thread needs a file, every size whole requests, and
     /// O_DIRECT a filesystem that takes it.
     fn new(root: &Path, p: &Params) -> Result<Config, WorkloadError> {
-        let (files, threads) = Self::check(p)?;
-        let (block, huge_block, file_size) =
-            (p.get("block"), p.get("huge_block"), p.get("file_size"));
-        let direct = p.get("direct") == 1;
+        let s = Settings::of(p);
+        let (files, threads) = Self::check(&s)?;
+        let (block, huge_block, file_size) = (s.block, s.huge_block, s.file_size);
+        let direct = s.io.direct;
         let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
         let mut align = 4096;
         if direct {
@@ -261,34 +299,28 @@ impl Config {
             files,
             file_size,
             threads,
-            runtime: Duration::from_secs(p.get("runtime").max(1)),
+            runtime: Duration::from_secs(s.runtime.max(1)),
             block,
             huge_block,
-            read_pct: p.get("read_pct").min(100),
+            read_pct: s.read_pct.min(100),
             direct,
             align,
-            engine: fileset::engine_spec("ffsb", p, per_thread <= 1024)?,
-            seed: p.get("seed"),
+            engine: fileset::engine_spec("ffsb", &s.io, per_thread <= 1024)?,
+            seed: s.seed,
         })
-    }
-
-    /// Files and bytes a file: what sizing the plan reads before any check.
-    fn sizes(p: &Params) -> (u64, u64) {
-        (p.get("files"), p.get("file_size"))
     }
 
     /// The checks that need no directory: every thread a file, every size whole requests.
     /// Returns (files, threads).
-    fn check(p: &Params) -> Result<(usize, usize), WorkloadError> {
-        let files = p.get("files") as usize;
+    fn check(s: &Settings) -> Result<(usize, usize), WorkloadError> {
+        let files = s.files as usize;
         // The CPU-count default never asks for more threads than there are files; an explicit
         // count that does is refused below.
-        let threads = match p.get("threads") {
-            0 => fileset::threads(p).min(files.max(1)),
-            _ => fileset::threads(p),
+        let threads = match s.threads {
+            0 => fileset::threads(0).min(files.max(1)),
+            n => fileset::threads(n),
         };
-        let (block, huge_block, file_size) =
-            (p.get("block"), p.get("huge_block"), p.get("file_size"));
+        let (block, huge_block, file_size) = (s.block, s.huge_block, s.file_size);
         let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
         if files < threads {
             return bad(format!(

@@ -30,13 +30,13 @@ mod layout;
 mod peers;
 mod stonewall;
 
-use super::blockio::{BlockFile, IoSettings, Open};
+use super::blockio::{bytes, choice, count, BlockFile, IoSettings, Open};
 use super::{poll, Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use layout::Layout;
 use peers::Peers;
 use std::fs::File;
@@ -55,57 +55,44 @@ const GIB: f64 = (1u64 << 30) as f64;
 const READ_SHIFTS: &[&str] = &["node", "rank"];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "easy_size",
-        help: "bytes each rank writes to its own file in ior-easy",
-        kind: ParamKind::Bytes,
-        quick: 32 << 20,
-        standard: 1 << 30,
-        full_twice_ram: false,
-        min: 1 << 20,
-        max: crate::params::MAX_SIZE,
-    },
-    ParamSpec {
-        name: "easy_transfer",
-        help: "bytes per write/read call in ior-easy (IO500: 2 MiB)",
-        kind: ParamKind::Bytes,
-        quick: 2 << 20,
-        standard: 2 << 20,
-        full_twice_ram: false,
-        min: 4096,
-        max: 1 << 30,
-    },
-    ParamSpec {
-        name: "hard_transfers",
-        help: "47,008-byte transfers each rank makes to the shared file in ior-hard",
-        kind: ParamKind::Count,
-        quick: 1_000,
-        standard: 20_000,
-        full_twice_ram: false,
-        min: 1,
-        max: 100_000_000,
-    },
-    ParamSpec {
-        name: "md_easy_files",
-        help: "empty files each rank makes in its own directory (mdtest-easy)",
-        kind: ParamKind::Count,
-        quick: 1_000,
-        standard: 20_000,
-        full_twice_ram: false,
-        min: 1,
-        max: super::blockio::MAX_FILES,
-    },
-    ParamSpec {
-        name: "stonewall_s",
-        help: "seconds after which every write phase stops and counts what each rank did \
+    bytes(
+        "easy_size",
+        "bytes each rank writes to its own file in ior-easy",
+        32 << 20,
+        1 << 30,
+        false,
+    )
+    .range(1 << 20, crate::params::MAX_SIZE),
+    bytes(
+        "easy_transfer",
+        "bytes per write/read call in ior-easy (IO500: 2 MiB)",
+        2 << 20,
+        2 << 20,
+        false,
+    )
+    .range(4096, 1 << 30),
+    count(
+        "hard_transfers",
+        "47,008-byte transfers each rank makes to the shared file in ior-hard",
+        1_000,
+        20_000,
+    )
+    .range(1, 100_000_000),
+    count(
+        "md_easy_files",
+        "empty files each rank makes in its own directory (mdtest-easy)",
+        1_000,
+        20_000,
+    )
+    .range(1, super::blockio::MAX_FILES),
+    count(
+        "stonewall_s",
+        "seconds after which every write phase stops and counts what each rank did \
                (IOR's stonewall deadline, IO500: 300); 0 = every rank does its set amount",
-        kind: ParamKind::Count,
-        quick: 0,
-        standard: 300,
-        full_twice_ram: false,
-        min: 0,
-        max: 86_400,
-    },
+        0,
+        300,
+    )
+    .range(0, 86_400),
     super::blockio::flag(
         "wearout",
         "after the stonewall deadline every rank continues until it has done as much as the \
@@ -113,27 +100,21 @@ const PARAMS: &[ParamSpec] = &[
          stops at its own count",
         1,
     ),
-    ParamSpec {
-        name: "read_shift",
-        help: "whose data a rank reads back: node (IOR -C -Q 1 and mdtest -N 1, as the io500 \
+    choice(
+        "read_shift",
+        "whose data a rank reads back: node (IOR -C -Q 1 and mdtest -N 1, as the io500 \
                app: on one node IOR reads its own) or rank (always the next rank's)",
-        kind: ParamKind::Choice(READ_SHIFTS),
-        quick: 0,
-        standard: 0,
-        full_twice_ram: false,
-        min: 0,
-        max: 1,
-    },
-    ParamSpec {
-        name: "md_hard_files",
-        help: "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
-        kind: ParamKind::Count,
-        quick: 500,
-        standard: 10_000,
-        full_twice_ram: false,
-        min: 1,
-        max: super::blockio::MAX_FILES,
-    },
+        READ_SHIFTS,
+        0,
+        0,
+    ),
+    count(
+        "md_hard_files",
+        "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
+        500,
+        10_000,
+    )
+    .range(1, super::blockio::MAX_FILES),
 ];
 
 /// The phases: (metric, unit, what).

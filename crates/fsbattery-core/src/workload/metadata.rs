@@ -5,28 +5,26 @@
 //! In command mode each file is one `touch` process and each directory one `mkdir`, as the
 //! seed's shell loop did; find and removal are one `find` and one `rm -rf`.
 
+use super::blockio::count;
 use super::fsops::{remove_tree, walk};
-use super::layout::{Layout, SharedDir};
+use super::layout::{Layout, LayoutParams, SharedDir};
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use std::path::Path;
 
 /// The metadata workload.
 pub struct Metadata;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "files",
-        help: "files (and directories) created in one directory (under MPI: per rank)",
-        kind: ParamKind::Count,
-        quick: 2_000,
-        standard: 10_000,
-        full_twice_ram: false,
-        min: 1,
-        max: super::blockio::MAX_FILES,
-    },
+    count(
+        "files",
+        "files (and directories) created in one directory (under MPI: per rank)",
+        2_000,
+        10_000,
+    )
+    .range(1, super::blockio::MAX_FILES),
     super::layout::LAYOUT_PARAM,
 ];
 
@@ -34,12 +32,15 @@ const PARAMS: &[ParamSpec] = &[
 struct Config {
     /// Files made in the one directory.
     files: u64,
+    /// Where MPI ranks make them.
+    layout: LayoutParams,
 }
 
 impl Config {
     fn of(p: &Params) -> Config {
         Config {
             files: p.get("files"),
+            layout: LayoutParams::of(p),
         }
     }
 }
@@ -78,13 +79,14 @@ impl Workload for Metadata {
         ]
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let n = Config::of(p).files;
+        let c = Config::of(p);
+        let n = c.files;
         let scratch = Scratch::create(ctx.root(), "metadata")?;
         let files = scratch.join("files");
         std::fs::create_dir(&files).ctx(|| format!("mkdir {}", files.display()))?;
         let dirs = scratch.join("dirs");
         std::fs::create_dir(&dirs).ctx(|| format!("mkdir {}", dirs.display()))?;
-        let layout = Layout::of(ctx, p, false);
+        let layout = Layout::of(ctx, &c.layout);
         if layout.shared {
             return shared_dirs(ctx, &layout, n, &scratch);
         }

@@ -25,7 +25,7 @@
 //!   rank (IOR without `-F`), and every rank's random requests range over all of it.
 
 use super::blockio::{self, BlockFile, IoParams, IoSettings, Open};
-use super::layout::{Layout, SharedDir};
+use super::layout::{Layout, LayoutParams, SharedDir};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
     run_job, EngineSpec, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop,
@@ -105,6 +105,8 @@ struct Config {
     size: u64,
     /// Engine, depth, reap batch, O_DIRECT, fill.
     io: IoParams,
+    /// Where MPI ranks put the file.
+    layout: LayoutParams,
 }
 
 impl Config {
@@ -117,6 +119,7 @@ impl Config {
             runtime: p.get("runtime"),
             size: p.get("size"),
             io: IoParams::of(p),
+            layout: LayoutParams::of(p),
         }
     }
 }
@@ -228,7 +231,7 @@ impl Workload for RandomIo {
         let scratch = Scratch::create(ctx.root(), "randomio")?;
         // Under MPI with layout=shared: one file of every rank's SIZE, laid out interleaved
         // by rank, and every rank's random requests over all of it (IOR without -F, -z).
-        let layout = Layout::of(ctx, p, false);
+        let layout = Layout::of(ctx, &c.layout);
         let dir = SharedDir::make(ctx, &layout, "randomio", scratch.path())?;
         let path = dir.path().join("bigfile");
         let io = IoSettings::resolve("randomio", p, dir.path())?;
@@ -418,11 +421,8 @@ mod tests {
         for p in cases {
             let v = check_positive(&p);
             // The engine keeps its queue full: the mean in flight is at most the depth.
-            let depth = if p.get("engine") == 1 {
-                p.get("depth")
-            } else {
-                1
-            };
+            let io = IoParams::of(&p);
+            let depth = if io.uses_uring() { io.depth } else { 1 };
             assert!(v[QUEUE_DEPTH] <= depth as f64 + 1e-9, "{v:?}");
         }
     }

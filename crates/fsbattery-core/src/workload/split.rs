@@ -4,11 +4,12 @@
 //! As split(1): the input is read through a buffer and each piece is one file written with
 //! one write(2). Pieces of each size are removed (untimed) before the next size runs.
 
+use super::blockio::bytes;
 use super::fsops::remove_tree;
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
@@ -19,16 +20,14 @@ pub struct Split;
 /// S1's piece sizes.
 pub const PIECES: [u64; 5] = [1000, 1024, 2048, 4096, 8192];
 
-const PARAMS: &[ParamSpec] = &[ParamSpec {
-    name: "size",
-    help: "size of the file that is split",
-    kind: ParamKind::Bytes,
-    quick: 10 << 20,
-    standard: 10 << 20,
-    full_twice_ram: false,
-    min: 8 << 10,
-    max: 1 << 30,
-}];
+const PARAMS: &[ParamSpec] = &[bytes(
+    "size",
+    "size of the file that is split",
+    10 << 20,
+    10 << 20,
+    false,
+)
+.range(8 << 10, 1 << 30)];
 
 /// split's parameters, read once from the resolved [`Params`] (sizes in bytes).
 struct Config {

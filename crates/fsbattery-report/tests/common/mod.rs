@@ -5,6 +5,13 @@
 use fsbattery_record::RunRecord;
 use std::path::{Path, PathBuf};
 
+// Finding and waiting for Chromium is shared with the binary's site test (which includes the
+// file by path: test helpers are not a crate of their own).
+mod chromium;
+// Not every test file that includes `common` loads a page.
+#[allow(unused_imports)]
+pub use chromium::{chromium, wait_for_chromium};
+
 /// The fixture directory.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -102,30 +109,3 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--enable-logging=stderr",
     "--v=0",
 ];
-
-/// The Chromium binary on PATH, if any.
-pub fn chromium() -> Option<PathBuf> {
-    let names = [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ];
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
-}
-
-/// Wait for a headless chromium to exit, killing it after 60 s so a hung browser fails the
-/// test instead of hanging CI.
-pub fn wait_for_chromium(child: &mut std::process::Child) {
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("chromium did not finish within 60 s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-}

@@ -19,6 +19,7 @@
 mod copy;
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
+use super::io::SizeBlock;
 use super::layout::{Layout, SharedDir};
 use super::{command, Method, Scratch, Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
@@ -49,33 +50,13 @@ const PARAMS: &[ParamSpec] = &[
     super::layout::LAYOUT_PARAM,
 ];
 
-/// dd's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes written.
-    size: u64,
-    /// Bytes per write.
-    block: u64,
-    /// Engine, depth, O_DIRECT, fill.
-    io: super::io::IoParams,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            size: p.get("size"),
-            block: p.get("block"),
-            io: super::io::IoParams::of(p),
-        }
-    }
-}
-
 impl Workload for Dd {
     /// Dd drops nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(Config::of(p).size, 2, "size")
+        super::needs::Needs::space(SizeBlock::of(p).size, 2, "size")
             .engine(p)
             .direct(p, "false", true, &["block"])
     }
@@ -112,11 +93,11 @@ impl Workload for Dd {
         m
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+        let c = SizeBlock::of(p);
         blockio::whole_chunks("dd", c.size, c.block, "block").map(drop)
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+        let c = SizeBlock::of(p);
         let block = c.block;
         let size = blockio::whole_chunks("dd", c.size, block, "block")?;
         let scratch = Scratch::create(ctx.root(), "dd")?;
@@ -126,7 +107,7 @@ impl Workload for Dd {
         }
         let io = IoSettings::resolve("dd", p, scratch.path())?;
         let seed = 0xdd ^ u64::from(ctx.repeat());
-        let layout = Layout::of(ctx, p, false);
+        let layout = Layout::of(ctx, &c.layout);
         let shared = SharedDir::make(ctx, &layout, "dd", scratch.path())?;
         if layout.shared && ctx.method() == Method::Commands {
             return Err(WorkloadError::Failed(

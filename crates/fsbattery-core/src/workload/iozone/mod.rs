@@ -39,6 +39,7 @@
 
 mod stdio;
 
+use super::blockio::{bytes, count, flag};
 use super::io::{self, IoParams};
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::engine::{
@@ -48,7 +49,7 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
-use crate::params::{format_bytes, ParamKind, ParamSpec, Params, MAX_SIZE};
+use crate::params::{format_bytes, ParamSpec, Params, MAX_SIZE};
 use std::path::{Path, PathBuf};
 use stdio::Stream;
 
@@ -56,57 +57,41 @@ use stdio::Stream;
 pub struct Iozone;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "size",
-        help: "size of the test file (iozone -n/-g)",
-        kind: ParamKind::Bytes,
-        quick: 64 << 20,
-        standard: 2 << 30,
-        full_twice_ram: false,
-        min: 4 << 10,
-        max: MAX_SIZE,
-    },
-    ParamSpec {
-        name: "min_record",
-        help: "smallest record size, bytes per call (iozone -y)",
-        kind: ParamKind::Bytes,
-        quick: 8 << 10,
-        standard: 8 << 10,
-        full_twice_ram: false,
-        min: 512,
-        max: MAX_RECORD,
-    },
-    ParamSpec {
-        name: "max_record",
-        help: "largest record size (iozone -q); sizes double from min_record, none beyond size",
-        kind: ParamKind::Bytes,
-        quick: 1 << 20,
-        standard: 16 << 20,
-        full_twice_ram: false,
-        min: 512,
-        max: MAX_RECORD,
-    },
-    ParamSpec {
-        name: "direct",
-        help: "true: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
-        kind: ParamKind::Bool,
-        quick: 1,
-        standard: 1,
-        full_twice_ram: false,
-        min: 0,
-        max: 1,
-    },
-    ParamSpec {
-        name: "buffered_fallback",
-        help: "true: where O_DIRECT fails, run buffered instead of failing (the target \
+    bytes(
+        "size",
+        "size of the test file (iozone -n/-g)",
+        64 << 20,
+        2 << 30,
+        false,
+    )
+    .range(4 << 10, MAX_SIZE),
+    bytes(
+        "min_record",
+        "smallest record size, bytes per call (iozone -y)",
+        8 << 10,
+        8 << 10,
+        false,
+    )
+    .range(512, MAX_RECORD),
+    bytes(
+        "max_record",
+        "largest record size (iozone -q); sizes double from min_record, none beyond size",
+        1 << 20,
+        16 << 20,
+        false,
+    )
+    .range(512, MAX_RECORD),
+    flag(
+        "direct",
+        "true: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
+        1,
+    ),
+    flag(
+        "buffered_fallback",
+        "true: where O_DIRECT fails, run buffered instead of failing (the target \
                record's capabilities.direct_io says which)",
-        kind: ParamKind::Bool,
-        quick: 0,
-        standard: 0,
-        full_twice_ram: false,
-        min: 0,
-        max: 1,
-    },
+        0,
+    ),
     io::engine("IO engine of the non-stdio tests"),
     // Its older name; `depth` is accepted for it (see `params::ALIASES`).
     io::depth(
@@ -114,26 +99,21 @@ const PARAMS: &[ParamSpec] = &[
         "operations in flight with engine io_uring (iozone itself issues one at a time)",
         1,
     ),
-    ParamSpec {
-        name: "stride",
-        help: "stride read: records between two reads (iozone -j, default 17)",
-        kind: ParamKind::Count,
-        quick: 17,
-        standard: 17,
-        full_twice_ram: false,
-        min: 1,
-        max: 1_000_000,
-    },
-    ParamSpec {
-        name: "stdio_buffer",
-        help: "buffer of the fwrite/fread stream; 0 = one record, as iozone's setvbuf(reclen)",
-        kind: ParamKind::Bytes,
-        quick: 0,
-        standard: 0,
-        full_twice_ram: false,
-        min: 0,
-        max: MAX_RECORD,
-    },
+    count(
+        "stride",
+        "stride read: records between two reads (iozone -j, default 17)",
+        17,
+        17,
+    )
+    .range(1, 1_000_000),
+    bytes(
+        "stdio_buffer",
+        "buffer of the fwrite/fread stream; 0 = one record, as iozone's setvbuf(reclen)",
+        0,
+        0,
+        false,
+    )
+    .range(0, MAX_RECORD),
 ];
 
 /// Order of the blocks an engine test visits.
@@ -300,6 +280,8 @@ struct Config {
     stride: u64,
     /// Bytes of the stdio tests' user-space buffer.
     stdio_buffer: u64,
+    /// Engine and depth of the engine tests, O_DIRECT.
+    io: IoParams,
 }
 
 impl Config {
@@ -310,6 +292,7 @@ impl Config {
             max_record: p.get("max_record"),
             stride: p.get("stride"),
             stdio_buffer: p.get("stdio_buffer"),
+            io: IoParams::of(p),
         }
     }
 }
@@ -475,7 +458,7 @@ impl Setup {
         let c = Config::of(p);
         // Resolved as every engine-driven workload resolves it (a bad value is refused, never
         // replaced by sync).
-        let engine = IoParams::of(p).engine("iozone", Default::default())?;
+        let engine = c.io.engine("iozone", Default::default())?;
         Ok(Setup {
             dir: scratch.path().to_path_buf(),
             file: scratch.join("iozone.tmp"),

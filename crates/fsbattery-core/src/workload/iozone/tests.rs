@@ -103,15 +103,16 @@ fn with(p: &Params, key: &str, v: u64) -> Params {
 }
 
 fn setup(dir: &Path, p: &Params, direct: bool) -> Setup {
+    let c = Config::of(p);
     Setup {
         dir: dir.to_path_buf(),
         file: dir.join("iozone.tmp"),
         rec_file: dir.join("iozone.DUMMY"),
-        size: p.get("size"),
+        size: c.size,
         direct,
         engine: EngineSpec::Sync,
-        stride: p.get("stride"),
-        stdio_buffer: p.get("stdio_buffer"),
+        stride: c.stride,
+        stdio_buffer: c.stdio_buffer,
         verify: true,
     }
 }

@@ -23,6 +23,7 @@
 //! - Files only exist under the scratch directory, which goes on every exit path.
 
 mod needs;
+mod settings;
 
 use super::fileset::{
     self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, should_stop, OpStat,
@@ -214,7 +215,7 @@ impl Workload for Personality {
             Kind::Varmail => Flow::Varmail,
             Kind::Webserver => Flow::Webserver,
         };
-        needs(flow, p).engine(p)
+        needs(flow, &settings::Settings::of(p)).engine(p)
     }
     fn name(&self) -> &'static str {
         match self.kind {
@@ -306,8 +307,9 @@ struct Config {
 
 impl Config {
     fn new(kind: Kind, p: &Params) -> Result<Config, WorkloadError> {
-        let files = p.get("files");
-        if files == 0 || files > u64::from(u32::MAX) || p.get("io_size") == 0 {
+        let s = settings::Settings::of(p);
+        let files = s.files;
+        if files == 0 || files > u64::from(u32::MAX) || s.io_size == 0 {
             return Err(WorkloadError::Failed(format!(
                 "files must be 1..={} and io_size at least 1 (files={files})",
                 u32::MAX
@@ -316,15 +318,15 @@ impl Config {
         Ok(Config {
             kind,
             files: files as u32,
-            mean: p.get("mean_size").max(1),
-            dirwidth: p.get("dirwidth").max(1),
-            prealloc: p.get("prealloc").min(100),
-            threads: fileset::threads(p),
-            runtime: Duration::from_secs(p.get("runtime").max(1)),
-            io_size: p.get("io_size"),
-            append_size: p.get("append_size").max(1),
-            engine: fileset::engine_spec(Personality { kind }.name(), p, false)?,
-            seed: p.get("seed"),
+            mean: s.mean_size.max(1),
+            dirwidth: s.dirwidth.max(1),
+            prealloc: s.prealloc.min(100),
+            threads: fileset::threads(s.threads),
+            runtime: Duration::from_secs(s.runtime.max(1)),
+            io_size: s.io_size,
+            append_size: s.append_size.max(1),
+            engine: fileset::engine_spec(Personality { kind }.name(), &s.io, false)?,
+            seed: s.seed,
         })
     }
 

@@ -22,7 +22,7 @@
 //! cover those with a margin and stay within twice them (1.3–1.8×); on a loaded machine the
 //! same runs hold a half to a third as much, so the estimates are then 2.3–3.8× the peak.
 
-use crate::params::Params;
+use super::settings::Settings;
 use crate::workload::needs::{files_bytes, Needs, BLOCK};
 
 /// Which personality.
@@ -45,38 +45,8 @@ const VARMAIL_GROWTH: u64 = 2 << 20;
 /// it on the quiet machine, with a margin.
 const LOG_GROWTH: u64 = 384 << 20;
 
-/// The parameters that size a personality's file set, read once from the resolved [`Params`]
-/// (the run's own `Config` refuses bad values; sizing a plan reads them before that).
-struct Sizing {
-    files: u64,
-    /// Mean file size, bytes.
-    mean_size: u64,
-    /// Bytes per append.
-    append_size: u64,
-    /// Percent of the files made before the timed phase.
-    prealloc: u64,
-    /// Seconds of the timed phase.
-    runtime: u64,
-    /// Files per directory.
-    dirwidth: u64,
-}
-
-impl Sizing {
-    fn of(p: &Params) -> Sizing {
-        Sizing {
-            files: p.get("files"),
-            mean_size: p.get("mean_size"),
-            append_size: p.get("append_size"),
-            prealloc: p.get("prealloc"),
-            runtime: p.get("runtime"),
-            dirwidth: p.get("dirwidth"),
-        }
-    }
-}
-
-/// The expected peak of `flow` with `p`, and the entries made first as the certain part.
-pub(super) fn needs(flow: Flow, p: &Params) -> Needs {
-    let c = Sizing::of(p);
+/// The expected peak of `flow` with `c`, and the entries made first as the certain part.
+pub(super) fn needs(flow: Flow, c: &Settings) -> Needs {
     let (files, mean, append) = (c.files, c.mean_size, c.append_size);
     let made = files.saturating_mul(c.prealloc.min(100)) / 100;
     let runtime = c.runtime.max(1);

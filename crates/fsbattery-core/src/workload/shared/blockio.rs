@@ -20,101 +20,23 @@ use crate::engine::{
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params, MAX_COUNT, MAX_REQUEST, MAX_SIZE};
+use crate::params::{ParamSpec, Params};
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::workload::WorkloadCtx;
 
+// The parameter builders are `specs`'s, re-exported so the workloads reach them where they
+// always did.
+pub(in crate::workload) use super::specs::{
+    bytes, choice, count, file_size, flag, percent, request_size, MAX_FILES,
+};
+
 // The shared IO group is declared in `io`; these are its names as the workloads know them.
 pub(in crate::workload) use super::io::{
     direct, fill, IoParams, BUFFERED_FALLBACK, COMPRESS_PCT, FILL_RANDOM, FILL_ZEROS,
 };
-
-/// A plain count parameter, 1 to [`MAX_COUNT`] unless narrowed with `.range`.
-pub(in crate::workload) const fn count(
-    name: &'static str,
-    help: &'static str,
-    quick: u64,
-    standard: u64,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        help,
-        kind: ParamKind::Count,
-        quick,
-        standard,
-        full_twice_ram: false,
-        min: 1,
-        max: MAX_COUNT,
-    }
-}
-
-/// A size parameter, 1 B to [`MAX_SIZE`] unless narrowed with `.range`; `twice_ram` makes it
-/// at least 2 × RAM at full scale.
-pub(in crate::workload) const fn bytes(
-    name: &'static str,
-    help: &'static str,
-    quick: u64,
-    standard: u64,
-    twice_ram: bool,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        help,
-        kind: ParamKind::Bytes,
-        quick,
-        standard,
-        full_twice_ram: twice_ram,
-        min: 1,
-        max: MAX_SIZE,
-    }
-}
-
-/// Most files a file-set workload makes (and directories it spreads them over).
-pub(in crate::workload) const MAX_FILES: u64 = 100_000_000;
-
-/// A switch: true/false (1/0, on/off).
-pub(in crate::workload) const fn flag(
-    name: &'static str,
-    help: &'static str,
-    default: u64,
-) -> ParamSpec {
-    ParamSpec {
-        kind: ParamKind::Bool,
-        ..count(name, help, default, default).range(0, 1)
-    }
-}
-
-/// A percentage, 0 to 100.
-pub(in crate::workload) const fn percent(
-    name: &'static str,
-    help: &'static str,
-    default: u64,
-) -> ParamSpec {
-    count(name, help, default, default).range(0, 100)
-}
-
-/// Bytes per call (block, request, chunk): 512 B to [`MAX_REQUEST`].
-pub(in crate::workload) const fn request_size(
-    name: &'static str,
-    help: &'static str,
-    default: u64,
-) -> ParamSpec {
-    bytes(name, help, default, default, false).range(512, MAX_REQUEST)
-}
-
-/// The size of a file a workload writes and reads back: 4 KiB to [`MAX_SIZE`].
-pub(in crate::workload) const fn file_size(
-    name: &'static str,
-    help: &'static str,
-    quick: u64,
-    standard: u64,
-    twice_ram: bool,
-) -> ParamSpec {
-    bytes(name, help, quick, standard, twice_ram).range(4 << 10, MAX_SIZE)
-}
 
 /// `engine` of the block workloads.
 pub(in crate::workload) const ENGINE: ParamSpec = super::io::engine(

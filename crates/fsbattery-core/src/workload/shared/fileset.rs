@@ -21,7 +21,7 @@ use crate::engine::{
 use crate::error::{is_full, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamSpec, Params, MAX_THREADS};
+use crate::params::{ParamSpec, MAX_THREADS};
 use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -58,9 +58,9 @@ pub(in crate::workload) const DEPTH_PARAM: ParamSpec = super::io::depth(
 /// The `threads` parameter's range: 0 (one per CPU) to [`MAX_THREADS`].
 pub(in crate::workload) const THREADS_RANGE: (u64, u64) = (0, MAX_THREADS);
 
-/// Threads to run: the `threads` parameter, 0 meaning one per CPU.
-pub(in crate::workload) fn threads(p: &Params) -> usize {
-    match p.get("threads") {
+/// Threads to run for a `threads` parameter of `n`, 0 meaning one per CPU.
+pub(in crate::workload) fn threads(n: u64) -> usize {
+    match n {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n as usize,
     }
@@ -71,10 +71,10 @@ pub(in crate::workload) fn threads(p: &Params) -> usize {
 /// and close a file per operation would pay an extra system call per open and close instead.
 pub(in crate::workload) fn engine_spec(
     workload: &str,
-    p: &Params,
+    io: &super::io::IoParams,
     register_files: bool,
 ) -> Result<EngineSpec, WorkloadError> {
-    super::io::IoParams::of(p).engine(
+    io.engine(
         workload,
         UringOptions {
             registered_buffers: false,

@@ -12,10 +12,11 @@
 //! the personalities): the engine's queue either way, which is why it is one parameter with
 //! two helps (and two defaults: 8, and 1 where one transfer rarely has more chunks).
 
-use super::blockio::{count, flag, percent};
+use super::layout::LayoutParams;
+use super::specs::{choice, count, flag, percent};
 use crate::engine::{EngineEntry, EngineSpec, Fill, UringOptions};
 use crate::error::WorkloadError;
-use crate::params::{ParamKind, ParamSpec, Params, MAX_DEPTH};
+use crate::params::{ParamSpec, Params, MAX_DEPTH};
 
 /// Names of the `engine` parameter's choices, in [`EngineSpec::choose`] order: the engine
 /// registry's ([`crate::engine::ENGINES`]).
@@ -29,10 +30,7 @@ pub(in crate::workload) const FILL_RANDOM: u64 = 1;
 
 /// The `engine` parameter (sync at every scale), with the workload's own help.
 pub(in crate::workload) const fn engine(help: &'static str) -> ParamSpec {
-    ParamSpec {
-        kind: ParamKind::Choice(ENGINES),
-        ..count("engine", help, 0, 0).range(0, ENGINES.len() as u64 - 1)
-    }
+    choice("engine", help, ENGINES, 0, 0)
 }
 
 /// The queue depth parameter under `name` (`depth`, or iozone's older `uring.depth`).
@@ -60,17 +58,14 @@ pub(in crate::workload) const fn direct(default: u64) -> ParamSpec {
 
 /// `fill` with the given default index into [`FILLS`].
 pub(in crate::workload) const fn fill(default: u64) -> ParamSpec {
-    ParamSpec {
-        kind: ParamKind::Choice(FILLS),
-        ..count(
-            "fill",
-            "content of written blocks: zeros, random (incompressible, each block stamped \
-             with its offset) or compressible (see compress_pct)",
-            default,
-            default,
-        )
-        .range(0, FILLS.len() as u64 - 1)
-    }
+    choice(
+        "fill",
+        "content of written blocks: zeros, random (incompressible, each block stamped with \
+         its offset) or compressible (see compress_pct)",
+        FILLS,
+        default,
+        default,
+    )
 }
 
 /// `buffered_fallback`: run buffered where O_DIRECT is refused instead of failing.
@@ -195,6 +190,33 @@ impl IoParams {
     /// buffered IO allowed (the only case in which it can be 0).
     pub fn may_fall_back(&self) -> bool {
         self.direct && self.buffered_fallback
+    }
+}
+
+/// The parameters of one file written and read back in blocks (dd, bigfile, stream), read
+/// once from the resolved [`Params`]: its size and block in bytes, the shared IO group and the
+/// MPI layout (members a workload does not declare do not apply, as in [`IoParams`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::workload) struct SizeBlock {
+    /// Bytes of the file (`size`).
+    pub size: u64,
+    /// Bytes per write and read (`block`).
+    pub block: u64,
+    /// Engine, depth, O_DIRECT, fill.
+    pub io: IoParams,
+    /// Where MPI ranks put the file.
+    pub layout: LayoutParams,
+}
+
+impl SizeBlock {
+    /// The values `p` holds.
+    pub fn of(p: &Params) -> SizeBlock {
+        SizeBlock {
+            size: p.get("size"),
+            block: p.get("block"),
+            io: IoParams::of(p),
+            layout: LayoutParams::of(p),
+        }
     }
 }
 

@@ -11,8 +11,9 @@
 //! Both are parameters of the workload (`layout`, `reorder`), so the record keeps them per
 //! cell. For a single process they change nothing.
 
+use super::specs::{choice, flag};
 use crate::error::{IoContext, WorkloadError};
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use crate::workload::WorkloadCtx;
 use std::path::{Path, PathBuf};
 
@@ -20,29 +21,54 @@ use std::path::{Path, PathBuf};
 pub const LAYOUTS: &[&str] = &["fpp", "shared"];
 
 /// The `layout` parameter.
-pub const LAYOUT_PARAM: ParamSpec = ParamSpec {
-    name: "layout",
-    help: "under MPI: fpp = each rank in its own directory (IOR -F, mdtest -u); shared = all \
+pub const LAYOUT_PARAM: ParamSpec = choice(
+    "layout",
+    "under MPI: fpp = each rank in its own directory (IOR -F, mdtest -u); shared = all \
            ranks in one directory / one file, transfers interleaved by rank (IOR without -F)",
-    kind: ParamKind::Choice(LAYOUTS),
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: 1,
-};
+    LAYOUTS,
+    0,
+    0,
+);
 
 /// The `reorder` parameter.
-pub const REORDER_PARAM: ParamSpec = ParamSpec {
-    name: "reorder",
-    help: "under MPI: read back what the next rank wrote (IOR -C), not this rank's own data",
-    kind: ParamKind::Bool,
-    quick: 0,
-    standard: 0,
-    full_twice_ram: false,
-    min: 0,
-    max: 1,
-};
+pub const REORDER_PARAM: ParamSpec = flag(
+    "reorder",
+    "under MPI: read back what the next rank wrote (IOR -C), not this rank's own data",
+    0,
+);
+
+/// Which `layout` a workload's parameters name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutKind {
+    /// Each rank in its own directory (IOR `-F`, mdtest `-u`).
+    Fpp,
+    /// All ranks in one directory / one file.
+    Shared,
+}
+
+/// The `layout` and `reorder` parameters, read once from the resolved [`Params`]. A member
+/// the workload does not declare holds the value that changes nothing: a file (directory) per
+/// process, no reorder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutParams {
+    /// The layout asked for.
+    pub kind: LayoutKind,
+    /// Reads take the next rank's data (IOR `-C`).
+    pub reorder: bool,
+}
+
+impl LayoutParams {
+    /// The values `p` holds.
+    pub fn of(p: &Params) -> LayoutParams {
+        LayoutParams {
+            kind: match p.value("layout") {
+                Some(1) => LayoutKind::Shared,
+                _ => LayoutKind::Fpp,
+            },
+            reorder: p.value("reorder") == Some(1),
+        }
+    }
+}
 
 /// One rank's view of the layout.
 #[derive(Debug, Clone)]
@@ -58,15 +84,14 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout `p` asks for (`reorder` only where the workload declares it), as this rank
-    /// of `ctx`'s ranks.
-    pub fn of(ctx: &WorkloadCtx<'_>, p: &Params, has_reorder: bool) -> Layout {
+    /// The layout `lp` asks for, as this rank of `ctx`'s ranks.
+    pub fn of(ctx: &WorkloadCtx<'_>, lp: &LayoutParams) -> Layout {
         let (rank, ranks) = ctx.ranks();
         Layout {
             rank,
             ranks,
-            shared: p.get("layout") == 1 && ranks > 1,
-            reorder: has_reorder && p.get("reorder") == 1,
+            shared: lp.kind == LayoutKind::Shared && ranks > 1,
+            reorder: lp.reorder,
         }
     }
 
@@ -98,15 +123,15 @@ impl Layout {
 }
 
 /// A shared-file size check for plan time: every rank's transfers must be whole, or the
-/// interleaved pieces would overlap the next rank's.
+/// interleaved pieces would overlap the next rank's. `size` and `transfer` are each a
+/// parameter's name and value.
 pub fn check_shared(
     workload: &str,
-    p: &Params,
-    size: &str,
-    transfer: &str,
+    lp: &LayoutParams,
+    (size, s): (&str, u64),
+    (transfer, t): (&str, u64),
 ) -> Result<(), WorkloadError> {
-    let (s, t) = (p.get(size), p.get(transfer));
-    if p.get("layout") == 1 && (t == 0 || s % t != 0) {
+    if lp.kind == LayoutKind::Shared && (t == 0 || s % t != 0) {
         return Err(WorkloadError::Failed(format!(
             "{workload}.layout=shared interleaves {transfer}-sized pieces by rank: \
              {workload}.{size} ({s}) must be a multiple of {workload}.{transfer} ({t})"
@@ -216,12 +241,18 @@ mod tests {
 
     #[test]
     fn a_shared_file_needs_whole_transfers() {
-        let p = |size, layout| {
-            Params::from_pairs(&[("size", size), ("block", 4096), ("layout", layout)])
+        let check = |size, layout| {
+            let p = Params::from_pairs(&[("layout", layout)]);
+            check_shared(
+                "stream",
+                &LayoutParams::of(&p),
+                ("size", size),
+                ("block", 4096),
+            )
         };
-        assert!(check_shared("stream", &p(8192, 1), "size", "block").is_ok());
-        let e = check_shared("stream", &p(8000, 1), "size", "block").unwrap_err();
+        assert!(check(8192, 1).is_ok());
+        let e = check(8000, 1).unwrap_err();
         assert!(e.to_string().contains("multiple of stream.block"), "{e}");
-        assert!(check_shared("stream", &p(8000, 0), "size", "block").is_ok());
+        assert!(check(8000, 0).is_ok());
     }
 }

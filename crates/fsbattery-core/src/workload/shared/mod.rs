@@ -12,3 +12,4 @@ pub(super) mod io;
 pub mod layout;
 pub mod needs;
 pub(super) mod scratch;
+pub(super) mod specs;

@@ -7,11 +7,13 @@
 
 mod ranks;
 
+use super::blockio::bytes;
+use super::io::SizeBlock;
 use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params, MAX_REQUEST, MAX_SIZE};
+use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_SIZE};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -20,46 +22,18 @@ use std::path::Path;
 pub struct Stream;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "size",
-        help: "size of the big file",
-        kind: ParamKind::Bytes,
-        quick: 64 << 20,
-        standard: 1 << 30,
-        full_twice_ram: true,
-        min: 4 << 10,
-        max: MAX_SIZE,
-    },
-    ParamSpec {
-        name: "block",
-        help: "bytes per read(2)/write(2) call",
-        kind: ParamKind::Bytes,
-        quick: 1 << 20,
-        standard: 1 << 20,
-        full_twice_ram: false,
-        min: 1,
-        max: MAX_REQUEST,
-    },
+    bytes("size", "size of the big file", 64 << 20, 1 << 30, true).range(4 << 10, MAX_SIZE),
+    bytes(
+        "block",
+        "bytes per read(2)/write(2) call",
+        1 << 20,
+        1 << 20,
+        false,
+    )
+    .range(1, MAX_REQUEST),
     super::layout::LAYOUT_PARAM,
     super::layout::REORDER_PARAM,
 ];
-
-/// stream's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes of the file.
-    size: u64,
-    /// Bytes per write and read.
-    block: u64,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            size: p.get("size"),
-            block: p.get("block"),
-        }
-    }
-}
 
 impl Workload for Stream {
     /// Dd, cp and cat drop nothing.
@@ -68,13 +42,14 @@ impl Workload for Stream {
     }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its copy.
-        super::needs::Needs::space(Config::of(p).size.saturating_mul(2), 3, "size")
+        super::needs::Needs::space(SizeBlock::of(p).size.saturating_mul(2), 3, "size")
     }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "cp", "sync", "cat"]
     }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        super::layout::check_shared("stream", p, "size", "block")
+        let c = SizeBlock::of(p);
+        super::layout::check_shared("stream", &c.layout, ("size", c.size), ("block", c.block))
     }
     fn name(&self) -> &'static str {
         "stream"
@@ -102,13 +77,13 @@ impl Workload for Stream {
         ]
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+        let c = SizeBlock::of(p);
         let (size, block) = (c.size, c.block.max(1) as usize);
         let scratch = Scratch::create(ctx.root(), "stream")?;
         let (src, dst) = (scratch.join("bigfile"), scratch.join("bigfile.copy"));
         let mut buf = vec![0u8; block];
 
-        let layout = super::layout::Layout::of(ctx, p, true);
+        let layout = super::layout::Layout::of(ctx, &c.layout);
         if layout.ranks > 1 && (layout.shared || layout.reorder) {
             if ctx.method() == Method::Commands {
                 return Err(WorkloadError::Failed(

@@ -9,57 +9,36 @@
 //! The extracted tree is verified against the dataset's hash; the cpio archive is removed
 //! untimed after its phase.
 
-use super::{case_hint, mkdir, probe, remove_file, source, verify, Ops};
+use super::{
+    case_hint, dataset_of, kernel_param, mkdir, probe, remove_file, scale_div_param, source,
+    verify, Ops, SEED_PARAM,
+};
 use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use crate::workload::{Scratch, Workload, WorkloadCtx};
 
 /// The tree4 workload.
 pub struct Tree4;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "kernel",
-        help: "kernel tree profile: 2637 = 2.6.37 (S2), 2614 = 2.6.14.4, 2622 = 2.6.22.5",
-        kind: ParamKind::Count,
-        quick: 2637,
-        standard: 2637,
-        full_twice_ram: false,
-        min: 2614,
-        max: 2637,
-    },
-    ParamSpec {
-        name: "scale_div",
-        help: "divide each copy's files, directories and bytes by this (1 = the real tree)",
-        kind: ParamKind::Count,
-        quick: 32,
-        standard: 1,
-        full_twice_ram: false,
-        min: 1,
-        max: 1_000_000,
-    },
-    ParamSpec {
-        name: "seed",
-        help: "seed of the tree generator: same seed, same tree, same content hash",
-        kind: ParamKind::Count,
-        quick: 1,
-        standard: 1,
-        full_twice_ram: false,
-        min: 0,
-        max: u64::MAX,
-    },
-    ParamSpec {
-        name: "copies",
-        help: "copies of the tree in the tarball, in data1/ … dataN/ (S2: 4)",
-        kind: ParamKind::Count,
-        quick: 4,
-        standard: 4,
-        full_twice_ram: false,
-        min: 1,
-        max: 100,
-    },
+    kernel_param(
+        "kernel tree profile: 2637 = 2.6.37 (S2), 2614 = 2.6.14.4, 2622 = 2.6.22.5",
+        2637,
+    ),
+    scale_div_param(
+        "divide each copy's files, directories and bytes by this (1 = the real tree)",
+        32,
+    ),
+    SEED_PARAM,
+    crate::workload::blockio::count(
+        "copies",
+        "copies of the tree in the tarball, in data1/ … dataN/ (S2: 4)",
+        4,
+        4,
+    )
+    .range(1, 100),
 ];
 
 impl Workload for Tree4 {
@@ -75,13 +54,7 @@ impl Workload for Tree4 {
         super::cmd::TOOLS
     }
     fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
-        let copies = u32::try_from(p.get("copies")).unwrap_or(u32::MAX);
-        Some(DatasetSpec {
-            kernel: p.get("kernel"),
-            scale_div: p.get("scale_div"),
-            seed: p.get("seed"),
-            copies,
-        })
+        Some(dataset_of(p))
     }
     fn name(&self) -> &'static str {
         "tree4"

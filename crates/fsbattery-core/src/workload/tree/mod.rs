@@ -26,7 +26,7 @@ use super::{Method, Scratch, Workload, WorkloadCtx};
 use crate::dataset::{Comparison, DatasetSpec, SourceDataset, Stores, StoresProbe};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::params::{ParamSpec, Params};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -37,36 +37,15 @@ pub struct Tree;
 const TARBALL_COPIES: u32 = 10;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "kernel",
-        help: "kernel tree profile: 2614 = 2.6.14.4 (S1), 2622 = 2.6.22.5 (S4), 2637 = 2.6.37 (S2)",
-        kind: ParamKind::Count,
-        quick: 2614,
-        standard: 2614,
-        full_twice_ram: false,
-        min: 2614,
-        max: 2637,
-    },
-    ParamSpec {
-        name: "scale_div",
-        help: "divide the tree's files, directories and bytes by this (1 = the real tree)",
-        kind: ParamKind::Count,
-        quick: 16,
-        standard: 1,
-        full_twice_ram: false,
-        min: 1,
-        max: 1_000_000,
-    },
-    ParamSpec {
-        name: "seed",
-        help: "seed of the tree generator: same seed, same tree, same content hash",
-        kind: ParamKind::Count,
-        quick: 1,
-        standard: 1,
-        full_twice_ram: false,
-        min: 0,
-        max: u64::MAX,
-    },
+    kernel_param(
+        "kernel tree profile: 2614 = 2.6.14.4 (S1), 2622 = 2.6.22.5 (S4), 2637 = 2.6.37 (S2)",
+        2614,
+    ),
+    scale_div_param(
+        "divide the tree's files, directories and bytes by this (1 = the real tree)",
+        16,
+    ),
+    SEED_PARAM,
     // The phases a seed did not run can be left out (S1 ran no cpio; S4 neither copied the
     // tarball back, nor ran cpio -o, removed the tree or copied the tarball ten times).
     super::blockio::flag("tarball_out", "run tarball_out (S1 008)", 1),
@@ -74,6 +53,38 @@ const PARAMS: &[ParamSpec] = &[
     super::blockio::flag("remove_tree", "run remove_tree (S1 011)", 1),
     super::blockio::flag("tarball_copy10", "run tarball_copy10 (S1 012)", 1),
 ];
+
+/// The `kernel` parameter: a kernel tree profile, `default` at every scale.
+const fn kernel_param(help: &'static str, default: u64) -> ParamSpec {
+    super::blockio::count("kernel", help, default, default).range(2614, 2637)
+}
+
+/// The `scale_div` parameter: `quick` at quick scale, the real tree (1) otherwise.
+const fn scale_div_param(help: &'static str, quick: u64) -> ParamSpec {
+    super::blockio::count("scale_div", help, quick, 1).range(1, 1_000_000)
+}
+
+/// The `seed` parameter of the tree generator.
+const SEED_PARAM: ParamSpec = super::blockio::count(
+    "seed",
+    "seed of the tree generator: same seed, same tree, same content hash",
+    1,
+    1,
+)
+.range(0, u64::MAX);
+
+/// The dataset a tree workload's parameters name, read once from the resolved [`Params`]:
+/// `copies` of the tree where the workload declares it (tree4), else one.
+fn dataset_of(p: &Params) -> DatasetSpec {
+    DatasetSpec {
+        kernel: p.get("kernel"),
+        scale_div: p.get("scale_div"),
+        seed: p.get("seed"),
+        copies: p
+            .value("copies")
+            .map_or(1, |n| u32::try_from(n).unwrap_or(u32::MAX)),
+    }
+}
 
 /// The phases that run only when their flag (a parameter of the same name) is on.
 const OPTIONAL: [&str; 4] = ["tarball_out", "cpio", "remove_tree", "tarball_copy10"];
@@ -113,12 +124,7 @@ impl Workload for Tree {
         cmd::TOOLS
     }
     fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
-        Some(DatasetSpec {
-            kernel: p.get("kernel"),
-            scale_div: p.get("scale_div"),
-            seed: p.get("seed"),
-            copies: 1,
-        })
+        Some(dataset_of(p))
     }
     fn name(&self) -> &'static str {
         "tree"
