@@ -243,14 +243,14 @@ fn print_results(
     );
     if matches!(args.format, ReportFormat::Table) {
         let styled = std::io::stdout().is_terminal();
-        let table = outputs::terminal_table(record, None, styled, args.rank_reference)?;
+        let table = outputs::run_output(record, styled, args.verbose, args.rank_reference)?;
         return crate::stdout::write_unless_closed(format!("{table}\n{paths}"));
     }
     if !args.quiet {
-        let table = outputs::terminal_table(
+        let table = outputs::run_output(
             record,
-            None,
             std::io::stderr().is_terminal(),
+            args.verbose,
             args.rank_reference,
         )?;
         errln!("{table}\n{}", paths.trim_end());
