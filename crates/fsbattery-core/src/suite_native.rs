@@ -73,8 +73,8 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
     })
 }
 
-/// The default suite given by name (`--suite classic`): its rows, plus [`OWN_ROWS`] for the
-/// metrics it has no row for, so its prose is not mixed with raw ids ("stream
+/// The default suite given by name (`--suite classic`): its rows, plus its own labels for
+/// the metrics it has no row for, so its prose is not mixed with raw ids ("stream
 /// create_durable"). Any other suite is returned as it is: those labels are in the default
 /// suite's words, not in another seed's.
 pub fn with_own_rows(mut suite: Suite) -> Result<Suite, UsageError> {
