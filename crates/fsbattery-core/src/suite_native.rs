@@ -55,22 +55,7 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
             r
         })
         .collect();
-    for (workload, metric, label) in OWN_ROWS {
-        // After the workload's last row, so a workload's rows stay together.
-        let at = rows
-            .iter()
-            .rposition(|r| r.workload == *workload)
-            .map_or(rows.len(), |i| i + 1);
-        let row = SuiteRow {
-            label: label.to_string(),
-            workload: workload.to_string(),
-            metric: metric.to_string(),
-            pending: None,
-            aggregate: None,
-            seed: None,
-        };
-        rows.insert(at, row);
-    }
+    add_own_rows(&mut rows);
     Ok(Suite {
         title: name.clone(),
         description: "workloads at their defaults, native, cache tool (no --suite)".into(),
@@ -86,6 +71,43 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
         workloads: names.into_iter().map(|n| (n, BTreeMap::new())).collect(),
         rows,
     })
+}
+
+/// The default suite given by name (`--suite classic`): its rows, plus its own labels for
+/// the metrics it has no row for, so its prose is not mixed with raw ids ("stream
+/// create_durable"). Any other suite is returned as it is: those labels are in the default
+/// suite's words, not in another seed's.
+pub fn with_own_rows(mut suite: Suite) -> Result<Suite, UsageError> {
+    if suite.name == suite::load(DEFAULT_SUITE)?.name {
+        add_own_rows(&mut suite.rows);
+    }
+    Ok(suite)
+}
+
+/// [`OWN_ROWS`] that `rows` lacks, each after its workload's last row (so a workload's rows
+/// stay together).
+fn add_own_rows(rows: &mut Vec<SuiteRow>) {
+    for (workload, metric, label) in OWN_ROWS {
+        let known = rows
+            .iter()
+            .any(|r| r.workload == *workload && r.metric == *metric);
+        if known {
+            continue;
+        }
+        let at = rows
+            .iter()
+            .rposition(|r| r.workload == *workload)
+            .map_or(rows.len(), |i| i + 1);
+        let row = SuiteRow {
+            label: label.to_string(),
+            workload: workload.to_string(),
+            metric: metric.to_string(),
+            pending: None,
+            aggregate: None,
+            seed: None,
+        };
+        rows.insert(at, row);
+    }
 }
 
 #[cfg(test)]
@@ -139,5 +161,31 @@ mod tests {
                 assert!(metrics.iter().any(|m| m.name == r.metric), "{}", r.label);
             }
         }
+    }
+
+    #[test]
+    fn the_default_suite_by_name_labels_every_metric_and_other_presets_keep_their_rows() {
+        let classic = with_own_rows(suite::load("classic").unwrap()).unwrap();
+        let label = |w: &str, m: &str| {
+            classic
+                .rows
+                .iter()
+                .find(|r| r.workload == w && r.metric == m)
+                .map(|r| r.label.clone())
+        };
+        assert_eq!(
+            label("stream", "create_durable").as_deref(),
+            Some("Create a {stream.size} File and fsync It")
+        );
+        assert_eq!(
+            label("filesystem", "umount").as_deref(),
+            Some("Time it takes to unmount the filesystem")
+        );
+        // Added once, not again over a row the suite has.
+        let again = with_own_rows(classic.clone()).unwrap();
+        assert_eq!(again.rows.len(), classic.rows.len());
+        let s2 = suite::load("prolinux2013").unwrap();
+        let n = s2.rows.len();
+        assert_eq!(with_own_rows(s2).unwrap().rows.len(), n);
     }
 }

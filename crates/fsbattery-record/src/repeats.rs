@@ -92,6 +92,9 @@ pub enum StopReason {
     Maximum,
     /// The budget ran out, still undecided.
     Budget,
+    /// Still undecided, and the observed noise says it would take far more repeats than the
+    /// maximum or the budget leaves (futility): the time goes to rows more repeats can decide.
+    Hopeless,
 }
 
 /// The repeats of a plan as one phrase: "3 repeat(s)" or "3..30 repeats (auto: ...)".
@@ -139,6 +142,9 @@ impl Convergence {
             (None, false) => "not converged: ",
             (Some(StopReason::Maximum), _) => "not converged at the maximum: ",
             (Some(StopReason::Budget), _) => "undecided when the budget ran out: ",
+            (Some(StopReason::Hopeless), _) => {
+                "undecided, given up: far more repeats than are left would be needed: "
+            }
         };
         format!("{} repeats, {state}{width}{which}", self.repeats)
     }

@@ -55,8 +55,10 @@ pub fn legend(rec: &RunRecord) -> Option<String> {
                 .map_or(String::new(), |_| " or the budget".into());
             format!(
                 "{UNCONVERGED} undecided: {} repeats{budget} neither separated it from the best \
-                 nor showed it equivalent within ±{} %",
-                a.max, a.margin_pct
+                 nor showed it equivalent within ±{} %{}",
+                a.max,
+                a.margin_pct,
+                given_up(rec)
             )
         } else {
             format!(
@@ -67,14 +69,30 @@ pub fn legend(rec: &RunRecord) -> Option<String> {
     })
 }
 
+/// The legend's addition when some cell stopped for futility (its repeat note says so).
+fn given_up(rec: &RunRecord) -> &'static str {
+    use fsbattery_record::repeats::StopReason;
+    let any = rec.targets.iter().flat_map(|t| &t.convergence);
+    if any
+        .into_iter()
+        .any(|c| c.stop == Some(StopReason::Hopeless))
+    {
+        ", or was given up early: its noise asked for far more repeats than were left"
+    } else {
+        ""
+    }
+}
+
 /// Whether some cell was decided by the compared rule (separated or equivalent), or stopped
 /// undecided under it: then the legend speaks of verdicts, not of precision.
 fn compared(rec: &RunRecord) -> bool {
     use fsbattery_record::repeats::StopReason;
-    rec.targets
-        .iter()
-        .flat_map(|t| &t.convergence)
-        .any(|c| matches!(c.stop, Some(StopReason::Decided | StopReason::Budget)))
+    rec.targets.iter().flat_map(|t| &t.convergence).any(|c| {
+        matches!(
+            c.stop,
+            Some(StopReason::Decided | StopReason::Budget | StopReason::Hopeless)
+        )
+    })
 }
 
 /// One line per auto-repeat decision and per aged filesystem, in target order.

@@ -11,6 +11,7 @@
 
 pub mod answer;
 pub mod cache_notes;
+pub mod cell_lines;
 pub mod cell_stats;
 pub mod closing;
 pub mod comparable;

@@ -26,8 +26,34 @@ pub struct TerminalTable {
     pub styled: bool,
 }
 
+/// What the terminal output holds beyond the results: [`Detail::FULL`] for `report` and every
+/// [`Renderer`] use; `run` shows the seed comparisons and the device paragraph only with
+/// `--verbose`, and writes one line per cell instead of tables when not on a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Detail {
+    /// The "Then and now" lists and the device I/O table and sentences.
+    pub verbose: bool,
+    /// One line per cell ([`crate::cell_lines`]) instead of the matrix tables.
+    pub lines: bool,
+}
+
+impl Detail {
+    /// Everything, as tables.
+    pub const FULL: Detail = Detail {
+        verbose: true,
+        lines: false,
+    };
+}
+
 impl Renderer for TerminalTable {
     fn render(&self, report: &Report<'_>) -> Result<Vec<u8>, RenderError> {
+        self.render_with(report, Detail::FULL)
+    }
+}
+
+impl TerminalTable {
+    /// The terminal output with `detail`.
+    pub fn render_with(&self, report: &Report<'_>, detail: Detail) -> Result<Vec<u8>, RenderError> {
         let mut out = String::new();
         let rec = report.record;
         let agg = report.aggregate;
@@ -45,12 +71,12 @@ impl Renderer for TerminalTable {
         let iozone = crate::iozone_tables::render(report);
         // An iozone-only run has no other rows: its tables are the whole report.
         if !main.rows.is_empty() || iozone.is_none() {
-            out.push_str(&self.table(&main, report, true));
+            out.push_str(&self.matrix(&main, report, true, detail));
             // CPU % belongs to timed rows; a run of rates alone (io500) has none to show.
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             if !cpu.rows.is_empty() {
                 out.push_str("\nCPU % ((user+sys)/elapsed)\n");
-                out.push_str(&self.table(&cpu, report, false));
+                out.push_str(&self.matrix(&cpu, report, false, detail));
             }
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
@@ -64,7 +90,9 @@ impl Renderer for TerminalTable {
             out.push_str(crate::rank_spread::LEGEND);
             out.push('\n');
         }
-        out.push_str(&self.device_io(rec));
+        if detail.verbose {
+            out.push_str(&self.device_io(rec));
+        }
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
         for l in conditions::notes(rec) {
@@ -78,8 +106,10 @@ impl Renderer for TerminalTable {
             out.push_str(&l);
             out.push('\n');
         }
-        out.push_str(&then_and_now(rec));
-        out.push_str(&self.seed_numbers(crate::then_now::for_report(report).as_ref()));
+        if detail.verbose {
+            out.push_str(&then_and_now(rec));
+            out.push_str(&self.seed_numbers(crate::then_now::for_report(report).as_ref()));
+        }
         if let Some(t) = iozone {
             out.push('\n');
             out.push_str(&t);
@@ -97,9 +127,7 @@ impl Renderer for TerminalTable {
         }
         Ok(out.into_bytes())
     }
-}
 
-impl TerminalTable {
     /// The seed's numbers beside this run's ([`crate::then_now`]): per published table its
     /// τ line, a table of value and rank then -> now per filesystem, the flips and notes.
     pub fn seed_numbers(&self, tn: Option<&fsbattery_record::then_now::ThenAndNow>) -> String {
@@ -172,6 +200,16 @@ impl TerminalTable {
         t
     }
 
+    /// `m` as a table, or as one line per cell under `detail.lines`.
+    fn matrix(&self, m: &Matrix, report: &Report<'_>, with_unit: bool, detail: Detail) -> String {
+        if detail.lines {
+            return crate::cell_lines::render(m, with_unit, |r, i| {
+                cell_text(m, r, i, report, with_unit)
+            });
+        }
+        self.table(m, report, with_unit)
+    }
+
     fn table(&self, m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
         let mut t = self.new_table();
         let mut header = vec![Cell::new("test")];
@@ -185,33 +223,10 @@ impl TerminalTable {
             if with_unit {
                 cells.push(Cell::new(&row.unit));
             }
-            for (i, e) in row.entries.iter().enumerate() {
-                let mut text = format::entry(e, row.aggregate_or(report.aggregate));
-                if row.tool_bound[i] {
-                    text.push_str(" (tool-bound)");
-                }
+            for i in 0..row.entries.len() {
+                let (value, marks) = cell_text(m, row, i, report, with_unit);
+                let text = format!("{value}{marks}");
                 let mark = row.verdict.mark(i);
-                if mark != Mark::None {
-                    text.push(' ');
-                    text.push_str(format::mark(mark));
-                }
-                // The precision was judged on the values, not on CPU %.
-                let values = m.quantity == crate::matrix::Quantity::Value;
-                if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
-                    text.push(' ');
-                    text.push_str(conditions::UNCONVERGED);
-                }
-                let cell = report
-                    .record
-                    .cell(&m.columns[i], &row.workload, &row.metric);
-                if with_unit && crate::cache_notes::flagged(report.record, cell) {
-                    text.push_str(crate::cache_notes::MARK);
-                }
-                // Under MPI: the ranks' own values beside the aggregate.
-                if let Some(spread) = cell.filter(|_| values).and_then(crate::rank_spread::of) {
-                    text.push(' ');
-                    text.push_str(&spread.short());
-                }
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
                 if mark == Mark::Winner && self.styled {
                     c = c.add_attribute(Attribute::Bold);
@@ -291,4 +306,43 @@ pub fn failures(m: &Matrix) -> String {
         }
     }
     out
+}
+
+/// Cell `i` of `row` as the terminal shows it: the value (aggregate ± CI95) and what follows
+/// it (tool-bound, the verdict's mark, `~` unconverged, the cache mark, the ranks' spread).
+fn cell_text(
+    m: &Matrix,
+    row: &crate::matrix::Row,
+    i: usize,
+    report: &Report<'_>,
+    with_unit: bool,
+) -> (String, String) {
+    let value = format::entry(&row.entries[i], row.aggregate_or(report.aggregate));
+    let mut text = String::new();
+    if row.tool_bound[i] {
+        text.push_str(" (tool-bound)");
+    }
+    let mark = row.verdict.mark(i);
+    if mark != Mark::None {
+        text.push(' ');
+        text.push_str(format::mark(mark));
+    }
+    // The precision was judged on the values, not on CPU %.
+    let values = m.quantity == crate::matrix::Quantity::Value;
+    if values && conditions::unconverged(report.record, &m.columns[i], &row.workload) {
+        text.push(' ');
+        text.push_str(conditions::UNCONVERGED);
+    }
+    let cell = report
+        .record
+        .cell(&m.columns[i], &row.workload, &row.metric);
+    if with_unit && crate::cache_notes::flagged(report.record, cell) {
+        text.push_str(crate::cache_notes::MARK);
+    }
+    // Under MPI: the ranks' own values beside the aggregate.
+    if let Some(spread) = cell.filter(|_| values).and_then(crate::rank_spread::of) {
+        text.push(' ');
+        text.push_str(&spread.short());
+    }
+    (value, text)
 }

@@ -271,16 +271,14 @@ pub fn decide_row(
         let column = undecided[0];
         let k = others.iter().position(|&i| i == column).unwrap_or(0);
         let (ratio, ratio_ci) = times_better(column);
-        // Holm's first step tests at α / (k − 1): the conservative level for the estimate.
-        let level = alpha / others.len() as f64;
-        let repeats = diff(column).and_then(|w| {
-            let better_mean = if better.is_better(w.mean_a, w.mean_b) {
-                w.mean_a
-            } else {
-                w.mean_b
-            };
-            repeats_to_decide(&w, level, margin_pct / 100.0 * better_mean.abs())
-        });
+        let repeats = estimate(
+            samples(best),
+            samples(column),
+            better,
+            alpha,
+            others.len(),
+            margin_pct,
+        );
         Decision::Undecided {
             best,
             column,
@@ -293,6 +291,27 @@ pub fn decide_row(
         }
     };
     row
+}
+
+/// Samples per column that would decide column `b` against the best `a` from the observed
+/// variance, at Holm's first-step level α / `family` (the conservative level for an estimate);
+/// `None` when not within [`MAX_REPEATS`](crate::MAX_REPEATS).
+pub(crate) fn estimate(
+    a: &[f64],
+    b: &[f64],
+    better: Better,
+    alpha: f64,
+    family: usize,
+    margin_pct: f64,
+) -> Option<usize> {
+    let w = WelchDiff::new(a, b)?;
+    let better_mean = if better.is_better(w.mean_a, w.mean_b) {
+        w.mean_a
+    } else {
+        w.mean_b
+    };
+    let level = alpha / family.max(1) as f64;
+    repeats_to_decide(&w, level, margin_pct / 100.0 * better_mean.abs())
 }
 
 /// For each column of a row, whether its position is decided: the winner, a column separated

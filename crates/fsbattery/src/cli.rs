@@ -371,6 +371,10 @@ pub struct RunArgs {
     /// Print no progress, only the final table.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also print the seed studies' numbers and labels beside this run's ("Then and now") and
+    /// what the block devices wrote; the report files always hold them.
+    #[arg(long)]
+    pub verbose: bool,
     /// Do not measure fsbattery's own ceiling (well under 1 s at the start), so no cell is marked
     /// tool-bound.
     #[arg(long)]

@@ -6,7 +6,9 @@
 //!   round — every target ran the same repeat — a cell (target × workload) stops once, in every
 //!   headline metric of its workload, its place is decided against the best target: it wins,
 //!   or is significantly worse, or is equivalent within the margin (Holm over the row's
-//!   comparisons). Only headline metrics count: comparable times and rates, the mean or median
+//!   comparisons). It also stops, as hopeless, once every row it still waits on would need
+//!   far more repeats than the maximum and the budget leave ([`fsbattery_stats::hopeless`]):
+//!   that decides nothing, it only gives the time left to rows more repeats can decide. Only headline metrics count: comparable times and rates, the mean or median
 //!   of a latency distribution; maxima and other percentiles, sizes, counts, constants and
 //!   timings under [`TINY_SECS`] are shown and ranked but never hold a run hostage.
 //! - *alone* (one ranked target, a reference target, or one filesystem for the whole run, where
@@ -249,25 +251,49 @@ impl AutoRun {
             return out;
         }
         for &w in workloads {
-            let decided = self.decided(w, alpha);
-            for (t, decided) in decided.into_iter().enumerate() {
+            let places = self.places(w, alpha);
+            for (t, place) in places.into_iter().enumerate() {
                 let cell = &self.cells[t][w];
                 if !self.ranked[t] || cell.stopped || cell.made < self.spec.min {
                     continue;
                 }
-                if decided {
-                    out.push((t, self.stop(t, w, names[w], StopReason::Decided)));
-                } else if cell.made >= self.spec.max {
-                    out.push((t, self.stop(t, w, names[w], StopReason::Maximum)));
-                }
+                let reason = match place {
+                    Place::Decided => StopReason::Decided,
+                    Place::Hopeless => StopReason::Hopeless,
+                    Place::Open if cell.made >= self.spec.max => StopReason::Maximum,
+                    Place::Open => continue,
+                };
+                out.push((t, self.stop(t, w, names[w], reason)));
             }
         }
         out
     }
 
-    /// Per target, whether its place is decided in every headline metric of workload `w`.
-    fn decided(&self, w: usize, alpha: f64) -> Vec<bool> {
-        let mut all = vec![true; self.cells.len()];
+    /// Repeats per cell of workload `w` that can still be afforded: the most any of its
+    /// ranked cells made plus the rounds the budget leaves at the last round's length, at
+    /// most the maximum.
+    fn affordable(&self, w: usize) -> usize {
+        let made = (0..self.cells.len())
+            .filter(|&t| self.ranked[t])
+            .map(|t| self.cells[t][w].made)
+            .max()
+            .unwrap_or(0);
+        let rounds_left = match (self.spec.budget_secs, self.started, self.round_started) {
+            (Some(budget), Some(started), Some(_)) if !self.last_round.is_zero() => {
+                let left = budget - started.elapsed().as_secs_f64();
+                (left.max(0.0) / self.last_round.as_secs_f64()).floor() as u32
+            }
+            _ => u32::MAX,
+        };
+        made.saturating_add(rounds_left).min(self.spec.max) as usize
+    }
+
+    /// Per target, its place in workload `w`: decided in every headline metric; else, when
+    /// every metric it waits on is hopeless (see [`fsbattery_stats::hopeless`]), hopeless;
+    /// else open.
+    fn places(&self, w: usize, alpha: f64) -> Vec<Place> {
+        let affordable = self.affordable(w);
+        let mut all = vec![Place::Decided; self.cells.len()];
         for h in &self.headlines[w] {
             let cells: Vec<Option<Contestant<'_>>> = (0..self.cells.len())
                 .map(|t| {
@@ -281,13 +307,30 @@ impl AutoRun {
             if h.time && best_mean(&cells, h.better).is_some_and(|m| m < TINY_SECS) {
                 continue;
             }
-            let these = fsbattery_stats::decided(&cells, h.better, alpha, self.spec.margin_pct);
-            for (a, d) in all.iter_mut().zip(these) {
-                *a &= d;
+            let margin = self.spec.margin_pct;
+            let decided = fsbattery_stats::decided(&cells, h.better, alpha, margin);
+            let hopeless = fsbattery_stats::hopeless(&cells, h.better, alpha, margin, affordable);
+            for ((a, d), hl) in all.iter_mut().zip(decided).zip(hopeless) {
+                *a = match (*a, d, hl) {
+                    (Place::Open, _, _) | (_, false, false) => Place::Open,
+                    (Place::Hopeless, _, _) | (_, false, true) => Place::Hopeless,
+                    (Place::Decided, true, _) => Place::Decided,
+                };
             }
         }
         all
     }
+}
+
+/// Where a cell stands in its workload's headline rows after a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// Some row still waits on it and more repeats may decide it.
+    Open,
+    /// Every row is decided for it.
+    Decided,
+    /// Decided or hopeless in every row, hopeless in at least one.
+    Hopeless,
 }
 
 /// The best column's mean in direction `better`.

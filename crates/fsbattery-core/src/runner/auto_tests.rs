@@ -62,10 +62,19 @@ fn alone_a_noisy_metric_goes_on_to_the_maximum() {
 /// Run rounds of two (or more) ranked targets, `values[t][r]` for repeat r of target t; the
 /// decisions in the order made, with the round they came after.
 fn compared(values: &[&[f64]], heads: Vec<Headline>) -> Vec<(usize, usize, Convergence)> {
+    compared_with(spec(), values, heads)
+}
+
+/// [`compared`] under the bounds `spec`.
+fn compared_with(
+    spec: AutoRepeat,
+    values: &[&[f64]],
+    heads: Vec<Headline>,
+) -> Vec<(usize, usize, Convergence)> {
     let targets = values.len();
-    let mut a = AutoRun::new(spec(), vec![heads], vec![true; targets], false);
+    let mut a = AutoRun::new(spec, vec![heads], vec![true; targets], false);
     let mut out = Vec::new();
-    for r in 0..spec().max as usize {
+    for r in 0..spec.max as usize {
         assert!(a.round_fits());
         for (t, v) in values.iter().enumerate() {
             if a.stopped(t, 0) {
@@ -227,4 +236,46 @@ fn the_budget_stops_every_undecided_cell() {
         "{}",
         out[0].1.describe()
     );
+}
+
+/// `n` planted values around `mean`, zig-zagging by about ±`spread`.
+fn zigzag(mean: f64, spread: f64, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| {
+            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+            mean + sign * spread * (1.0 + (i % 3) as f64 * 0.1)
+        })
+        .collect()
+}
+
+#[test]
+fn a_hopeless_row_is_given_up_once_judged_and_says_so() {
+    // Planted: 5 % apart (the margin itself) under ±25 % noise; hundreds of repeats would
+    // not decide it, far beyond the maximum of 15: both stop as hopeless after the tenth
+    // round, not at the fifteenth.
+    let (a, b) = (zigzag(100.0, 25.0, 15), zigzag(105.0, 25.0, 15));
+    let out = compared_with(AutoRepeat::new(3, 15), &[&a, &b], vec![rate("rate")]);
+    assert_eq!(out.len(), 2, "{out:?}");
+    for (r, _, c) in &out {
+        assert_eq!((*r, c.repeats), (9, 10), "{c:?}");
+        assert_eq!(c.stop, Some(StopReason::Hopeless));
+        assert!(
+            !c.reached && c.describe().contains("given up"),
+            "{}",
+            c.describe()
+        );
+    }
+}
+
+#[test]
+fn a_row_more_repeats_can_decide_is_not_given_up() {
+    // Planted: 10 % apart under ±12 % noise: undecided at ten repeats, separated well before
+    // forty; the cells keep repeating until it is decided.
+    let (a, b) = (zigzag(110.0, 12.0, 40), zigzag(100.0, 12.0, 40));
+    let out = compared_with(AutoRepeat::new(3, 40), &[&a, &b], vec![rate("rate")]);
+    assert_eq!(out.len(), 2, "{out:?}");
+    for (r, _, c) in &out {
+        assert_eq!(c.stop, Some(StopReason::Decided), "{c:?}");
+        assert!(*r >= 9 && *r < 39, "{r}");
+    }
 }

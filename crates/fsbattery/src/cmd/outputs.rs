@@ -187,6 +187,28 @@ pub fn terminal_table(
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// What `run` prints of the record: the results and their verdicts; the seed comparisons and
+/// the device paragraph only when `verbose`; one line per cell instead of tables when the
+/// output is not a terminal (`styled` false) and `COLUMNS` asks for no table width.
+pub fn run_output(
+    record: &RunRecord,
+    styled: bool,
+    verbose: bool,
+    rank_reference: bool,
+) -> anyhow::Result<String> {
+    let report = Report {
+        record,
+        aggregate: record.plan.aggregate,
+        rank_reference,
+    };
+    let detail = fsbattery_report::table::Detail {
+        verbose,
+        lines: !styled && fsbattery_report::term_width::columns().is_none(),
+    };
+    let bytes = TerminalTable { styled }.render_with(&report, detail)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// `record` in `format`, unstyled, as `run --format` writes it to stdout.
 pub fn render(
     record: &RunRecord,

@@ -319,7 +319,7 @@ fn check_programs(
 /// (or classic's list) at their defaults, native, under neutral settings.
 pub(super) fn suite_of(given: Option<&str>, workloads: &[String]) -> Result<Suite, UsageError> {
     match given {
-        Some(s) => suite::load(s),
+        Some(s) => suite_native::with_own_rows(suite::load(s)?),
         None => suite_native::without_suite(&named_workloads(workloads)?),
     }
 }

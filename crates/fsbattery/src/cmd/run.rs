@@ -235,14 +235,14 @@ fn print_results(
     );
     if args.format.0.terminal {
         let styled = std::io::stdout().is_terminal();
-        let table = outputs::terminal_table(record, None, styled, args.rank_reference)?;
+        let table = outputs::run_output(record, styled, args.verbose, args.rank_reference)?;
         return crate::stdout::write_unless_closed(format!("{table}\n{paths}"));
     }
     if !args.quiet {
-        let table = outputs::terminal_table(
+        let table = outputs::run_output(
             record,
-            None,
             std::io::stderr().is_terminal(),
+            args.verbose,
             args.rank_reference,
         )?;
         errln!("{table}\n{}", paths.trim_end());
