@@ -246,3 +246,67 @@ fn rounds_interleave_the_targets() {
     );
     assert_ne!(order[0].0, order[1].0);
 }
+
+/// Records a metric its declaration lacks.
+struct Sloppy;
+
+impl Workload for Sloppy {
+    fn tool_cache(&self) -> crate::cache::ToolCache {
+        crate::cache::ToolCache::Nothing
+    }
+    fn name(&self) -> &'static str {
+        "sloppy"
+    }
+    fn summary(&self) -> &'static str {
+        "test workload"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        &[]
+    }
+    fn needs(&self, _: &Params) -> crate::workload::needs::Needs {
+        crate::workload::needs::Needs::default()
+    }
+    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+        vec![MetricSpec::rate("rate", "ops/s", "the value")]
+    }
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &Params) -> Result<(), WorkloadError> {
+        let t = Timing {
+            elapsed_s: 0.001,
+            user_s: 0.0,
+            sys_s: 0.0,
+            io: None,
+        };
+        ctx.record("rate", &t, 1.0);
+        ctx.record("mystery", &t, 2.0);
+        Ok(())
+    }
+}
+
+static SLOPPY: Sloppy = Sloppy;
+
+#[test]
+fn a_metric_the_workload_does_not_declare_fails_its_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let mut p = plan_on(&tmp.path().join("work"), None, Fresh::PerRepeat, 1);
+    p.repeat = 1;
+    p.workloads = vec![PlannedWorkload {
+        workload: &SLOPPY,
+        params: Params::default(),
+        method: Method::Native,
+        cache: Default::default(),
+    }];
+    let outcome = execute(&mut p, &out, HostInfo::default(), &mut Silent).unwrap();
+    assert_eq!(outcome.failed_cells, 1);
+    let cells = &outcome.record.cells;
+    assert!(
+        cells.iter().all(|c| c.metric != "mystery"),
+        "an undeclared metric is never recorded with a guessed unit"
+    );
+    let failed = format!("{cells:?}");
+    assert!(
+        failed.contains("'mystery', which it does not declare"),
+        "{failed}"
+    );
+}

@@ -552,7 +552,7 @@ fn lifecycle_sample(run: &mut TargetRun<'_>, metric: &str, sample: Sample) -> st
     let declared = &lifecycle::FILESYSTEM;
     let specs = (declared.metrics)();
     let spec = specs.iter().find(|m| m.name == metric);
-    assert!(spec.is_some(), "lifecycle metric {metric} is declared");
+    let spec = spec.unwrap_or_else(|| panic!("lifecycle metric {metric} is declared"));
     let method = run.plan.method.to_string();
     let ev = step::sample_event(run.label, declared.name, metric, spec, &method, sample);
     run.journal.append(&ev)

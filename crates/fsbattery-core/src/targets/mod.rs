@@ -19,7 +19,6 @@ mod column_labels;
 mod device;
 mod dir;
 pub mod disk_model;
-mod exec;
 mod faultlog;
 mod fsdefaults;
 pub mod fsinfo;
@@ -41,7 +40,6 @@ pub use availability::{availability, default_specs, default_targets, spec_needs,
 pub use cleanup::{cleanup, CleanupReport};
 pub use column_labels::column_labels;
 pub use dir::DirTarget;
-pub(crate) use exec::{on_path, run as run_command, show as show_command, which};
 pub use fsdefaults::{FsDefault, FsDefaults, ANY_FS};
 pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
@@ -55,6 +53,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 #[error("{0}")]
 pub struct TargetError(pub String);
+
+impl From<crate::process::ProcessError> for TargetError {
+    fn from(e: crate::process::ProcessError) -> Self {
+        TargetError(e.0)
+    }
+}
 
 /// A place to run workloads.
 pub trait Target: Send {
@@ -141,7 +145,7 @@ pub fn fs_name(name: &str) -> Result<String, String> {
 
 /// Whether `s` splits into mkfs words as a spec's `mkfs=` value would (quotes balanced).
 pub fn check_words(s: &str) -> Result<(), String> {
-    exec::split_words(s).map(|_| ())
+    crate::process::split_words(s).map(|_| ())
 }
 
 /// The option keys `spec` gives itself (e.g. `mount` in `loop:xfs,mount=noatime`): where a
