@@ -18,6 +18,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.dry_run {
         return super::dry_run::dry_run(&args);
     }
+    // Noted before anything may make it: a work directory this run makes is removed again
+    // (once empty) however the run ends, after the plan's targets are torn down (declared
+    // first, it drops last).
+    let made_workdir = super::made_workdir::MadeWorkdir::note(&args.workdir);
     // The plan first: building it creates nothing, and a mistake in the arguments is the
     // first thing to tell. Under mpirun every rank must have built the same, runnable plan.
     let ranks = super::ranks::start()?;
@@ -43,46 +47,30 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         0 => Some(out_dir(&args)?),
         _ => None,
     };
-    let default_workdir_made = !args.workdir.exists();
     // A bad mkfs=/mount= option fails here once, not in every cell of its target. Under MPI
     // every rank would make the same trial at once: the ranks' targets are left to the run.
     if ranks.is_none() {
-        if let Err(e) = super::trial_mount::check(&mut plan) {
-            remove_made_workdir(&args, default_workdir_made);
-            return Err(e.into());
-        }
+        super::trial_mount::check(&mut plan)?;
     }
-    if let Err(e) = attach_datasets(&mut plan, &args) {
-        remove_made_workdir(&args, default_workdir_made);
-        return Err(e);
-    }
+    attach_datasets(&mut plan, &args)?;
     let source = args.source_dir.as_deref().unwrap_or(&args.workdir);
     let source_note = super::source_disk::same_device_note(&plan, source, &args.workdir);
     plan.notes.extend(source_note);
-    let mut default_dir_note = None;
-    if plan.targets.is_empty() {
-        match add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
-            Ok(note) => default_dir_note = Some(note),
-            Err(e) => {
-                remove_made_workdir(&args, default_workdir_made);
-                return Err(e);
-            }
-        }
-    }
+    let default_dir_note = match plan.targets.is_empty() {
+        true => Some(add_default_dir(
+            &mut plan,
+            &args,
+            no_default_why.as_deref(),
+        )?),
+        false => None,
+    };
     // Claimed by creating its journal, still before any notice: of two runs given one
     // `--out` at once, the second is refused here in one line.
     let journal = match &out_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output directory {}", dir.display()))?;
-            match claim(dir) {
-                Ok(j) => Some(j),
-                Err(e) => {
-                    drop(plan); // the default directory's session, if one was begun
-                    remove_made_workdir(&args, default_workdir_made);
-                    return Err(e);
-                }
-            }
+            Some(claim(dir)?)
         }
         None => None,
     };
@@ -116,7 +104,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (None, None) => runner::execute(&mut plan, &out_dir, host, obs),
     };
     drop(plan); // tears down targets (removes the default directory) before reporting
-    remove_made_workdir(&args, default_workdir_made);
+    drop(made_workdir);
     // The results directory filled up or turned read-only under the run: the journal took
     // no more events from the failed one on, so the run stopped there and tore down.
     let outcome = outcome.map_err(|e| {
@@ -288,14 +276,6 @@ fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()
     })?;
     plan.datasets = Some(store);
     Ok(())
-}
-
-/// Remove the work directory this run made, once empty: never what it holds, which may be
-/// another run's sessions (two runs at once in one work directory).
-fn remove_made_workdir(args: &RunArgs, made: bool) {
-    if made {
-        let _ = std::fs::remove_dir(&args.workdir);
-    }
 }
 
 /// Create the run's journal in `dir`, refusing a directory another run claimed since
