@@ -29,7 +29,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(comm) = ranks.as_deref() {
         super::ranks::check_all(comm, &built).map_err(|e| super::ranks::silence(comm, e))?;
     }
-    let (mut plan, no_default_why) = built?;
+    let (plan, no_default_why) = built?;
     let rank = ranks.as_ref().map_or(0, |c| c.rank());
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.
@@ -37,8 +37,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(src) = &args.source_dir {
         fsbattery_core::targets::check_workdir(src)?;
     }
-    // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
-    plan::fit(&mut plan, &args, true)?;
+    // Space too (build leaves it to us: a dry run shows it), before any dataset is made: the
+    // one check of the plan the runner accepts.
+    let mut plan = runner::CheckedPlan::check(plan, !args.targets.is_empty())?;
     // Every refusal before any notice, so a refusal is the first and only line: an output
     // directory that already holds a run too. Only rank 0's journal is the run's; the others
     // keep theirs in memory (nothing on disk that a killed rank would leave behind), so they
@@ -55,7 +56,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     attach_datasets(&mut plan, &args)?;
     let source = args.source_dir.as_deref().unwrap_or(&args.workdir);
     let source_note = super::source_disk::same_device_note(&plan, source, &args.workdir);
-    plan.notes.extend(source_note);
+    plan.add_notes(source_note);
     let default_dir_note = match plan.targets.is_empty() {
         true => Some(add_default_dir(
             &mut plan,
@@ -182,7 +183,7 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
 /// With no target: a fresh directory under the work directory, checked like any target (it
 /// exists only now); refused, it is removed again. Returns the line that says so.
 fn add_default_dir(
-    plan: &mut runner::Plan,
+    plan: &mut runner::CheckedPlan,
     args: &RunArgs,
     why: Option<&str>,
 ) -> anyhow::Result<String> {
@@ -197,12 +198,7 @@ fn add_default_dir(
         why.unwrap_or("no default filesystem"),
         t.root().display()
     );
-    plan.targets.push(Box::new(t));
-    let warnings = plan::check_needs(&plan.workloads, &plan.targets, true).map_err(|e| {
-        plan.targets.clear();
-        anyhow::Error::from(e)
-    })?;
-    plan.notes.extend(warnings);
+    plan.add_target(Box::new(t))?;
     Ok(note)
 }
 
@@ -256,7 +252,7 @@ fn print_results(
 /// Make the run's dataset store (kernel trees) when a planned workload reads one, in the source
 /// directory: `--source-dir`, else the work directory. A bad `--tree-tarball` fails here,
 /// before any target is set up.
-fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()> {
+fn attach_datasets(plan: &mut runner::CheckedPlan, args: &RunArgs) -> anyhow::Result<()> {
     let needed = plan
         .workloads
         .iter()
@@ -274,7 +270,7 @@ fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()
             dir.display()
         ))
     })?;
-    plan.datasets = Some(store);
+    plan.set_datasets(store);
     Ok(())
 }
 
