@@ -7,10 +7,12 @@ use crate::measure::Timing;
 use crate::params::ParamSpec;
 use crate::targets::DirTarget;
 
-/// Records `metric` = `values[repeat % len]`.
+/// Records `metric` = `values[repeat % len]` (and `undeclared`, when set, which its
+/// declaration lacks).
 struct Fake {
     name: &'static str,
     values: &'static [f64],
+    undeclared: Option<&'static str>,
 }
 
 impl Workload for Fake {
@@ -46,6 +48,9 @@ impl Workload for Fake {
         let v = self.values[ctx.repeat() as usize % self.values.len()];
         ctx.record("rate", &t, v);
         ctx.record("size", &t, f64::from(ctx.repeat()) * 1000.0 + 1.0);
+        if let Some(metric) = self.undeclared {
+            ctx.record(metric, &t, 2.0);
+        }
         Ok(())
     }
 }
@@ -53,10 +58,12 @@ impl Workload for Fake {
 static QUIET: Fake = Fake {
     name: "quiet",
     values: &[100.0, 100.4, 99.8],
+    undeclared: None,
 };
 static NOISY: Fake = Fake {
     name: "noisy",
     values: &[50.0, 150.0, 90.0, 120.0],
+    undeclared: None,
 };
 
 /// [`plan`] on `targets` directory targets.
@@ -247,42 +254,12 @@ fn rounds_interleave_the_targets() {
     assert_ne!(order[0].0, order[1].0);
 }
 
-/// Records a metric its declaration lacks.
-struct Sloppy;
-
-impl Workload for Sloppy {
-    fn tool_cache(&self) -> crate::cache::ToolCache {
-        crate::cache::ToolCache::Nothing
-    }
-    fn name(&self) -> &'static str {
-        "sloppy"
-    }
-    fn summary(&self) -> &'static str {
-        "test workload"
-    }
-    fn params(&self) -> &'static [ParamSpec] {
-        &[]
-    }
-    fn needs(&self, _: &Params) -> crate::workload::needs::Needs {
-        crate::workload::needs::Needs::default()
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
-        vec![MetricSpec::rate("rate", "ops/s", "the value")]
-    }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &Params) -> Result<(), WorkloadError> {
-        let t = Timing {
-            elapsed_s: 0.001,
-            user_s: 0.0,
-            sys_s: 0.0,
-            io: None,
-        };
-        ctx.record("rate", &t, 1.0);
-        ctx.record("mystery", &t, 2.0);
-        Ok(())
-    }
-}
-
-static SLOPPY: Sloppy = Sloppy;
+/// Records `mystery` too, which it does not declare.
+static SLOPPY: Fake = Fake {
+    name: "sloppy",
+    values: &[1.0],
+    undeclared: Some("mystery"),
+};
 
 #[test]
 fn a_metric_the_workload_does_not_declare_fails_its_cell() {
@@ -298,7 +275,10 @@ fn a_metric_the_workload_does_not_declare_fails_its_cell() {
         cache: Default::default(),
     }];
     let outcome = execute(&mut checked(p), &out, HostInfo::default(), &mut Silent).unwrap();
-    assert_eq!(outcome.failed_cells, 1);
+    assert_eq!(
+        outcome.failed_cells, 2,
+        "the cells of both declared metrics"
+    );
     let cells = &outcome.record.cells;
     assert!(
         cells.iter().all(|c| c.metric != "mystery"),
