@@ -26,6 +26,7 @@ pub mod model;
 pub mod notice;
 pub mod packages;
 pub mod params;
+pub(crate) mod process;
 pub mod published;
 pub mod residency;
 pub mod runner;

@@ -220,7 +220,7 @@ pub const PYTHONS: [&str; 2] = ["python3", "/usr/bin/python3"];
 /// Whether `need` is present on this machine.
 pub fn present(need: &Need) -> bool {
     match need {
-        Need::Program(p) => crate::targets::which(p).is_some(),
+        Need::Program(p) => crate::process::which(p).is_some(),
         Need::PythonModule(m) => python_with(m).is_some(),
         Need::Library(l) => library_known(l),
     }

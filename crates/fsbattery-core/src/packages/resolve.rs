@@ -76,7 +76,7 @@ impl Resolution {
 
 /// A command line as text, quoted where a shell needs it.
 pub(crate) fn show(argv: &[String]) -> String {
-    crate::targets::show_command(argv)
+    crate::process::show(argv)
 }
 
 #[cfg(test)]

@@ -7,10 +7,12 @@ use crate::measure::Timing;
 use crate::params::ParamSpec;
 use crate::targets::DirTarget;
 
-/// Records `metric` = `values[repeat % len]`.
+/// Records `metric` = `values[repeat % len]` (and `undeclared`, when set, which its
+/// declaration lacks).
 struct Fake {
     name: &'static str,
     values: &'static [f64],
+    undeclared: Option<&'static str>,
 }
 
 impl Workload for Fake {
@@ -46,6 +48,9 @@ impl Workload for Fake {
         let v = self.values[ctx.repeat() as usize % self.values.len()];
         ctx.record("rate", &t, v);
         ctx.record("size", &t, f64::from(ctx.repeat()) * 1000.0 + 1.0);
+        if let Some(metric) = self.undeclared {
+            ctx.record(metric, &t, 2.0);
+        }
         Ok(())
     }
 }
@@ -53,10 +58,12 @@ impl Workload for Fake {
 static QUIET: Fake = Fake {
     name: "quiet",
     values: &[100.0, 100.4, 99.8],
+    undeclared: None,
 };
 static NOISY: Fake = Fake {
     name: "noisy",
     values: &[50.0, 150.0, 90.0, 120.0],
+    undeclared: None,
 };
 
 /// [`plan`] on `targets` directory targets.
@@ -103,8 +110,8 @@ fn run_on(auto: Option<AutoRepeat>, fresh: Fresh, targets: usize) -> RunRecord {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    let mut p = plan_on(&tmp.path().join("work"), auto, fresh, targets);
-    let outcome = execute(&mut p, &out, HostInfo::default(), &mut Silent).unwrap();
+    let p = plan_on(&tmp.path().join("work"), auto, fresh, targets);
+    let outcome = execute(&mut checked(p), &out, HostInfo::default(), &mut Silent).unwrap();
     // The journal alone assembles to the same record (what `report` reads after a crash).
     let events = crate::journal::read(&out.join(crate::journal::JOURNAL_FILE)).unwrap();
     assert_eq!(assemble(&events).unwrap(), outcome.record);
@@ -223,7 +230,7 @@ fn rounds_interleave_the_targets() {
     std::fs::create_dir(&out).unwrap();
     let mut p = plan_on(&tmp.path().join("work"), None, Fresh::PerRepeat, 2);
     p.repeat = 2;
-    execute(&mut p, &out, HostInfo::default(), &mut Silent).unwrap();
+    execute(&mut checked(p), &out, HostInfo::default(), &mut Silent).unwrap();
     let events = crate::journal::read(&out.join(crate::journal::JOURNAL_FILE)).unwrap();
     let order: Vec<(String, u32)> = events
         .iter()
@@ -245,4 +252,46 @@ fn rounds_interleave_the_targets() {
         (0, 0, 1, 1)
     );
     assert_ne!(order[0].0, order[1].0);
+}
+
+/// Records `mystery` too, which it does not declare.
+static SLOPPY: Fake = Fake {
+    name: "sloppy",
+    values: &[1.0],
+    undeclared: Some("mystery"),
+};
+
+#[test]
+fn a_metric_the_workload_does_not_declare_fails_its_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let mut p = plan_on(&tmp.path().join("work"), None, Fresh::PerRepeat, 1);
+    p.repeat = 1;
+    p.workloads = vec![PlannedWorkload {
+        workload: &SLOPPY,
+        params: Params::default(),
+        method: Method::Native,
+        cache: Default::default(),
+    }];
+    let outcome = execute(&mut checked(p), &out, HostInfo::default(), &mut Silent).unwrap();
+    assert_eq!(
+        outcome.failed_cells, 2,
+        "the cells of both declared metrics"
+    );
+    let cells = &outcome.record.cells;
+    assert!(
+        cells.iter().all(|c| c.metric != "mystery"),
+        "an undeclared metric is never recorded with a guessed unit"
+    );
+    let failed = format!("{cells:?}");
+    assert!(
+        failed.contains("'mystery', which it does not declare"),
+        "{failed}"
+    );
+}
+
+/// The plan as the runner takes it: these fake workloads need nothing a directory lacks.
+fn checked(p: Plan) -> CheckedPlan {
+    CheckedPlan::check(p, true).expect("the fake workloads fit a directory")
 }

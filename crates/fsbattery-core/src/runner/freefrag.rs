@@ -30,14 +30,13 @@ pub(super) fn probe(root: &Path) -> Option<FreeSpace> {
         _ => return None,
     };
     let mount = m.mount_point;
-    let freeze =
-        |how: &str| crate::targets::run_command(&["fsfreeze".into(), how.into(), mount.clone()]);
+    let freeze = |how: &str| crate::process::run(&["fsfreeze".into(), how.into(), mount.clone()]);
     let frozen = freeze("-f");
     // Thaw whatever happened: a frozen filesystem would hang every workload after this.
     if frozen.is_err() || freeze("-u").is_err() {
         return None;
     }
-    let ran = crate::targets::run_command(&argv).ok()?;
+    let ran = crate::process::run(&argv).ok()?;
     let mut fs = if argv[0] == "xfs_db" {
         let block = nix::sys::statvfs::statvfs(root).ok()?.fragment_size();
         xfs_freesp(&ran.output, block)?

@@ -14,12 +14,14 @@ mod age;
 mod auto;
 #[cfg(test)]
 mod auto_run_tests;
+mod checked;
 mod freefrag;
 pub mod lifecycle;
 mod observer;
 mod ranks;
 mod step;
 
+pub use checked::{check_needs, fit, CheckedPlan};
 pub use observer::{RunObserver, Silent, Step};
 
 use crate::collective::{Collective, Solo, Team};
@@ -55,7 +57,8 @@ pub struct PlannedWorkload {
     pub cache: crate::cache_plan::WorkloadCache,
 }
 
-/// A validated plan: everything is known to exist and be usable before the first setup.
+/// A plan as its builder assembles it: everything is known to exist before the first setup.
+/// The runner takes it only as a [`CheckedPlan`], once the workloads' needs fit its targets.
 pub struct Plan {
     /// The suite the rows come from.
     pub suite: Suite,
@@ -185,7 +188,7 @@ pub struct Outcome {
 
 /// Run the plan, writing the journal and results.json into `out_dir` (which must exist).
 pub fn execute(
-    plan: &mut Plan,
+    plan: &mut CheckedPlan,
     out_dir: &Path,
     host: HostInfo,
     obs: &mut dyn RunObserver,
@@ -197,7 +200,7 @@ pub fn execute(
 /// [`crate::collective`]); each works in its own directory `rank-N` under the target's root,
 /// and every sample is combined over the ranks. Rank 0's journal is the run's.
 pub fn execute_with(
-    plan: &mut Plan,
+    plan: &mut CheckedPlan,
     out_dir: &Path,
     host: HostInfo,
     obs: &mut dyn RunObserver,
@@ -215,13 +218,14 @@ pub fn execute_with(
 /// [`execute_with`] into a journal the caller created (and so claimed `out_dir` with, before
 /// saying anything: see [`Journal::create`]).
 pub fn execute_in(
-    plan: &mut Plan,
+    plan: &mut CheckedPlan,
     mut journal: Journal,
     out_dir: &Path,
     host: HostInfo,
     obs: &mut dyn RunObserver,
     comm: &dyn Collective,
 ) -> std::io::Result<Outcome> {
+    let plan = &mut plan.0;
     let team = Team::new(comm);
     // Warnings raised under targets and workloads reach `obs`, not stderr (see `notice`).
     let notices = crate::notice::Capture::begin();
@@ -552,7 +556,7 @@ fn lifecycle_sample(run: &mut TargetRun<'_>, metric: &str, sample: Sample) -> st
     let declared = &lifecycle::FILESYSTEM;
     let specs = (declared.metrics)();
     let spec = specs.iter().find(|m| m.name == metric);
-    assert!(spec.is_some(), "lifecycle metric {metric} is declared");
+    let spec = spec.unwrap_or_else(|| panic!("lifecycle metric {metric} is declared"));
     let method = run.plan.method.to_string();
     let ev = step::sample_event(run.label, declared.name, metric, spec, &method, sample);
     run.journal.append(&ev)

@@ -17,6 +17,8 @@ struct SampleSink<'s> {
     memcg: Option<&'s crate::targets::MemoryCgroup>,
     write_err: Option<std::io::Error>,
     comparable: Vec<(String, Sample)>,
+    /// The first metric recorded that the workload does not declare.
+    undeclared: Option<String>,
 }
 
 impl SampleSink<'_> {
@@ -25,15 +27,20 @@ impl SampleSink<'_> {
         if let Some(cg) = self.memcg {
             cg.sample_cache();
         }
-        let spec = self.metrics.iter().find(|m| m.name == metric);
-        let unit = spec.map_or("s", |m| m.unit.as_str());
-        let meta = spec.and_then(|m| m.meta.clone());
+        // A metric the workload does not declare has no unit or direction to record: guessing
+        // ("s", lower is better) would rank it wrongly, so the cell fails instead.
+        let Some(spec) = self.metrics.iter().find(|m| m.name == metric) else {
+            self.undeclared.get_or_insert_with(|| metric.to_string());
+            return;
+        };
+        let unit = spec.unit.as_str();
+        let meta = spec.meta.clone();
         combine_ranks(
             &mut sample,
             &meta.unwrap_or_else(|| MetricMeta::from_unit(unit)),
         );
         self.obs.sample(self.step, metric, unit, &sample);
-        if spec.is_none_or(|m| m.comparable) {
+        if spec.comparable {
             self.comparable.push((metric.to_string(), sample.clone()));
         }
         let (target, workload) = (self.step.target, self.step.workload);
@@ -45,29 +52,35 @@ impl SampleSink<'_> {
 }
 
 /// The journal event for one sample of `workload`'s `metric`, carrying the unit, direction and
-/// comparability of `spec`, the participant's declaration of it (undeclared: seconds, lower
-/// is better): one path for workload samples and the runner's lifecycle samples.
+/// comparability of `spec`, the participant's declaration of it: one path for workload samples
+/// and the runner's lifecycle samples.
 pub(super) fn sample_event(
     target: &str,
     workload: &str,
     metric: &str,
-    spec: Option<&MetricSpec>,
+    spec: &MetricSpec,
     method: &str,
     sample: Sample,
 ) -> Event {
-    let (unit, better, comparable) = spec
-        .map(|m| (m.unit.clone(), m.better, m.comparable))
-        .unwrap_or_else(|| ("s".into(), fsbattery_stats::Better::Lower, true));
     Event::Sample {
         target: target.into(),
         workload: workload.into(),
         metric: metric.into(),
-        unit,
-        better,
-        comparable,
+        unit: spec.unit.clone(),
+        better: spec.better,
+        comparable: spec.comparable,
         method: method.into(),
         sample,
     }
+}
+
+/// The refusal of a metric a workload recorded without declaring it (a bug in the workload,
+/// not the user's to fix, so the cell fails with its name).
+fn undeclared_error(workload: &str, metric: &str) -> WorkloadError {
+    WorkloadError::Failed(format!(
+        "{workload} recorded metric '{metric}', which it does not declare: no unit or \
+         direction to record it with (a bug in fsbattery; please report it)"
+    ))
 }
 
 /// Run one workload once on the set-up target, journaling each sample as it is measured.
@@ -102,9 +115,13 @@ pub(super) fn run_step(
         memcg: run.memcg,
         write_err: None,
         comparable: Vec::new(),
+        undeclared: None,
     };
     let (team, plan) = (run.team, run.plan);
-    let res = run_workload(team, plan, pw, target, devices, repeat, &mut sink);
+    let mut res = run_workload(team, plan, pw, target, devices, repeat, &mut sink);
+    if let (Ok(()), Some(metric)) = (&res, &sink.undeclared) {
+        res = Err(undeclared_error(name, metric));
+    }
     if let Some(e) = sink.write_err {
         return Err(e);
     }

@@ -226,7 +226,7 @@ fn probe_signature(dev: &Path) -> Result<Option<String>, String> {
         "export".into(),
         dev.display().to_string(),
     ];
-    let (ran, code) = super::exec::run_status(&argv).map_err(|e| {
+    let (ran, code) = crate::process::run_status(&argv).map_err(|e| {
         let need = crate::packages::Need::program("blkid");
         format!(
             "cannot probe {} for data: {e} ({})",
@@ -269,7 +269,7 @@ pub(crate) fn fs_uuid(dev: &Path) -> Option<String> {
         "UUID".into(),
         dev.display().to_string(),
     ];
-    match super::exec::run_status(&argv) {
+    match crate::process::run_status(&argv) {
         Ok((ran, Some(0))) => Some(ran.output.trim().to_string()).filter(|u| !u.is_empty()),
         _ => None,
     }

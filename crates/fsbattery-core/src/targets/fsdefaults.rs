@@ -72,7 +72,7 @@ pub(crate) fn apply(
 ) -> Result<(), String> {
     let given = super::spec::given_keys(spec);
     if let Some(words) = resolve(defaults, fs, "mkfs", &given) {
-        *mkfs = super::exec::split_words(&words)
+        *mkfs = crate::process::split_words(&words)
             .map_err(|e| format!("the suite's mkfs options for {fs}: {e}"))?;
     }
     if let Some(m) = resolve(defaults, fs, "mount", &given) {

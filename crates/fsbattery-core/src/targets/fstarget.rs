@@ -5,12 +5,12 @@
 //! Invariant: between `setup` and `teardown` exactly one session is open; dropping the target
 //! (or a failed setup) releases it through the guards.
 
-use super::exec::Ran;
 use super::guards::Session;
 use super::mkfs::FsKind;
 use super::spec::{DevSpec, LoopSpec, TmpfsSpec};
 use super::{probe_direct_io, Target, TargetError, TargetOptions};
 use crate::model::{BlockDevice, Capabilities, Lifecycle};
+use crate::process::Ran;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -284,7 +284,7 @@ impl Target for FsTarget {
 pub(crate) fn run_all(cmds: &[Vec<String>]) -> Result<Ran, TargetError> {
     let mut all = Ran::default();
     for argv in cmds {
-        let ran = super::exec::run(argv)?;
+        let ran = crate::process::run(argv)?;
         if !all.command.is_empty() {
             all.command.push_str(" && ");
         }

@@ -7,10 +7,10 @@
 //! file so `fsbattery cleanup` can finish the job. The state file is deleted once every entry
 //! is released.
 
-use super::exec::{self, Ran};
 use super::release::{self, Handle};
 use super::state::{Resource, StateFile, STATE_EXT};
 use super::{loopdev, TargetError};
+use crate::process::{self as exec, Ran};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -305,7 +305,7 @@ impl Session {
             handle: Handle::None,
         });
         let kmsg = super::faultlog::kernel_log_from_now();
-        let ran = exec::run(argv).map_err(|e| with_kernel_log(e, kmsg))?;
+        let ran = exec::run(argv).map_err(|e| with_kernel_log(e.into(), kmsg))?;
         let entry = release::mounted_at(mount_point).ok_or_else(|| {
             TargetError(format!(
                 "{} succeeded but nothing is mounted on {}",

@@ -6,7 +6,7 @@
 //! those that wire extra devices in (external journal/log, multi-device). Everything else
 //! comes from the user's `mkfs=` and `mount=` options.
 
-use super::exec::which;
+use crate::process::which;
 use std::path::{Path, PathBuf};
 
 /// A filesystem fsbattery can make on a block device or image.
@@ -189,7 +189,7 @@ impl FsKind {
 
     /// Version strings of the tools involved, for the record.
     pub(crate) fn tool_versions(&self) -> Vec<(String, Option<String>)> {
-        use super::exec::version;
+        use crate::process::version;
         let e2 = || ("mke2fs".to_string(), version(&["mke2fs", "-V"]));
         let mut v = match self {
             FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 => vec![e2()],

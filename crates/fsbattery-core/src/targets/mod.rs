@@ -19,7 +19,6 @@ mod column_labels;
 mod device;
 mod dir;
 pub mod disk_model;
-mod exec;
 mod faultlog;
 mod fsdefaults;
 pub mod fsinfo;
@@ -41,7 +40,6 @@ pub use availability::{availability, default_specs, default_targets, spec_needs,
 pub use cleanup::{cleanup, CleanupReport};
 pub use column_labels::column_labels;
 pub use dir::DirTarget;
-pub(crate) use exec::{on_path, run as run_command, show as show_command, which};
 pub use fsdefaults::{FsDefault, FsDefaults, ANY_FS};
 pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
@@ -55,6 +53,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 #[error("{0}")]
 pub struct TargetError(pub String);
+
+impl From<crate::process::ProcessError> for TargetError {
+    fn from(e: crate::process::ProcessError) -> Self {
+        TargetError(e.0)
+    }
+}
 
 /// A place to run workloads.
 pub trait Target: Send {
@@ -141,7 +145,7 @@ pub fn fs_name(name: &str) -> Result<String, String> {
 
 /// Whether `s` splits into mkfs words as a spec's `mkfs=` value would (quotes balanced).
 pub fn check_words(s: &str) -> Result<(), String> {
-    exec::split_words(s).map(|_| ())
+    crate::process::split_words(s).map(|_| ())
 }
 
 /// The option keys `spec` gives itself (e.g. `mount` in `loop:xfs,mount=noatime`): where a
@@ -164,6 +168,34 @@ pub struct TargetKind {
     pub help: &'static str,
     /// Parse and validate the rest of the spec (no side effects).
     pub parse: ParseFn,
+    /// Check only the grammar of the rest of the spec, without looking at the machine (see
+    /// [`check_syntax`]).
+    pub syntax: SyntaxFn,
+}
+
+/// Checks the part of a spec after `prefix:` against its kind's grammar alone.
+pub type SyntaxFn = fn(rest: &str) -> Result<(), String>;
+
+fn dir_syntax(rest: &str) -> Result<(), String> {
+    match rest.is_empty() {
+        true => Err("no path given: write dir:PATH".to_string()),
+        false => Ok(()),
+    }
+}
+
+fn tmpfs_syntax(rest: &str) -> Result<(), String> {
+    spec::TmpfsSpec::parse(rest).map(|_| ())
+}
+
+/// `image_bytes` is what `parse` checks free space against: it must be computable.
+fn loop_syntax(rest: &str) -> Result<(), String> {
+    spec::LoopSpec::parse(rest).map(|l| {
+        let _bytes = l.image_bytes();
+    })
+}
+
+fn dev_syntax(rest: &str) -> Result<(), String> {
+    spec::DevSpec::parse(rest).map(|_| ())
 }
 
 /// Every target kind, in listing order.
@@ -174,6 +206,7 @@ pub fn kinds() -> &'static [TargetKind] {
             grammar: "dir:PATH[,label=NAME]",
             help: "an existing, writable directory; fsbattery makes no filesystem",
             parse: dir::parse,
+            syntax: dir_syntax,
         },
         TargetKind {
             prefix: "tmpfs",
@@ -181,6 +214,7 @@ pub fn kinds() -> &'static [TargetKind] {
             help: "a fresh tmpfs on a private mount point under the work directory \
                    (default size: the kernel's, half of RAM); needs root",
             parse: tmpfs::parse,
+            syntax: tmpfs_syntax,
         },
         TargetKind {
             prefix: "loop",
@@ -194,6 +228,7 @@ pub fn kinds() -> &'static [TargetKind] {
                    binds the loop devices with direct I/O. mkfs=/mount= values may contain \
                    commas; quote them ('...') to hold a key name",
             parse: loopfs::parse,
+            syntax: loop_syntax,
         },
         TargetKind {
             prefix: "dev",
@@ -202,6 +237,7 @@ pub fn kinds() -> &'static [TargetKind] {
                    is in use, or holds a partition table or any signature unless data may be \
                    destroyed; signatures we write are wiped on teardown; needs root",
             parse: device::parse,
+            syntax: dev_syntax,
         },
     ]
 }
@@ -230,21 +266,12 @@ pub fn parse(spec: &str, opts: &TargetOptions) -> Result<Box<dyn Target>, UsageE
 /// and tests can feed it anything. [`parse`] applies the same grammar, then those checks.
 pub fn check_syntax(spec: &str) -> Result<(), UsageError> {
     let (prefix, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    let checked = match prefix {
-        "dir" if rest.is_empty() => Err("no path given: write dir:PATH".to_string()),
-        "dir" => Ok(()),
-        "tmpfs" => spec::TmpfsSpec::parse(rest).map(|_| ()),
-        // image_bytes is what `parse` checks free space against: it must be computable.
-        "loop" => spec::LoopSpec::parse(rest).map(|l| {
-            let _bytes = l.image_bytes();
-        }),
-        "dev" => spec::DevSpec::parse(rest).map(|_| ()),
-        // A kind with no option grammar here has nothing more to check; an unknown kind
-        // gets parse's error (which lists every grammar) without reaching any kind's parser.
-        _ if kinds().iter().any(|k| k.prefix == prefix) => Ok(()),
-        _ => return parse(spec, &TargetOptions::default()).map(|_| ()),
+    // An unknown kind gets parse's error (which lists every grammar) without reaching any
+    // kind's parser.
+    let Some(kind) = kinds().iter().find(|k| k.prefix == prefix) else {
+        return parse(spec, &TargetOptions::default()).map(|_| ());
     };
-    checked.map_err(|message| UsageError::Target {
+    (kind.syntax)(rest).map_err(|message| UsageError::Target {
         spec: spec.into(),
         message,
     })

@@ -5,9 +5,9 @@
 //! function is idempotent: a resource that is already gone is success, and one that no longer
 //! matches what was recorded is left alone and reported, never touched.
 
-use super::exec;
 use super::loopdev;
 use super::state::{self, Resource};
+use crate::process as exec;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -186,7 +186,7 @@ impl LoopSpec {
         for (k, v) in split_options(opts, &LOOP_KEYS)? {
             match k.as_str() {
                 "size" => s.size = size_of(&k, &v)?,
-                "mkfs" => s.mkfs = super::exec::split_words(&v)?,
+                "mkfs" => s.mkfs = crate::process::split_words(&v)?,
                 "mount" => s.mount = Some(v),
                 "devices" => {
                     s.devices = v.parse().map_err(|_| format!("devices={v}: not a count"))?
@@ -422,7 +422,7 @@ impl DevSpec {
         for (k, v) in split_options(opts, &["fs", "mkfs", "mount", "label"])? {
             match k.as_str() {
                 "fs" => s.fs = FsKind::from_name(&v)?,
-                "mkfs" => s.mkfs = super::exec::split_words(&v)?,
+                "mkfs" => s.mkfs = crate::process::split_words(&v)?,
                 "mount" => s.mount = Some(v),
                 _ => label = Some(label_of(&v)?),
             }

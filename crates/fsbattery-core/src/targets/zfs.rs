@@ -7,12 +7,12 @@
 //! `--pidfile` path inside the session directory (how cleanup recognises it), and the pool is
 //! created with `cachefile=none` so /etc/zfs/zpool.cache is never written.
 
-use super::exec;
 use super::fstarget::Made;
 use super::guards::Session;
 use super::release::{self, Handle, Outcome};
 use super::state::{self, Resource};
 use super::TargetError;
+use crate::process as exec;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -107,7 +107,7 @@ fn remount(
             (ran, _) if ran.output.contains("busy") && Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(100))
             }
-            (ran, code) => return Err(exec::failure(&ran, code)),
+            (ran, code) => return Err(exec::failure(&ran, code).into()),
         }
     }
 }
@@ -179,7 +179,7 @@ fn start_daemon(s: &mut Session) -> Result<(), TargetError> {
         Ok(c) => c,
         Err(e) => {
             s.abandon(id);
-            return Err(e);
+            return Err(e.into());
         }
     };
     let pid = child.id() as i32;

@@ -221,6 +221,10 @@ impl Workload for Io500 {
     fn name(&self) -> &'static str {
         "io500"
     }
+    /// Its phases run in step on every MPI rank (see [`crate::collective`]).
+    fn runs_on_ranks(&self) -> bool {
+        true
+    }
     fn summary(&self) -> &'static str {
         "IO500's ior-easy/hard, mdtest-easy/hard and find phases with its scores; under mpirun \
          every rank takes part (shared file and directory, rank-shifted reads)"

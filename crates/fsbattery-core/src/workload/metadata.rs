@@ -61,6 +61,10 @@ impl Workload for Metadata {
     fn name(&self) -> &'static str {
         "metadata"
     }
+    /// Its phases run in step on every MPI rank (see [`crate::collective`]).
+    fn runs_on_ranks(&self) -> bool {
+        true
+    }
     fn summary(&self) -> &'static str {
         "touch N files in one directory, find them, remove them; the same with N mkdir'd \
          directories (S1 001-006)"

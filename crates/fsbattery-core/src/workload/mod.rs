@@ -58,6 +58,12 @@ pub trait Workload: Sync {
     /// timed phase (`run --cache tool`, the default). No default: a workload that forgot to
     /// say would silently run cold, which no seed's tool did.
     fn tool_cache(&self) -> crate::cache::ToolCache;
+    /// Whether it runs as many MPI ranks at once, its phases in step across them (see
+    /// [`crate::collective`]); the others run on one process, and `run` under mpirun refuses
+    /// them.
+    fn runs_on_ranks(&self) -> bool {
+        false
+    }
     /// Relations between parameters that no single range expresses (size_low ≤ size_high, a
     /// size of at least one block), checked when the plan is built so an impossible
     /// combination is refused before any target is made. Pure: no I/O. The message names the
@@ -96,6 +102,11 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &personality::WEBSERVER,
         &io500::Io500,
     ]
+}
+
+/// The workloads that run as many MPI ranks ([`Workload::runs_on_ranks`]), in listing order.
+pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
+    registry().iter().copied().filter(|w| w.runs_on_ranks())
 }
 
 /// Look a workload up by name.

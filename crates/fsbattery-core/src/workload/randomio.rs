@@ -150,6 +150,10 @@ impl Workload for RandomIo {
     fn name(&self) -> &'static str {
         "randomio"
     }
+    /// Its phases run in step on every MPI rank (see [`crate::collective`]).
+    fn runs_on_ranks(&self) -> bool {
+        true
+    }
     fn summary(&self) -> &'static str {
         "follows randomio 1.3's arguments (S4: randomio bigfile 10 .25 .01 2048 60 1) with fio \
          3.33's semantics (threads, psync, direct, norandommap, invalidate): lay out a file, \

@@ -255,7 +255,7 @@ pub fn run_via_runner(
     let suite = fsbattery_core::suite::parse(&text, Path::new("agree.toml")).unwrap();
     let spec = format!("dir:{}", dir.display());
     let target = targets::parse(&spec, &TargetOptions::default()).unwrap();
-    let mut plan = Plan {
+    let plan = Plan {
         suite,
         scale: Scale::Quick,
         repeat: 1,
@@ -282,6 +282,8 @@ pub fn run_via_runner(
         memory: None,
         rank_reference: false,
     };
+    let mut plan = runner::CheckedPlan::check(plan, true)
+        .unwrap_or_else(|e| panic!("{name}: the plan does not fit its target: {e}"));
     let out = tempfile::tempdir().unwrap();
     let outcome = runner::execute(
         &mut plan,

@@ -8,6 +8,7 @@ mod dry_run;
 mod history;
 mod import;
 mod list;
+mod made_workdir;
 mod outputs;
 mod plan;
 mod plan_settings;

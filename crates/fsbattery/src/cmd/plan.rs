@@ -7,7 +7,7 @@ use fsbattery_core::error::UsageError;
 use fsbattery_core::label::{self, render_label, LabelValue};
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, Params, Scale};
-use fsbattery_core::runner::{MemoryRequest, Plan, PlannedWorkload};
+use fsbattery_core::runner::{self, MemoryRequest, Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, Suite};
 use fsbattery_core::suite_native;
 use fsbattery_core::targets::{self, Target, TargetOptions};
@@ -92,8 +92,9 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         memory,
         rank_reference: args.rank_reference,
     };
-    // Space is checked by `run` alone: a dry run shows a target too small for the data.
-    fit(&mut plan, args, false)?;
+    // Space is checked by `run` alone (`CheckedPlan::check`): a dry run shows a target too
+    // small for the data.
+    runner::fit(&mut plan, !args.targets.is_empty(), false)?;
     // Labels name the filesystems of the targets that stayed in the plan.
     plan.rows = rows(
         &plan.suite,
@@ -455,65 +456,6 @@ pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageErro
         most = most.max(n.bytes);
     }
     Ok(most)
-}
-
-/// [`check_needs`] for the plan: targets the user named are refused, while a default target
-/// that cannot run a planned workload is left out with the reason, as the defaults this
-/// machine cannot make are (tmpfs, half of RAM, cannot hold full-scale files) — unless no
-/// default can: then the first reason refuses the plan. Estimates over a kept target's room
-/// (what the run holds for certain fits) become notes, printed before the run as notices are.
-pub fn fit(plan: &mut Plan, args: &RunArgs, space: bool) -> Result<(), UsageError> {
-    if !args.targets.is_empty() || plan.targets.is_empty() {
-        let warnings = check_needs(&plan.workloads, &plan.targets, space)?;
-        plan.notes.extend(warnings);
-        return Ok(());
-    }
-    let mut first = None;
-    for t in std::mem::take(&mut plan.targets) {
-        match check_needs(&plan.workloads, std::slice::from_ref(&t), space) {
-            Ok(warnings) => {
-                plan.notes.extend(warnings);
-                plan.targets.push(t);
-            }
-            Err(e) => {
-                plan.skipped.push(fsbattery_core::model::SkippedTarget {
-                    spec: t.spec().into(),
-                    reason: e.to_string(),
-                    fix: None,
-                });
-                first.get_or_insert(e);
-            }
-        }
-    }
-    match first {
-        Some(e) if plan.targets.is_empty() => Err(e),
-        _ => Ok(()),
-    }
-}
-
-/// Every workload's needs against every target's capabilities (probed on the first call,
-/// here, before any setup): O_DIRECT and its alignment, io_uring and, with `space`, bytes and
-/// inodes. The first mismatch refuses the plan in one line that names the parameter and fix;
-/// otherwise the warnings, one line each, for estimates over a target's room.
-pub fn check_needs(
-    workloads: &[PlannedWorkload],
-    targets: &[Box<dyn Target>],
-    space: bool,
-) -> Result<Vec<String>, UsageError> {
-    let mut warnings = Vec::new();
-    for t in targets {
-        let mut caps = t.capabilities();
-        if !space {
-            (caps.space_bytes, caps.inodes) = (None, None);
-        }
-        for w in workloads {
-            let needs = w.workload.needs(&w.params);
-            let warning = workload::needs::check(w.workload.name(), &needs, t.spec(), &caps)
-                .map_err(UsageError::Invalid)?;
-            warnings.extend(warning);
-        }
-    }
-    Ok(warnings)
 }
 
 type Skipped = Vec<fsbattery_core::model::SkippedTarget>;

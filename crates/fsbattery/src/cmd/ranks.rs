@@ -14,9 +14,6 @@ use fsbattery_core::error::UsageError;
 use fsbattery_core::runner::Plan;
 use std::path::Path;
 
-/// Workloads that run as many ranks (the others are single-process for now).
-pub const MPI_WORKLOADS: [&str; 5] = ["metadata", "stream", "dd", "randomio", "io500"];
-
 /// The ranks of this run: `None` for a single process. Launched by mpirun without MPI in this
 /// build is refused (each rank would run the whole study alone, on the same files).
 pub fn start() -> anyhow::Result<Option<Box<dyn Collective>>> {
@@ -98,15 +95,14 @@ pub fn check_plan(plan: &Plan) -> Result<(), String> {
             t.spec()
         ));
     }
-    if let Some(w) = plan
-        .workloads
-        .iter()
-        .find(|w| !MPI_WORKLOADS.contains(&w.workload.name()))
-    {
+    if let Some(w) = plan.workloads.iter().find(|w| !w.workload.runs_on_ranks()) {
+        let ranked: Vec<&str> = fsbattery_core::workload::rank_workloads()
+            .map(|w| w.name())
+            .collect();
         return Err(format!(
             "workload {} runs on one process only; under mpirun use --workload {}",
             w.workload.name(),
-            MPI_WORKLOADS.join(",")
+            ranked.join(",")
         ));
     }
     Ok(())

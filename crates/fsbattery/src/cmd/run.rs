@@ -18,6 +18,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if args.dry_run {
         return super::dry_run::dry_run(&args);
     }
+    // Noted before anything may make it: a work directory this run makes is removed again
+    // (once empty) however the run ends, after the plan's targets are torn down (declared
+    // first, it drops last).
+    let made_workdir = super::made_workdir::MadeWorkdir::note(&args.workdir);
     // The plan first: building it creates nothing, and a mistake in the arguments is the
     // first thing to tell. Under mpirun every rank must have built the same, runnable plan.
     let ranks = super::ranks::start()?;
@@ -25,7 +29,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(comm) = ranks.as_deref() {
         super::ranks::check_all(comm, &built).map_err(|e| super::ranks::silence(comm, e))?;
     }
-    let (mut plan, no_default_why) = built?;
+    let (plan, no_default_why) = built?;
     let rank = ranks.as_ref().map_or(0, |c| c.rank());
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.
@@ -33,8 +37,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(src) = &args.source_dir {
         fsbattery_core::targets::check_workdir(src)?;
     }
-    // Space too (build leaves it to us: a dry run shows it), before any dataset is made.
-    plan::fit(&mut plan, &args, true)?;
+    // Space too (build leaves it to us: a dry run shows it), before any dataset is made: the
+    // one check of the plan the runner accepts.
+    let mut plan = runner::CheckedPlan::check(plan, !args.targets.is_empty())?;
     // Every refusal before any notice, so a refusal is the first and only line: an output
     // directory that already holds a run too. Only rank 0's journal is the run's; the others
     // keep theirs in memory (nothing on disk that a killed rank would leave behind), so they
@@ -43,46 +48,30 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         0 => Some(out_dir(&args)?),
         _ => None,
     };
-    let default_workdir_made = !args.workdir.exists();
     // A bad mkfs=/mount= option fails here once, not in every cell of its target. Under MPI
     // every rank would make the same trial at once: the ranks' targets are left to the run.
     if ranks.is_none() {
-        if let Err(e) = super::trial_mount::check(&mut plan) {
-            remove_made_workdir(&args, default_workdir_made);
-            return Err(e.into());
-        }
+        super::trial_mount::check(&mut plan)?;
     }
-    if let Err(e) = attach_datasets(&mut plan, &args) {
-        remove_made_workdir(&args, default_workdir_made);
-        return Err(e);
-    }
+    attach_datasets(&mut plan, &args)?;
     let source = args.source_dir.as_deref().unwrap_or(&args.workdir);
     let source_note = super::source_disk::same_device_note(&plan, source, &args.workdir);
-    plan.notes.extend(source_note);
-    let mut default_dir_note = None;
-    if plan.targets.is_empty() {
-        match add_default_dir(&mut plan, &args, no_default_why.as_deref()) {
-            Ok(note) => default_dir_note = Some(note),
-            Err(e) => {
-                remove_made_workdir(&args, default_workdir_made);
-                return Err(e);
-            }
-        }
-    }
+    plan.add_notes(source_note);
+    let default_dir_note = match plan.targets.is_empty() {
+        true => Some(add_default_dir(
+            &mut plan,
+            &args,
+            no_default_why.as_deref(),
+        )?),
+        false => None,
+    };
     // Claimed by creating its journal, still before any notice: of two runs given one
     // `--out` at once, the second is refused here in one line.
     let journal = match &out_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output directory {}", dir.display()))?;
-            match claim(dir) {
-                Ok(j) => Some(j),
-                Err(e) => {
-                    drop(plan); // the default directory's session, if one was begun
-                    remove_made_workdir(&args, default_workdir_made);
-                    return Err(e);
-                }
-            }
+            Some(claim(dir)?)
         }
         None => None,
     };
@@ -116,7 +105,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (None, None) => runner::execute(&mut plan, &out_dir, host, obs),
     };
     drop(plan); // tears down targets (removes the default directory) before reporting
-    remove_made_workdir(&args, default_workdir_made);
+    drop(made_workdir);
     // The results directory filled up or turned read-only under the run: the journal took
     // no more events from the failed one on, so the run stopped there and tore down.
     let outcome = outcome.map_err(|e| {
@@ -194,7 +183,7 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
 /// With no target: a fresh directory under the work directory, checked like any target (it
 /// exists only now); refused, it is removed again. Returns the line that says so.
 fn add_default_dir(
-    plan: &mut runner::Plan,
+    plan: &mut runner::CheckedPlan,
     args: &RunArgs,
     why: Option<&str>,
 ) -> anyhow::Result<String> {
@@ -209,12 +198,7 @@ fn add_default_dir(
         why.unwrap_or("no default filesystem"),
         t.root().display()
     );
-    plan.targets.push(Box::new(t));
-    let warnings = plan::check_needs(&plan.workloads, &plan.targets, true).map_err(|e| {
-        plan.targets.clear();
-        anyhow::Error::from(e)
-    })?;
-    plan.notes.extend(warnings);
+    plan.add_target(Box::new(t))?;
     Ok(note)
 }
 
@@ -254,7 +238,7 @@ fn print_results(
 /// Make the run's dataset store (kernel trees) when a planned workload reads one, in the source
 /// directory: `--source-dir`, else the work directory. A bad `--tree-tarball` fails here,
 /// before any target is set up.
-fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()> {
+fn attach_datasets(plan: &mut runner::CheckedPlan, args: &RunArgs) -> anyhow::Result<()> {
     let needed = plan
         .workloads
         .iter()
@@ -272,16 +256,8 @@ fn attach_datasets(plan: &mut runner::Plan, args: &RunArgs) -> anyhow::Result<()
             dir.display()
         ))
     })?;
-    plan.datasets = Some(store);
+    plan.set_datasets(store);
     Ok(())
-}
-
-/// Remove the work directory this run made, once empty: never what it holds, which may be
-/// another run's sessions (two runs at once in one work directory).
-fn remove_made_workdir(args: &RunArgs, made: bool) {
-    if made {
-        let _ = std::fs::remove_dir(&args.workdir);
-    }
 }
 
 /// Create the run's journal in `dir`, refusing a directory another run claimed since

@@ -7,7 +7,7 @@
 //! and a trial costs a mkfs. The trial's filesystem is torn down at once; the run makes its
 //! own, fresh, as always.
 
-use fsbattery_core::runner::Plan;
+use fsbattery_core::runner::CheckedPlan;
 use fsbattery_core::targets::Target;
 
 /// A target the kernel or its mkfs refused as specified; exit status
@@ -24,8 +24,12 @@ impl std::fmt::Display for TargetRefused {
 impl std::error::Error for TargetRefused {}
 
 /// Make and mount, then tear down, each target with its own mkfs or mount options.
-pub fn check(plan: &mut Plan) -> Result<(), TargetRefused> {
-    for t in plan.targets.iter_mut().filter(|t| has_options(t.as_ref())) {
+pub fn check(plan: &mut CheckedPlan) -> Result<(), TargetRefused> {
+    for t in plan
+        .targets_mut()
+        .iter_mut()
+        .filter(|t| has_options(t.as_ref()))
+    {
         if let Err(e) = t.setup(0) {
             return Err(TargetRefused(refusal(t.spec(), &e.to_string())));
         }

@@ -66,6 +66,10 @@ impl Workload for Dd {
     fn name(&self) -> &'static str {
         "dd"
     }
+    /// Its phases run in step on every MPI rank (see [`crate::collective`]).
+    fn runs_on_ranks(&self) -> bool {
+        true
+    }
     fn summary(&self) -> &'static str {
         "write SIZE of zeros to a new file in 1 MiB blocks (S4 dd 4 GB). Follows GNU dd \
          (coreutils 9.1) if=/dev/zero bs=1M conv=fsync: the file is opened (O_TRUNC) before \

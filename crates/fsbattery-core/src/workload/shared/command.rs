@@ -67,12 +67,12 @@ pub const PROGRAMS: &[&str] = &[
 ];
 
 /// The first program of `PROGRAMS` (plus `extra`) missing from PATH, if any: looked up on
-/// PATH alone (`targets::on_path`), as the child processes started by name will look.
+/// PATH alone (`process::on_path`), as the child processes started by name will look.
 pub fn missing_program(extra: &[&str]) -> Option<String> {
     PROGRAMS
         .iter()
         .chain(extra)
-        .find(|p| crate::targets::on_path(p).is_none())
+        .find(|p| crate::process::on_path(p).is_none())
         .map(|p| p.to_string())
 }
 

@@ -44,7 +44,7 @@ fn require(what: &str, ok: bool) -> bool {
 }
 
 fn has_program(name: &str) -> bool {
-    crate::targets::which(name).is_some()
+    crate::process::which(name).is_some()
 }
 
 /// A made and mounted target, torn down on drop (every exit path of the test); `finish`

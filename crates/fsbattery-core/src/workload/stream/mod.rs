@@ -54,6 +54,10 @@ impl Workload for Stream {
     fn name(&self) -> &'static str {
         "stream"
     }
+    /// Its phases run in step on every MPI rank (see [`crate::collective`]).
+    fn runs_on_ranks(&self) -> bool {
+        true
+    }
     fn summary(&self) -> &'static str {
         "create a SIZE file from zeros, copy it on the same filesystem, cat it to /dev/null \
          (S1 013, 014, 021)"

@@ -1,4 +1,6 @@
-//! Running the external tools targets depend on (mkfs, mount, zpool, wipefs, ...).
+//! Running external programs: the tools targets depend on (mkfs, mount, zpool, wipefs, ...),
+//! the package manager, command-mode workloads and the free-space report. A general helper,
+//! so it sits at the crate's top level and depends on no part of it but the stopwatch.
 //!
 //! Invariants: every child runs in its own process group with SIGINT ignored, so a SIGINT
 //! typed at the terminal reaches fsbattery (which raises its flag and tears down on the normal
@@ -7,10 +9,14 @@
 //! in the sbin directories (sudo often drops those from PATH), and the resolved path is what
 //! is recorded.
 
-use super::TargetError;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// A program could not be started, or it failed; the message is the tool's own.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ProcessError(pub String);
 
 /// Directories searched after PATH: mkfs tools live in sbin.
 const EXTRA_DIRS: [&str; 4] = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"];
@@ -77,11 +83,11 @@ pub(crate) fn show(argv: &[String]) -> String {
 }
 
 /// A command with its program resolved; the first word is a tool name or path.
-fn command(argv: &[String]) -> Result<(Command, Vec<String>), TargetError> {
+fn command(argv: &[String]) -> Result<(Command, Vec<String>), ProcessError> {
     let tool = argv
         .first()
-        .ok_or_else(|| TargetError("empty command".into()))?;
-    let path = which(tool).ok_or_else(|| TargetError(format!("{tool} not found on PATH")))?;
+        .ok_or_else(|| ProcessError("empty command".into()))?;
+    let path = which(tool).ok_or_else(|| ProcessError(format!("{tool} not found on PATH")))?;
     let mut shown = argv.to_vec();
     shown[0] = path.display().to_string();
     let mut cmd = Command::new(&path);
@@ -104,7 +110,7 @@ fn command(argv: &[String]) -> Result<(Command, Vec<String>), TargetError> {
 }
 
 /// Run to completion; a non-zero exit is an error carrying the tool's own message.
-pub(crate) fn run(argv: &[String]) -> Result<Ran, TargetError> {
+pub(crate) fn run(argv: &[String]) -> Result<Ran, ProcessError> {
     let ran = run_status(argv)?;
     match ran.1 {
         Some(0) => Ok(ran.0),
@@ -113,13 +119,13 @@ pub(crate) fn run(argv: &[String]) -> Result<Ran, TargetError> {
 }
 
 /// Run to completion and return the exit code too (`None` when killed by a signal).
-pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), TargetError> {
+pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), ProcessError> {
     let (mut cmd, shown) = command(argv)?;
     let command = show(&shown);
     let sw = crate::measure::Stopwatch::start();
     let out = cmd
         .output()
-        .map_err(|e| TargetError(format!("cannot run {command}: {e}")))?;
+        .map_err(|e| ProcessError(format!("cannot run {command}: {e}")))?;
     let timing = sw.stop();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -137,7 +143,7 @@ pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), TargetEr
 }
 
 /// "CMD failed (exit status N): first line of stderr" followed by the whole output.
-pub(crate) fn failure(ran: &Ran, code: Option<i32>) -> TargetError {
+pub(crate) fn failure(ran: &Ran, code: Option<i32>) -> ProcessError {
     let status = code.map_or("killed by a signal".to_string(), |c| {
         format!("exit status {c}")
     });
@@ -155,21 +161,21 @@ pub(crate) fn failure(ran: &Ran, code: Option<i32>) -> TargetError {
         msg.push('\n');
         msg.push_str(text);
     }
-    TargetError(msg)
+    ProcessError(msg)
 }
 
 /// Spawn without waiting (daemons); own process group, output appended to `log`.
-pub(crate) fn spawn(argv: &[String], log: &Path) -> Result<std::process::Child, TargetError> {
+pub(crate) fn spawn(argv: &[String], log: &Path) -> Result<std::process::Child, ProcessError> {
     let (mut cmd, shown) = command(argv)?;
     let open = || {
         std::fs::OpenOptions::new()
             .append(true)
             .open(log)
-            .map_err(|e| TargetError(format!("cannot open {}: {e}", log.display())))
+            .map_err(|e| ProcessError(format!("cannot open {}: {e}", log.display())))
     };
     cmd.stdout(open()?).stderr(open()?);
     cmd.spawn()
-        .map_err(|e| TargetError(format!("cannot start {}: {e}", show(&shown))))
+        .map_err(|e| ProcessError(format!("cannot start {}: {e}", show(&shown))))
 }
 
 /// The line of a version query that names the tool (some print library versions first,
