@@ -10,7 +10,8 @@
 //! - mdtest-easy write/stat/delete: empty files, each rank in its own directory (mdtest `-u`),
 //!   sync after the writes (`-Y`), the other steps shifted as mdtest `-N 1`;
 //! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one directory, sync
-//!   after the writes (`-Y`);
+//!   after the writes (`-Y`); every mdtest item and the end of each mdtest phase as mdtest
+//!   makes them, call for call (see [`mdtest`]);
 //! - find: pfind's query over the whole data directory (see [`find`]).
 //!
 //! The layout and the read shifts are [`layout`]'s; the stonewall (IOR's `-D` with
@@ -27,19 +28,19 @@
 
 mod find;
 mod layout;
+mod mdtest;
 mod peers;
 mod stonewall;
 
 use super::blockio::{bytes, choice, count, BlockFile, IoSettings, Open};
-use super::{poll, Workload, WorkloadCtx};
+use super::{Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
-use crate::error::{IoContext, WorkloadError};
+use crate::error::WorkloadError;
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params};
 use layout::Layout;
 use peers::Peers;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use stonewall::Stonewall;
 
@@ -48,8 +49,6 @@ pub struct Io500;
 
 /// IO500's ior-hard transfer size.
 const HARD_TRANSFER: u64 = 47_008;
-/// IO500's mdtest-hard file size.
-const MD_HARD_BYTES: usize = 3_901;
 const GIB: f64 = (1u64 << 30) as f64;
 /// `read_shift`'s choices.
 const READ_SHIFTS: &[&str] = &["node", "rank"];
@@ -214,7 +213,7 @@ impl Workload for Io500 {
         let bytes = c
             .easy_size
             .saturating_add(c.hard_transfers.saturating_mul(HARD_TRANSFER))
-            .saturating_add(super::needs::files_bytes(hard, MD_HARD_BYTES as u64))
+            .saturating_add(super::needs::files_bytes(hard, mdtest::HARD_BYTES as u64))
             .saturating_add(super::needs::files_bytes(easy, 0));
         super::needs::Needs::space(bytes, easy + hard + 8, "easy_size")
     }
@@ -370,25 +369,39 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
         read_seq(r, &l.easy_file(src), made.easy_bytes[src], transfer)
     })?);
     let (stat_of, read_of, rm_of) = (l.md_source(1), l.md_source(2), l.md_source(3));
+    let p = r.peers;
     md.push(go("mdtest_easy_stat", file, &|| {
-        each(made.easy_files[stat_of], |i| stat(&l.md_easy(stat_of, i)))
+        let n = made.easy_files[stat_of];
+        mdtest::each(p, "mdtest-easy-stat", n, |i| {
+            mdtest::stat(&l.md_easy(stat_of, i))
+        })
     })?);
     bw.push(go("ior_hard_read", byte, &|| {
         hard_read(r, made.hard_bytes[src], src)
     })?);
     md.push(go("mdtest_hard_stat", file, &|| {
-        each(made.hard_files[stat_of], |i| stat(&l.md_hard(stat_of, i)))
+        let n = made.hard_files[stat_of];
+        mdtest::each(p, "mdtest-hard-stat", n, |i| {
+            mdtest::stat(&l.md_hard(stat_of, i))
+        })
     })?);
     md.push(go("mdtest_easy_delete", file, &|| {
-        each(made.easy_files[rm_of], |i| remove(&l.md_easy(rm_of, i)))
+        let n = made.easy_files[rm_of];
+        mdtest::each(p, "mdtest-easy-delete", n, |i| {
+            mdtest::remove(&l.md_easy(rm_of, i))
+        })
     })?);
     md.push(go("mdtest_hard_read", file, &|| {
-        each(made.hard_files[read_of], |i| {
-            read_small(&l.md_hard(read_of, i))
+        let n = made.hard_files[read_of];
+        mdtest::each(p, "mdtest-hard-read", n, |i| {
+            mdtest::read(&l.md_hard(read_of, i))
         })
     })?);
     md.push(go("mdtest_hard_delete", file, &|| {
-        each(made.hard_files[rm_of], |i| remove(&l.md_hard(rm_of, i)))
+        let n = made.hard_files[rm_of];
+        mdtest::each(p, "mdtest-hard-delete", n, |i| {
+            mdtest::remove(&l.md_hard(rm_of, i))
+        })
     })?);
     check_found(ctx, &made.hard_files, found.get())?;
     let t = all.stop();
@@ -418,10 +431,10 @@ fn write_phases(
     let (rate, easy_files) = write_phase(ctx, "mdtest_easy_write", file, &|| {
         let n = c.md_easy_files;
         let done = wall.run(peers, "io500-wearout-mdtest-easy", n, |i| {
-            create(&l.md_easy(me, i))
+            mdtest::create(&l.md_easy(me, i))
         })?;
         // mdtest -Y: sync once the files are made, inside the timing.
-        nix::unistd::sync();
+        mdtest::end_of_writes(peers, "mdtest-easy-write")?;
         Ok(done)
     })?;
     let mut md = vec![rate];
@@ -436,9 +449,9 @@ fn write_phases(
     let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
         let n = c.md_hard_files;
         let done = wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
-            write_small(&l.md_hard(me, i))
+            mdtest::create_written(&l.md_hard(me, i))
         })?;
-        nix::unistd::sync();
+        mdtest::end_of_writes(peers, "mdtest-hard-write")?;
         Ok(done)
     })?;
     md.push(rate);
@@ -472,21 +485,6 @@ fn check_found(
         )));
     }
     Ok(())
-}
-
-/// `f(i)` for i in 0..n, polling for Ctrl-C; returns n.
-fn each(n: u64, f: impl Fn(u64) -> Result<(), WorkloadError>) -> Result<u64, WorkloadError> {
-    for i in 0..n {
-        poll(i)?;
-        f(i)?;
-    }
-    Ok(n)
-}
-
-fn create(path: &Path) -> Result<(), WorkloadError> {
-    File::create(path)
-        .map(drop)
-        .ctx(|| format!("create {}", path.display()))
 }
 
 /// Geometric mean of the positive values, as IO500's `calc_score`: a phase ≤ 0 (or not a
@@ -583,32 +581,6 @@ fn hard_read(r: &Run<'_>, bytes: u64, of_rank: usize) -> Result<u64, WorkloadErr
 /// transfer per block: segment i holds every rank's block, in rank order).
 fn hard_offset(l: &Layout, i: u64, rank: usize) -> u64 {
     (i * l.ranks as u64 + rank as u64) * HARD_TRANSFER
-}
-
-fn stat(path: &Path) -> Result<(), WorkloadError> {
-    std::fs::symlink_metadata(path)
-        .map(drop)
-        .ctx(|| format!("stat {}", path.display()))
-}
-
-fn remove(path: &Path) -> Result<(), WorkloadError> {
-    std::fs::remove_file(path).ctx(|| format!("unlink {}", path.display()))
-}
-
-fn write_small(path: &Path) -> Result<(), WorkloadError> {
-    std::fs::write(path, [0x3cu8; MD_HARD_BYTES]).ctx(|| format!("write {}", path.display()))
-}
-
-fn read_small(path: &Path) -> Result<(), WorkloadError> {
-    let data = std::fs::read(path).ctx(|| format!("read {}", path.display()))?;
-    if data.len() != MD_HARD_BYTES {
-        return Err(WorkloadError::Failed(format!(
-            "{} holds {} bytes, expected {MD_HARD_BYTES}",
-            path.display(),
-            data.len()
-        )));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
