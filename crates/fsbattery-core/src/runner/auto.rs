@@ -221,17 +221,30 @@ impl AutoRun {
         spent + self.last_round.as_secs_f64() <= budget
     }
 
-    /// Every cell still repeating stops for `reason` (the budget): their decisions.
+    /// Every cell still repeating stops for `reason` (the budget): their decisions. This is
+    /// the final look, at `alpha`: a cell whose place it decides stops as decided.
     pub(super) fn stop_all(
         &mut self,
         names: &[&str],
         reason: StopReason,
+        alpha: f64,
     ) -> Vec<(usize, Convergence)> {
         let mut out = Vec::new();
-        for t in 0..self.cells.len() {
-            for (w, name) in names.iter().enumerate() {
+        for (w, name) in names.iter().enumerate() {
+            let last = self.places(w, alpha, alpha);
+            for (t, place) in last.into_iter().enumerate() {
                 if !self.cells[t][w].stopped && self.cells[t][w].made > 0 {
-                    out.push((t, self.stop(t, w, name, reason)));
+                    let why = match place {
+                        Place::Decided
+                            if self.compared
+                                && self.ranked[t]
+                                && self.cells[t][w].made >= self.spec.min =>
+                        {
+                            StopReason::Decided
+                        }
+                        _ => reason,
+                    };
+                    out.push((t, self.stop(t, w, name, why)));
                 }
             }
         }
@@ -251,16 +264,21 @@ impl AutoRun {
             return out;
         }
         for &w in workloads {
-            let places = self.places(w, alpha);
-            for (t, place) in places.into_iter().enumerate() {
+            // Interim looks stop only at Haybittle–Peto's level; the look a cell's last repeat
+            // makes (the maximum) is the final one, at α, as the report's verdict is.
+            let interim = self.places(w, fsbattery_stats::look_alpha(alpha, false), alpha);
+            let last = self.places(w, alpha, alpha);
+            for (t, place) in interim.into_iter().enumerate() {
                 let cell = &self.cells[t][w];
                 if !self.ranked[t] || cell.stopped || cell.made < self.spec.min {
                     continue;
                 }
+                let at_max = cell.made >= self.spec.max;
+                let place = if at_max { last[t] } else { place };
                 let reason = match place {
                     Place::Decided => StopReason::Decided,
                     Place::Hopeless => StopReason::Hopeless,
-                    Place::Open if cell.made >= self.spec.max => StopReason::Maximum,
+                    Place::Open if at_max => StopReason::Maximum,
                     Place::Open => continue,
                 };
                 out.push((t, self.stop(t, w, names[w], reason)));
@@ -288,10 +306,11 @@ impl AutoRun {
         made.saturating_add(rounds_left).min(self.spec.max) as usize
     }
 
-    /// Per target, its place in workload `w`: decided in every headline metric; else, when
-    /// every metric it waits on is hopeless (see [`fsbattery_stats::hopeless`]), hopeless;
-    /// else open.
-    fn places(&self, w: usize, alpha: f64) -> Vec<Place> {
+    /// Per target, its place in workload `w`: decided in every headline metric at `look` (the
+    /// level of this look, see [`fsbattery_stats::look_alpha`]); else, when every metric it
+    /// waits on is hopeless at the final look's `alpha` (see [`fsbattery_stats::hopeless`]),
+    /// hopeless; else open.
+    fn places(&self, w: usize, look: f64, alpha: f64) -> Vec<Place> {
         let affordable = self.affordable(w);
         let mut all = vec![Place::Decided; self.cells.len()];
         for h in &self.headlines[w] {
@@ -308,7 +327,7 @@ impl AutoRun {
                 continue;
             }
             let margin = self.spec.margin_pct;
-            let decided = fsbattery_stats::decided(&cells, h.better, alpha, margin);
+            let decided = fsbattery_stats::decided(&cells, h.better, look, margin);
             let hopeless = fsbattery_stats::hopeless(&cells, h.better, alpha, margin, affordable);
             for ((a, d), hl) in all.iter_mut().zip(decided).zip(hopeless) {
                 *a = match (*a, d, hl) {

@@ -227,7 +227,7 @@ fn the_budget_stops_every_undecided_cell() {
     a.after_step(0, 0, "w");
     std::thread::sleep(std::time::Duration::from_millis(5));
     assert!(!a.round_fits());
-    let out = a.stop_all(&["w"], StopReason::Budget);
+    let out = a.stop_all(&["w"], StopReason::Budget, 0.05);
     // Only the cell that made a repeat has something to say.
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].1.stop, Some(StopReason::Budget));
@@ -236,6 +236,10 @@ fn the_budget_stops_every_undecided_cell() {
         "{}",
         out[0].1.describe()
     );
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
 }
 
 /// `n` planted values around `mean`, zig-zagging by about ±`spread`.
@@ -268,14 +272,64 @@ fn a_hopeless_row_is_given_up_once_judged_and_says_so() {
 }
 
 #[test]
+fn an_interim_look_needs_haybittle_petos_level_and_the_final_look_alpha() {
+    // Planted: 10 % apart under ±5 % noise: p < 0.05 within a few rounds, p < 0.001 later.
+    // The cells stop only once the interim level is reached — or at the maximum, as decided,
+    // when the final look at α decides the row.
+    let (a, b) = (zigzag(110.0, 5.0, 40), zigzag(100.0, 5.0, 40));
+    let at = |alpha: f64| {
+        (3..=40)
+            .find(|&n| {
+                let (x, y) = (&a[..n], &b[..n]);
+                let c = |v| {
+                    Some(Contestant {
+                        value: mean(v),
+                        samples: v,
+                    })
+                };
+                fsbattery_stats::decided(&[c(x), c(y)], Better::Higher, alpha, 5.0)
+                    .iter()
+                    .all(|&d| d)
+            })
+            .unwrap()
+    };
+    let (first_at_alpha, first_interim) = (at(0.05), at(fsbattery_stats::INTERIM_ALPHA));
+    let first_interim = u32::try_from(first_interim).unwrap();
+    assert!(
+        (first_at_alpha as u32) < first_interim,
+        "{first_at_alpha} {first_interim}"
+    );
+    let out = compared_with(AutoRepeat::new(3, 40), &[&a, &b], vec![rate("rate")]);
+    for (_, _, c) in &out {
+        assert_eq!(
+            (c.repeats, c.stop),
+            (first_interim, Some(StopReason::Decided))
+        );
+    }
+    // With a maximum before the interim level is reached, the final look at α decides it.
+    let out = compared_with(
+        AutoRepeat::new(3, first_interim - 1),
+        &[&a, &b],
+        vec![rate("rate")],
+    );
+    for (_, _, c) in &out {
+        assert_eq!(
+            (c.repeats, c.stop),
+            (first_interim - 1, Some(StopReason::Decided))
+        );
+    }
+}
+
+#[test]
 fn a_row_more_repeats_can_decide_is_not_given_up() {
-    // Planted: 10 % apart under ±12 % noise: undecided at ten repeats, separated well before
-    // forty; the cells keep repeating until it is decided.
+    // Planted: 10 % apart under ±12 % noise: undecided at ten repeats, separated by forty
+    // (at the interim looks' p < 0.001, or at the final look's α); the cells keep repeating
+    // until it is decided, not given up as hopeless.
     let (a, b) = (zigzag(110.0, 12.0, 40), zigzag(100.0, 12.0, 40));
     let out = compared_with(AutoRepeat::new(3, 40), &[&a, &b], vec![rate("rate")]);
     assert_eq!(out.len(), 2, "{out:?}");
     for (r, _, c) in &out {
         assert_eq!(c.stop, Some(StopReason::Decided), "{c:?}");
-        assert!(*r >= 9 && *r < 39, "{r}");
+        assert!(*r >= 9 && *r <= 39, "{r}");
     }
 }

@@ -256,7 +256,7 @@ pub fn execute_in(
         if let Some(a) = auto.as_mut() {
             // Every rank must agree, as the clocks differ.
             if team.agree_stop(!a.round_fits()) {
-                let out = a.stop_all(&names, StopReason::Budget);
+                let out = a.stop_all(&names, StopReason::Budget, fsbattery_stats::DEFAULT_ALPHA);
                 converged(&mut journal, &labels, out)?;
                 break;
             }
