@@ -99,7 +99,7 @@ fsb() {
     local wl=$1 metric=$2 tgt=${TGT:-$DIR/fsb} cache=()
     shift 2
     [[ " $* " == *" --cache "* ]] || cache=(--cache none)
-    "$FSB" run -q --format json --target "dir:$tgt" --workdir "$DIR/work" --out "$DIR/out" \
+    "$FSB" run -q --no-store --format json --target "dir:$tgt" --workdir "$DIR/work" --out "$DIR/out" \
         --workload "$wl" --repeat 1 --method native "${cache[@]}" "$@" 2>"$DIR/fsb.err" |
         jq -r --arg m "$metric" '.host.tool_ceiling.read_4k_ops_per_s as $c
             | ([.cells[] | {(.metric): .samples[0].value}] | add + {ceiling: $c}) as $v

@@ -72,7 +72,7 @@ fsbattery_round() {
     local d=$DIR/fsb
     rm -rf "$d" && mkdir -p "$d/t"
     warm_up
-    "${MPIRUN[@]}" "$FSB" run -q --no-ceiling --cache none --suite io500 --scale quick \
+    "${MPIRUN[@]}" "$FSB" run -q --no-store --no-ceiling --cache none --suite io500 --scale quick \
         --target "dir:$d/t" --out "$d/out" --set "io500.easy_size=${EASY_MB}MiB" \
         --set io500.easy_transfer=2MiB --set "io500.hard_transfers=$HARD" \
         --set "io500.md_easy_files=$MDE" --set "io500.md_hard_files=$MDH" \

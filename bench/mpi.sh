@@ -33,7 +33,7 @@ trap 'rm -rf "$DIR"' EXIT
 # The common arguments of one run of CASE (metadata | stream) on target directory $1, out $2.
 args() {
     local case=$1 target=$2 out=$3
-    local common=(run -q --no-ceiling --cache warm --repeat 1 --target "dir:$target" --out "$out")
+    local common=(run -q --no-store --no-ceiling --cache warm --repeat 1 --target "dir:$target" --out "$out")
     case $case in
         metadata) echo "${common[@]} --workload metadata --set metadata.files=$FILES" ;;
         stream) echo "${common[@]} --workload stream --set stream.size=${SIZE_MB}MiB --set stream.block=1MiB" ;;
