@@ -88,22 +88,26 @@ md_k() { awk -v op="$1" '/SUMMARY rate/ {s = 1} s && $1 == "File" && $2 == op {p
 
 # The reference: prints "phase value" for the 12 phases.
 reference_round() {
-    local d=$DIR/ref r
-    rm -rf "$d" && mkdir -p "$d/data/ior-easy" "$d/data/ior-hard" "$d/data/mdtest-easy" "$d/data/mdtest-hard" "$d/res"
+    # The data directory at fsbattery's depth, component for component ($DIR/fsb/t/
+    # fsbattery-io500/datafiles): every item's path walk costs the same on both sides (on
+    # tmpfs here, each extra component cost 3 % of a stat, 2026-11-26).
+    local top=$DIR/ref r
+    local d=$top/t/fsbattery-io500
+    rm -rf "$top" && mkdir -p "$d/datafiles/ior-easy" "$d/datafiles/ior-hard" "$d/datafiles/mdtest-easy" "$d/datafiles/mdtest-hard" "$d/res"
     warm_up
-    local easy=("$IOR" -C -Q 1 -g -G 27 -k -e -o "$d/data/ior-easy/ior_file_easy" -t 2m -b "${EASY_MB}m" -F)
-    local hard=("$IOR" -C -Q 1 -g -G=27 -k -e -o "$d/data/ior-hard/file" -t 47008 -b 47008 -s "$HARD")
-    local mde=("$MDTEST" -n "$MDE" -u -L -F -P -G 27 -N 1 -d "$d/data/mdtest-easy")
-    local mdh=("$MDTEST" -n "$MDH" -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d "$d/data/mdtest-hard")
+    local easy=("$IOR" -C -Q 1 -g -G 27 -k -e -o "$d/datafiles/ior-easy/ior_file_easy" -t 2m -b "${EASY_MB}m" -F)
+    local hard=("$IOR" -C -Q 1 -g -G=27 -k -e -o "$d/datafiles/ior-hard/file" -t 47008 -b 47008 -s "$HARD")
+    local mde=("$MDTEST" -n "$MDE" -u -L -F -P -G 27 -N 1 -d "$d/datafiles/mdtest-easy")
+    local mdh=("$MDTEST" -n "$MDH" -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d "$d/datafiles/mdtest-hard")
     run() { "${MPIRUN[@]}" "$@" 2>"$d.err" || { cat "$d.err" >&2; exit 1; }; }
     echo "ior_easy_write $(run "${easy[@]}" -w | ior_gib)"
     echo "mdtest_easy_write $(run "${mde[@]}" -C -Y | md_k creation)"
     touch "$d/res/timestampfile"
     echo "ior_hard_write $(run "${hard[@]}" -w | ior_gib)"
     echo "mdtest_hard_write $(run "${mdh[@]}" -C -Y | md_k creation)"
-    r=$(run "$PFIND" "$d/data" -newer "$d/res/timestampfile" -size 3901c -name "*01*" -C -q 10000 -D rates)
+    r=$(run "$PFIND" "$d/datafiles" -newer "$d/res/timestampfile" -size 3901c -name "*01*" -C -q 10000 -D rates)
     echo "find $(awk '/^\[DONE\]/ {print $3; exit}' <<<"$r")"
-    r=$(mpirun --allow-run-as-root -np 1 "$PFIND" "$d/data" -newer "$d/res/timestampfile" -size 3901c \
+    r=$(mpirun --allow-run-as-root -np 1 "$PFIND" "$d/datafiles" -newer "$d/res/timestampfile" -size 3901c \
         -name "*01*" -C -q 10000 -D rates 2>"$d.err") || { cat "$d.err" >&2; exit 1; }
     echo "find_vs_pfind_np1 $(awk '/^\[DONE\]/ {print $3; exit}' <<<"$r")"
     echo "ior_easy_read $(run "${easy[@]}" -r | ior_gib)"
@@ -113,7 +117,7 @@ reference_round() {
     echo "mdtest_easy_delete $(run "${mde[@]}" -r | md_k removal)"
     echo "mdtest_hard_read $(run "${mdh[@]}" -E | md_k read)"
     echo "mdtest_hard_delete $(run "${mdh[@]}" -r | md_k removal)"
-    rm -rf "$d"
+    rm -rf "$top"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

@@ -372,36 +372,26 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     let p = r.peers;
     md.push(go("mdtest_easy_stat", file, &|| {
         let n = made.easy_files[stat_of];
-        mdtest::each(p, "mdtest-easy-stat", n, |i| {
-            mdtest::stat(&l.md_easy(stat_of, i))
-        })
+        mdtest::each(p, "mdtest-easy-stat", n, l.md_easy(stat_of), mdtest::stat)
     })?);
     bw.push(go("ior_hard_read", byte, &|| {
         hard_read(r, made.hard_bytes[src], src)
     })?);
     md.push(go("mdtest_hard_stat", file, &|| {
         let n = made.hard_files[stat_of];
-        mdtest::each(p, "mdtest-hard-stat", n, |i| {
-            mdtest::stat(&l.md_hard(stat_of, i))
-        })
+        mdtest::each(p, "mdtest-hard-stat", n, l.md_hard(stat_of), mdtest::stat)
     })?);
     md.push(go("mdtest_easy_delete", file, &|| {
         let n = made.easy_files[rm_of];
-        mdtest::each(p, "mdtest-easy-delete", n, |i| {
-            mdtest::remove(&l.md_easy(rm_of, i))
-        })
+        mdtest::each(p, "mdtest-easy-delete", n, l.md_easy(rm_of), mdtest::remove)
     })?);
     md.push(go("mdtest_hard_read", file, &|| {
         let n = made.hard_files[read_of];
-        mdtest::each(p, "mdtest-hard-read", n, |i| {
-            mdtest::read(&l.md_hard(read_of, i))
-        })
+        mdtest::each(p, "mdtest-hard-read", n, l.md_hard(read_of), mdtest::read)
     })?);
     md.push(go("mdtest_hard_delete", file, &|| {
         let n = made.hard_files[rm_of];
-        mdtest::each(p, "mdtest-hard-delete", n, |i| {
-            mdtest::remove(&l.md_hard(rm_of, i))
-        })
+        mdtest::each(p, "mdtest-hard-delete", n, l.md_hard(rm_of), mdtest::remove)
     })?);
     check_found(ctx, &made.hard_files, found.get())?;
     let t = all.stop();
@@ -430,8 +420,9 @@ fn write_phases(
     let mut bw = vec![rate];
     let (rate, easy_files) = write_phase(ctx, "mdtest_easy_write", file, &|| {
         let n = c.md_easy_files;
+        let mut names = l.md_easy(me);
         let done = wall.run(peers, "io500-wearout-mdtest-easy", n, |i| {
-            mdtest::create(&l.md_easy(me, i))
+            mdtest::create(names.of(i)?)
         })?;
         // mdtest -Y: sync once the files are made, inside the timing.
         mdtest::end_of_writes(peers, "mdtest-easy-write")?;
@@ -448,8 +439,9 @@ fn write_phases(
     bw.push(rate);
     let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
         let n = c.md_hard_files;
+        let mut names = l.md_hard(me);
         let done = wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
-            mdtest::create_written(&l.md_hard(me, i))
+            mdtest::create_written(names.of(i)?)
         })?;
         mdtest::end_of_writes(peers, "mdtest-hard-write")?;
         Ok(done)

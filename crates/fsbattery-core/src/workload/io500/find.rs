@@ -10,6 +10,10 @@
 //! walks a tree split over MPI ranks.
 
 use crate::error::{IoContext, WorkloadError};
+use nix::dir::{Dir, Type};
+use nix::fcntl::OFlag;
+use nix::sys::stat::Mode;
+use std::ffi::CStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -45,44 +49,109 @@ pub(super) fn io500_query(timestamp: &Path) -> Result<Query<'static>, WorkloadEr
     })
 }
 
-/// Walk `dir`, this rank's share of its files (see the module header).
+/// Walk `dir`, this rank's share of its files (see the module header). As pfind: names are
+/// read with `readdir` and a matching name is `lstat`ed by its full path; the path is built
+/// in one reused buffer (pfind's `sprintf`), so an entry costs no allocation.
 pub(super) fn find(
     dir: &Path,
     q: &Query<'_>,
     rank: usize,
     ranks: usize,
 ) -> Result<Found, WorkloadError> {
-    let mut out = Found::default();
-    let entries = std::fs::read_dir(dir).ctx(|| format!("readdir {}", dir.display()))?;
-    for (i, e) in entries.enumerate() {
-        crate::workload::poll(i as u64)?;
-        let e = e.ctx(|| format!("readdir {}", dir.display()))?;
-        let kind = e
-            .file_type()
-            .ctx(|| format!("stat {}", e.path().display()))?;
-        if kind.is_dir() {
-            let sub = find(&e.path(), q, rank, ranks)?;
-            out.total += sub.total;
-            out.found += sub.found;
-            continue;
+    let mut walk = Walk {
+        q,
+        rank,
+        ranks,
+        path: dir.as_os_str().as_bytes().to_vec(),
+        seen: 0,
+        out: Found::default(),
+    };
+    walk.dir()?;
+    Ok(walk.out)
+}
+
+/// One rank's walk: the path of the entry at hand, and what it counted so far.
+struct Walk<'a, 'q> {
+    q: &'a Query<'q>,
+    rank: usize,
+    ranks: usize,
+    path: Vec<u8>,
+    seen: u64,
+    out: Found,
+}
+
+impl Walk<'_, '_> {
+    /// The directory at `self.path`, and every directory below it.
+    fn dir(&mut self) -> Result<(), WorkloadError> {
+        let len = self.path.len();
+        let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+        let mut d = self
+            .with_c_path(|p| Dir::open(p, flags, Mode::empty()))?
+            .map_err(std::io::Error::from)
+            .ctx(|| format!("opendir {}", self.shown()))?;
+        for e in d.iter() {
+            crate::workload::poll(self.seen)?;
+            self.seen += 1;
+            let e = e
+                .map_err(std::io::Error::from)
+                .ctx(|| format!("readdir {}", self.shown()))?;
+            let name = e.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            self.path.truncate(len);
+            self.path.push(b'/');
+            self.path.extend_from_slice(name);
+            let is_dir = match e.file_type() {
+                Some(t) => t == Type::Directory,
+                // The filesystem did not say (DT_UNKNOWN): ask, as pfind does.
+                None => self.lstat()?.st_mode & libc::S_IFMT == libc::S_IFDIR,
+            };
+            if is_dir {
+                self.dir()?;
+            } else {
+                self.file(name)?;
+            }
         }
-        let name = e.file_name();
-        if share(name.as_bytes(), ranks) != rank {
-            continue;
-        }
-        out.total += 1;
-        if !contains(name.as_bytes(), q.name_part.as_bytes()) {
-            continue;
-        }
-        let path = e.path();
-        let m = path
-            .symlink_metadata()
-            .ctx(|| format!("stat {}", path.display()))?;
-        if m.ctime() >= q.newer_s && m.size() == q.size {
-            out.found += 1;
-        }
+        self.path.truncate(len);
+        Ok(())
     }
-    Ok(out)
+
+    /// A file named `name` at `self.path`: counted when it is this rank's, `lstat`ed when its
+    /// name matches.
+    fn file(&mut self, name: &[u8]) -> Result<(), WorkloadError> {
+        if share(name, self.ranks) != self.rank {
+            return Ok(());
+        }
+        self.out.total += 1;
+        if !contains(name, self.q.name_part.as_bytes()) {
+            return Ok(());
+        }
+        let st = self.lstat()?;
+        if st.st_ctime >= self.q.newer_s && st.st_size as u64 == self.q.size {
+            self.out.found += 1;
+        }
+        Ok(())
+    }
+
+    fn lstat(&mut self) -> Result<nix::sys::stat::FileStat, WorkloadError> {
+        self.with_c_path(|p| nix::sys::stat::lstat(p))?
+            .map_err(std::io::Error::from)
+            .ctx(|| format!("stat {}", self.shown()))
+    }
+
+    /// `f` of `self.path` as a C string: its NUL is pushed for the call and popped after,
+    /// so the buffer never holds one between calls (a path holding one cannot be walked).
+    fn with_c_path<T>(&mut self, f: impl FnOnce(&CStr) -> T) -> Result<T, WorkloadError> {
+        self.path.push(0);
+        let out = CStr::from_bytes_with_nul(&self.path).map(f);
+        self.path.pop();
+        out.map_err(|_| WorkloadError::Failed(format!("{} holds a NUL byte", self.shown())))
+    }
+
+    fn shown(&self) -> String {
+        String::from_utf8_lossy(&self.path).into_owned()
+    }
 }
 
 /// The rank that handles a file of this name: by its FNV-1a hash, the same on every rank

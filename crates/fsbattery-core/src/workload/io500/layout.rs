@@ -10,6 +10,7 @@
 //! +1, read +2, delete +3). `read_shift = rank` keeps fsbattery's earlier rule instead: every
 //! later phase works on the next rank's data.
 
+use super::mdtest::Names;
 use crate::error::{IoContext, WorkloadError};
 use std::path::{Path, PathBuf};
 
@@ -50,13 +51,13 @@ impl Layout {
     fn hard_dir(&self) -> PathBuf {
         self.data().join("mdtest-hard/test-dir.0-0/mdtest_tree.0")
     }
-    /// Rank `rank`'s mdtest-easy file `i`.
-    pub fn md_easy(&self, rank: usize, i: u64) -> PathBuf {
-        self.easy_dir(rank).join(format!("file.mdtest.{rank}.{i}"))
+    /// Rank `rank`'s mdtest-easy file names.
+    pub fn md_easy(&self, rank: usize) -> Names {
+        Names::new(&self.easy_dir(rank), rank)
     }
-    /// Rank `rank`'s mdtest-hard file `i`.
-    pub fn md_hard(&self, rank: usize, i: u64) -> PathBuf {
-        self.hard_dir().join(format!("file.mdtest.{rank}.{i}"))
+    /// Rank `rank`'s mdtest-hard file names.
+    pub fn md_hard(&self, rank: usize) -> Names {
+        Names::new(&self.hard_dir(), rank)
     }
     /// The rank whose ior data this rank reads.
     pub fn ior_source(&self) -> usize {

@@ -9,31 +9,74 @@
 //!   `system("sync")`, a shell that runs the sync command; fsbattery starts no child
 //!   processes, and the shell and its exec cost 2 ms more than the call alone here (median of
 //!   20 interleaved pairs, 2026-11-26), under 1 % of a phase;
+//! - names as mdtest makes them: one buffer per phase holding `DIR/file.mdtest.RANK.`, the
+//!   item number written after it (mdtest's `sprintf` into a fixed buffer), so an item costs
+//!   its system calls and no allocation; the calls are the C library's (`stat` is glibc's
+//!   `newfstatat`, as mdtest's, not std's `statx`);
 //! - the clock runs until every rank is through (mdtest's `phase_end` ends in a barrier and
 //!   each rank reads its end time after it), so the phase's time is the first start to the
 //!   last end, as mdtest reports it.
 
 use super::peers::Peers;
 use crate::error::{IoContext, WorkloadError};
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use nix::fcntl::{open, OFlag};
+use nix::sys::stat::Mode;
+use nix::unistd::{lseek, read as read_fd, unlink, write as write_fd, Whence};
+use std::ffi::CStr;
+use std::io::Write as _;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 /// IO500's mdtest-hard file size (mdtest `-w 3901 -e 3901`).
 pub(super) const HARD_BYTES: usize = 3_901;
 
-/// `f(i)` for i in 0..n, polling for Ctrl-C, then mdtest's end of phase: the barrier every
-/// rank's clock waits for. Returns n.
+/// One rank's item names in one mdtest directory, `DIR/file.mdtest.RANK.I`, made in one
+/// reused buffer.
+pub(super) struct Names {
+    buf: Vec<u8>,
+    stem: usize,
+}
+
+impl Names {
+    pub(super) fn new(dir: &Path, rank: usize) -> Names {
+        let mut buf = dir.as_os_str().as_bytes().to_vec();
+        buf.extend_from_slice(format!("/file.mdtest.{rank}.").as_bytes());
+        let stem = buf.len();
+        Names { buf, stem }
+    }
+
+    /// Item `i`'s path. A directory path holding a NUL byte (no path the kernel made can)
+    /// fails here rather than naming another file.
+    pub(super) fn of(&mut self, i: u64) -> Result<&CStr, WorkloadError> {
+        self.buf.truncate(self.stem);
+        write!(self.buf, "{i}\0").expect("writing to a Vec cannot fail");
+        CStr::from_bytes_with_nul(&self.buf)
+            .map_err(|_| WorkloadError::Failed(format!("{} holds a NUL byte", shown(&self.buf))))
+    }
+}
+
+fn shown(path: &[u8]) -> String {
+    String::from_utf8_lossy(path.strip_suffix(b"\0").unwrap_or(path)).into_owned()
+}
+
+/// A failed call on `path`, as the other io500 errors say it.
+fn failed<T>(r: nix::Result<T>, what: &str, path: &CStr) -> Result<T, WorkloadError> {
+    r.map_err(std::io::Error::from)
+        .ctx(|| format!("{what} {}", shown(path.to_bytes())))
+}
+
+/// `f(name of i)` for i in 0..n, polling for Ctrl-C, then mdtest's end of phase: the barrier
+/// every rank's clock waits for. Returns n.
 pub(super) fn each(
     peers: Peers<'_>,
     what: &str,
     n: u64,
-    f: impl Fn(u64) -> Result<(), WorkloadError>,
+    mut names: Names,
+    f: impl Fn(&CStr) -> Result<(), WorkloadError>,
 ) -> Result<u64, WorkloadError> {
     for i in 0..n {
         crate::workload::poll(i)?;
-        f(i)?;
+        f(names.of(i)?)?;
     }
     end(peers, what)?;
     Ok(n)
@@ -49,48 +92,56 @@ fn end(peers: Peers<'_>, what: &str) -> Result<(), WorkloadError> {
     peers.barrier(&format!("io500-{what}-end"))
 }
 
-fn create_open(path: &Path) -> Result<File, WorkloadError> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        // mdtest passes no O_TRUNC: a file left from before keeps its length.
-        .truncate(false)
-        .mode(0o664)
-        .open(path)
-        .ctx(|| format!("create {}", path.display()))
+/// mdtest's create: no O_TRUNC, so a file left from before keeps its length.
+fn create_open(path: &CStr) -> Result<std::os::fd::OwnedFd, WorkloadError> {
+    let mode = Mode::from_bits_truncate(0o664);
+    failed(
+        open(path, OFlag::O_RDWR | OFlag::O_CREAT, mode),
+        "create",
+        path,
+    )
 }
 
 /// An mdtest-easy file: created empty.
-pub(super) fn create(path: &Path) -> Result<(), WorkloadError> {
+pub(super) fn create(path: &CStr) -> Result<(), WorkloadError> {
     create_open(path).map(drop)
 }
 
-/// An mdtest-hard file: created with its 3,901 bytes.
-pub(super) fn create_written(path: &Path) -> Result<(), WorkloadError> {
-    let mut f = create_open(path)?;
-    f.seek(SeekFrom::Start(0))
-        .and_then(|_| f.write_all(&[0x3cu8; HARD_BYTES]))
-        .ctx(|| format!("write {}", path.display()))
+/// An mdtest-hard file: created with its 3,901 bytes, in one write after a seek to 0.
+pub(super) fn create_written(path: &CStr) -> Result<(), WorkloadError> {
+    let fd = create_open(path)?;
+    failed(lseek(&fd, 0, Whence::SeekSet), "seek", path)?;
+    let n = failed(write_fd(&fd, &[0x3cu8; HARD_BYTES]), "write", path)?;
+    short(n, "wrote", path)
 }
 
-pub(super) fn stat(path: &Path) -> Result<(), WorkloadError> {
-    std::fs::metadata(path)
-        .map(drop)
-        .ctx(|| format!("stat {}", path.display()))
+pub(super) fn stat(path: &CStr) -> Result<(), WorkloadError> {
+    failed(nix::sys::stat::stat(path), "stat", path).map(drop)
 }
 
-pub(super) fn remove(path: &Path) -> Result<(), WorkloadError> {
-    std::fs::remove_file(path).ctx(|| format!("unlink {}", path.display()))
+pub(super) fn remove(path: &CStr) -> Result<(), WorkloadError> {
+    failed(unlink(path), "unlink", path)
 }
 
-/// An mdtest-hard file's 3,901 bytes, in one read as mdtest's; a shorter file fails.
-pub(super) fn read(path: &Path) -> Result<(), WorkloadError> {
+/// An mdtest-hard file's 3,901 bytes, in one read after a seek to 0, as mdtest's; a shorter
+/// file fails.
+pub(super) fn read(path: &CStr) -> Result<(), WorkloadError> {
     let mut buf = [0u8; HARD_BYTES];
-    let mut f = File::open(path).ctx(|| format!("open {}", path.display()))?;
-    f.seek(SeekFrom::Start(0))
-        .and_then(|_| f.read_exact(&mut buf))
-        .ctx(|| format!("read {HARD_BYTES} bytes of {}", path.display()))
+    let fd = failed(open(path, OFlag::O_RDONLY, Mode::empty()), "open", path)?;
+    failed(lseek(&fd, 0, Whence::SeekSet), "seek", path)?;
+    let n = failed(read_fd(&fd, &mut buf), "read", path)?;
+    short(n, "read", path)
+}
+
+/// mdtest counts a transfer of other than its size as an error; so does fsbattery.
+fn short(n: usize, what: &str, path: &CStr) -> Result<(), WorkloadError> {
+    if n == HARD_BYTES {
+        return Ok(());
+    }
+    Err(WorkloadError::Failed(format!(
+        "{what} {n} of {HARD_BYTES} bytes of {}",
+        shown(path.to_bytes())
+    )))
 }
 
 #[cfg(test)]
@@ -100,14 +151,28 @@ mod tests {
     #[test]
     fn a_hard_file_holds_its_bytes_and_reads_back_while_a_short_one_fails() {
         let d = tempfile::tempdir().unwrap();
-        let (hard, easy) = (d.path().join("h"), d.path().join("e"));
+        let mut names = Names::new(d.path(), 3);
+        let hard = names.of(7).unwrap().to_owned();
+        assert_eq!(
+            hard.to_bytes(),
+            d.path().join("file.mdtest.3.7").as_os_str().as_bytes()
+        );
+        let easy = names.of(12).unwrap().to_owned();
+        assert!(easy.to_bytes().ends_with(b"/file.mdtest.3.12"));
         create_written(&hard).unwrap();
         create(&easy).unwrap();
-        assert_eq!(std::fs::metadata(&hard).unwrap().len(), HARD_BYTES as u64);
+        assert_eq!(
+            std::fs::metadata(d.path().join("file.mdtest.3.7"))
+                .unwrap()
+                .len(),
+            HARD_BYTES as u64
+        );
         read(&hard).unwrap();
         stat(&easy).unwrap();
-        assert!(read(&easy).is_err());
+        let e = read(&easy).unwrap_err().to_string();
+        assert!(e.contains("read 0 of 3901 bytes"), "{e}");
         remove(&hard).unwrap();
-        assert!(stat(&hard).is_err());
+        let e = stat(&hard).unwrap_err().to_string();
+        assert!(e.contains("file.mdtest.3.7"), "{e}");
     }
 }
