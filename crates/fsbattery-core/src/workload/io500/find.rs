@@ -135,7 +135,7 @@ impl Walk<'_, '_> {
     }
 
     fn lstat(&mut self) -> Result<nix::sys::stat::FileStat, WorkloadError> {
-        self.with_c_path(|p| nix::sys::stat::lstat(p))?
+        self.with_c_path(nix::sys::stat::lstat)?
             .map_err(std::io::Error::from)
             .ctx(|| format!("stat {}", self.shown()))
     }
