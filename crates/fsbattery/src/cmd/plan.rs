@@ -11,6 +11,7 @@ use fsbattery_core::runner::{self, MemoryRequest, Plan, PlannedWorkload};
 use fsbattery_core::suite::{self, Suite};
 use fsbattery_core::suite_native;
 use fsbattery_core::targets::{self, Target, TargetOptions};
+use fsbattery_core::units;
 use fsbattery_core::workload::{self, Method};
 use fsbattery_record::settings::{Chosen, WorkloadSetting};
 
@@ -36,7 +37,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     )?;
     if let Some(m) = &memory {
         memory_setting = Some(Chosen::new(
-            params::format_bytes(m.limit_bytes),
+            units::format_bytes(m.limit_bytes),
             m.source.clone(),
         ));
     }
@@ -153,6 +154,9 @@ fn planned_workloads(
     scale: Scale,
 ) -> Result<(Vec<PlannedWorkload>, Vec<WorkloadSetting>), UsageError> {
     let overrides = params::parse_sets(&args.set)?;
+    for w in overrides.keys() {
+        workload::find_or_refuse(w)?;
+    }
     let names = workload_names(args, suite)?;
     if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
         return Err(UsageError::Invalid(format!(
@@ -221,7 +225,7 @@ fn memory(text: &str, suite: &Suite, args: &RunArgs) -> Result<MemoryRequest, Us
         })?;
         (limit, format!("seed_memory of {}", suite.name))
     } else {
-        let limit = params::parse_bytes(text).ok_or_else(|| {
+        let limit = units::parse_bytes(text).ok_or_else(|| {
             UsageError::Invalid(format!("--memory {text}: not a size, e.g. --memory 768MiB"))
         })?;
         (limit, "--memory".to_string())
@@ -255,8 +259,8 @@ fn tmpfs_within_memory(
     let reason = format!(
         "tmpfs keeps its files in memory, which the {} cgroup of --memory would count \
          (the workloads hold up to {})",
-        params::format_bytes(m.limit_bytes),
-        params::format_bytes(data)
+        units::format_bytes(m.limit_bytes),
+        units::format_bytes(data)
     );
     let is_tmpfs = |t: &dyn Target| t.spec().starts_with("tmpfs");
     if explicit {
@@ -420,8 +424,8 @@ fn made_size(t: &dyn Target) -> Option<String> {
     let devices: u64 = o.get("devices").and_then(|d| d.parse().ok()).unwrap_or(1);
     let each = o.get("size").and_then(|s| s.parse::<u64>().ok());
     match (devices, each) {
-        (2.., Some(each)) => Some(format!("{devices} x {}", params::format_bytes(each))),
-        _ => t.capabilities().space_bytes.map(params::format_bytes),
+        (2.., Some(each)) => Some(format!("{devices} x {}", units::format_bytes(each))),
+        _ => t.capabilities().space_bytes.map(units::format_bytes),
     }
 }
 
