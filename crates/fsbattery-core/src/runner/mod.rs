@@ -15,6 +15,7 @@ mod auto;
 #[cfg(test)]
 mod auto_run_tests;
 mod checked;
+mod datasets;
 mod freefrag;
 pub mod lifecycle;
 mod observer;
@@ -22,6 +23,7 @@ mod ranks;
 mod step;
 
 pub use checked::{check_needs, fit, CheckedPlan};
+pub use datasets::dataset_store;
 pub use observer::{RunObserver, Silent, Step};
 
 use crate::collective::{Collective, Solo, Team};

@@ -5,7 +5,6 @@ use crate::cli::RunArgs;
 use crate::progress;
 use crate::stderr::errln;
 use anyhow::Context;
-use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
 use fsbattery_core::runner::{self, RunObserver, Silent};
 use fsbattery_core::targets::{DirTarget, Target};
@@ -250,7 +249,7 @@ fn attach_datasets(plan: &mut runner::CheckedPlan, args: &RunArgs) -> anyhow::Re
         .source_dir
         .clone()
         .unwrap_or_else(|| args.workdir.clone());
-    let store = DatasetStore::new(&dir, args.tree_tarball.as_deref()).map_err(|e| {
+    let store = runner::dataset_store(&dir, args.tree_tarball.as_deref()).map_err(|e| {
         fsbattery_core::error::UsageError::Invalid(format!(
             "source dataset in {}: {e}",
             dir.display()
