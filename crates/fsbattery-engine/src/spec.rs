@@ -9,7 +9,8 @@
 //! `{"kind": "io_uring", "depth": 32, …}` for a queued engine.
 
 use crate::driver::{ThreadPlan, ThreadResult};
-use crate::registry::{index_of, EngineEntry, ENGINES};
+use crate::entry::EngineEntry;
+use crate::registry::{index_of, ENGINES};
 use crate::{auto_reap_batch, BufferPool, Engine, EngineError, UringOptions};
 use serde::{Deserialize, Serialize};
 

@@ -12,9 +12,9 @@
 //! - Drop waits for every operation still in flight before the buffers are freed, and the
 //!   ring is declared before the pool so it is torn down first.
 
+use super::entry::{Caps, EngineEntry, EngineOption};
 use super::files::FileTable;
 use super::job::run_threads;
-use super::registry::{Caps, EngineEntry, EngineOption};
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use io_uring::{opcode, squeue, types, IoUring};
 use serde::{Deserialize, Serialize};
