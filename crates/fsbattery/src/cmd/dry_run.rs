@@ -9,7 +9,7 @@ use super::plan;
 use crate::cli::RunArgs;
 use fsbattery_core::model::RunRecord;
 use fsbattery_core::params::Scale;
-use fsbattery_core::runner::{unique_labels, Plan};
+use fsbattery_core::runner::{unique_labels, Plan, Space};
 use fsbattery_core::units::format_bytes;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,7 +30,8 @@ pub(super) fn nominal_secs(scale: Scale) -> f64 {
 
 /// Print the plan of `args` to stdout.
 pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let (plan, no_default_why) = plan::build(args)?;
+    // The same one check as `run`'s, but a target too small for the data is shown, not refused.
+    let (plan, no_default_why) = plan::build(args, Space::Shown)?;
     fsbattery_core::targets::check_workdir(&args.workdir)?;
     let data = plan::data_bytes(&plan.workloads)?;
     let mut out = String::new();

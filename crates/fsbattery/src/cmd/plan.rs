@@ -7,7 +7,7 @@ use fsbattery_core::error::UsageError;
 use fsbattery_core::label::{self, render_label, LabelValue};
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, Params, Scale};
-use fsbattery_core::runner::{self, MemoryRequest, Plan, PlannedWorkload};
+use fsbattery_core::runner::{CheckedPlan, MemoryRequest, Plan, PlannedWorkload, Space};
 use fsbattery_core::suite::{self, Suite};
 use fsbattery_core::suite_native;
 use fsbattery_core::targets::{self, Target, TargetOptions};
@@ -17,9 +17,11 @@ use fsbattery_record::settings::{Chosen, WorkloadSetting};
 
 use super::plan_settings;
 
-/// Validate everything and build the plan; targets are parsed but not set up. With no
-/// `--target` and no default filesystem possible, the plan has no targets and the reason.
-pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
+/// Validate everything and build the plan, checked once (`CheckedPlan::check`; `space`:
+/// [`Space::Shown`] for a dry run, which shows a target too small for the data); targets
+/// are parsed but not set up. With no `--target` and no default filesystem possible, the
+/// plan has no targets and the reason.
+pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String>), UsageError> {
     let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
     let scale: Scale = args.scale.into();
     let (workloads, methods) = planned_workloads(args, &suite, scale)?;
@@ -71,7 +73,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     );
     let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
     settings.fs_options = plan_settings::fs_options(&suite, &targets);
-    let mut plan = Plan {
+    let plan = Plan {
         repeat,
         auto,
         age: args.age,
@@ -93,16 +95,15 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         memory,
         rank_reference: args.rank_reference,
     };
-    // Space is checked by `run` alone (`CheckedPlan::check`): a dry run shows a target too
-    // small for the data.
-    runner::fit(&mut plan, !args.targets.is_empty(), false)?;
-    // Labels name the filesystems of the targets that stayed in the plan.
-    plan.rows = rows(
+    let mut plan = CheckedPlan::check(plan, !args.targets.is_empty(), space)?;
+    // Labels name the filesystems of the targets that stayed in the checked plan.
+    let rows = rows(
         &plan.suite,
         &plan.workloads,
         &plan.targets,
         args.tree_tarball.as_deref(),
     );
+    plan.set_rows(rows);
     Ok((plan, no_default_why))
 }
 
