@@ -65,7 +65,7 @@ fn imports_are_read_from_code_not_comments_strings_or_tests() {
     let code = code_of(
         "use crate::params::Params; // crate::error\n/// [`crate::workload`]\n\
          use crate::{error::UsageError, model};\n#[cfg(test)]\nmod tests;\n\
-         fn f() { let _ = \"crate::suite\"; let _ = '{'; }\n/* crate::label */\n\
+         fn f() { let _ = \"crate::suite\"; let _ = '{'; let _ = (\"\", \"a\", r#\"crate::tune\"#); }\n/* crate::label */\n\
          use super::super::{plan::{self, Plan}, run};\n\
          #[cfg(test)]\nmod t { use crate::workload; fn g() { {} } }\nuse crate::runner::x;\n",
     );

@@ -68,7 +68,7 @@ fn skip_block_comment(c: &[char], mut i: usize) -> usize {
 
 /// The number of `#` of a raw string `r#"…"#` starting at `i`, if one starts there.
 fn raw_string_at(c: &[char], i: usize) -> Option<usize> {
-    if i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_') {
+    if c[i] != 'r' || (i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_')) {
         return None;
     }
     let hashes = c[i + 1..].iter().take_while(|&&x| x == '#').count();
