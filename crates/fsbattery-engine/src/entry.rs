@@ -39,7 +39,7 @@ pub(crate) type RunFn =
 pub struct EngineEntry {
     /// Registry name, the `engine` parameter's value ("sync", "io_uring").
     pub name: &'static str,
-    /// Other tools' names for the same engine (fio's `psync`), accepted by [`lookup`].
+    /// Other tools' names for the same engine (fio's `psync`), accepted by [`crate::lookup`].
     pub aliases: &'static [&'static str],
     /// One line for help texts.
     pub help: &'static str,

@@ -25,7 +25,7 @@ pub enum Space {
 pub struct CheckedPlan(pub(super) Plan, Space);
 
 impl CheckedPlan {
-    /// The one check of a plan, with [`fit`]: `named` targets (given by the user) that cannot
+    /// The one check of a plan, with `fit`: `named` targets (given by the user) that cannot
     /// run a workload refuse the plan; defaults are left out with the reason.
     pub fn check(mut plan: Plan, named: bool, space: Space) -> Result<CheckedPlan, UsageError> {
         fit(&mut plan, named, space)?;
