@@ -18,22 +18,12 @@ use std::path::Path;
 /// Folders whose inner circles are shown but not yet refused, each with why. Only circles
 /// *inside* such a folder are let through; the folder itself, as one module, must still sit
 /// in no circle of its parent.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "fsbattery-engine::",
-        "an engine's registry entry runs `job::run_threads` for its own engine type, whose \
-         threads (`driver::ThreadPlan`) read the whole `JobSpec`, which holds an `EngineSpec` \
-         that looks the engine up in the registry (spec → registry → sync → job → driver → \
-         job); cutting it means handing the thread loop only the numbers it needs, a change \
-         to the measured hot loop that wants its own bench run",
-    ),
-    (
-        "fsbattery-core::targets",
-        "the lifecycles of the filesystem kinds (fstarget ↔ device, loopfs, tmpfs, zfs) and the \
+const NOT_YET: &[(&str, &str)] = &[(
+    "fsbattery-core::targets",
+    "the lifecycles of the filesystem kinds (fstarget ↔ device, loopfs, tmpfs, zfs) and the \
      guard releases (release ↔ fusewatch, memcg, zfs) call each other; the filesystem-kind \
      registry (issue 27 §2) rearranges these files and cuts them there",
-    ),
-];
+)];
 
 fn graph(edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph::new();

@@ -2,7 +2,7 @@
 //! functions that make and run it. A leaf beside the table (`registry.rs`): each engine file
 //! declares its entry with these types, and the table lists the entries.
 
-use crate::driver::{ThreadPlan, ThreadResult};
+use crate::thread::{ThreadPlan, ThreadResult};
 use crate::{BufferPool, Engine, EngineError, UringOptions};
 
 /// What an engine can do, read by the layers above instead of matching on its name (fio's

@@ -41,8 +41,10 @@ mod pool;
 mod registry;
 mod spec;
 mod sync;
+mod thread;
 mod transfer;
 mod uring;
+mod uring_options;
 
 #[cfg(test)]
 mod tests;
@@ -60,7 +62,8 @@ pub use registry::{by_index, lookup, ENGINES, NAMES};
 pub use spec::EngineSpec;
 pub use sync::SyncEngine;
 pub use transfer::Transfer;
-pub use uring::{probe_uring, uring_available, UringEngine, UringOptions, MAX_REGISTERED_FILES};
+pub use uring::{probe_uring, uring_available, UringEngine, MAX_REGISTERED_FILES};
+pub use uring_options::UringOptions;
 
 use serde::{Deserialize, Serialize};
 use std::fs::File;

@@ -15,7 +15,7 @@
 
 use super::entry::{Caps, EngineEntry};
 use super::files::FileTable;
-use super::job::run_threads;
+use super::thread::run_threads;
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use std::fs::File;
 
