@@ -6,7 +6,8 @@
 //! the way (non-UTF-8 included); a panic is always a bug.
 
 use fsbattery_core::dataset::DatasetSpecExt;
-use fsbattery_core::params::{format_bytes, parse_bytes, parse_sets, Params, Scale};
+use fsbattery_core::params::{parse_sets, Params, Scale};
+use fsbattery_core::units::{format_bytes, parse_bytes};
 use fsbattery_core::{journal, suite, targets, workload};
 
 /// Bytes as text, or the error every target gives non-UTF-8 input.
@@ -40,7 +41,8 @@ pub fn set_value(data: &[u8]) -> Result<(), String> {
     }
     let overrides = parse_sets(&sets).map_err(|e| e.to_string())?;
     for (name, values) in &overrides {
-        let wl = workload::find(name).ok_or("parse_sets let through an unknown workload")?;
+        // As `run` plans: the caller of `parse_sets` refuses an unknown workload.
+        let wl = workload::find_or_refuse(name).map_err(|e| e.to_string())?;
         for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
             let p = Params::resolve(name, wl.params(), scale, 8 << 30, values)
                 .map_err(|e| e.to_string())?;

@@ -116,7 +116,7 @@ pub fn is_full(e: &std::io::Error) -> bool {
 pub fn target_full(written: u64, detail: &str, cause: &str, fix: &str) -> WorkloadError {
     WorkloadError::Failed(format!(
         "target full after {written} bytes ({}){detail}: {cause}; {fix}",
-        crate::params::format_bytes(written)
+        crate::units::format_bytes(written)
     ))
 }
 

@@ -37,4 +37,5 @@ pub mod suite_native;
 pub mod suite_settings;
 pub mod targets;
 pub mod tune;
+pub mod units;
 pub mod workload;

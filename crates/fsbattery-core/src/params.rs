@@ -1,8 +1,8 @@
 //! Workload parameters as documented data: name, help, unit, a default per scale and the range
 //! of values that can be run.
 //!
-//! Parsing has no side effects; sizes accept binary suffixes (K, M, G, T, P, E, with optional
-//! "iB"/"B": `64M` = `64MiB` = 67,108,864 bytes), as dd and fio read them.
+//! Parsing has no side effects; sizes are read and shown by the leaf module [`crate::units`]
+//! (binary suffixes, `64M` = `64MiB` = 67,108,864 bytes, as dd and fio read them).
 //!
 //! Invariant: every value a workload reads through [`Params::get`] lies in its spec's
 //! `min..=max`. Overrides are checked in [`Params::resolve`], the one place user text becomes a
@@ -10,6 +10,7 @@
 //! cast within those bounds without overflow or truncation.
 
 use crate::error::UsageError;
+use crate::units::{format_bytes, parse_bytes};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -350,9 +351,10 @@ pub fn parse_count(s: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
-/// `--set WORKLOAD.PARAM=VALUE` arguments into workload → (param → value text). The workload
-/// must exist; the parameter and value are checked later by [`Params::resolve`] against that
-/// workload's specs. Pure, so the fuzzer and tests can feed it anything.
+/// `--set WORKLOAD.PARAM=VALUE` arguments into workload → (param → value text). Only the shape
+/// is checked here: the caller, which knows the workloads, refuses an unknown workload name
+/// (`workload::find_or_refuse`), and [`Params::resolve`] checks the parameter and value
+/// against that workload's specs. Pure, so the fuzzer and tests can feed it anything.
 pub fn parse_sets(
     sets: &[String],
 ) -> Result<BTreeMap<String, BTreeMap<String, String>>, UsageError> {
@@ -366,35 +368,10 @@ pub fn parse_sets(
                 "--set {s}: write WORKLOAD.PARAM=VALUE, e.g. metadata.files=500"
             )));
         };
-        crate::workload::find_or_refuse(w)?;
         out.entry(w.into()).or_default().insert(p.into(), v.into());
     }
     Ok(out)
 }
-
-/// Parse "64MiB", "1G", "4096", "10M" into bytes (binary multiples).
-pub fn parse_bytes(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !c.is_ascii_digit() && c != '_')
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(split);
-    let n: u64 = num.replace('_', "").parse().ok()?;
-    let mult: u64 = match suffix.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        "t" | "tb" | "tib" => 1 << 40,
-        "p" | "pb" | "pib" => 1 << 50,
-        "e" | "eb" | "eib" => 1 << 60,
-        _ => return None,
-    };
-    n.checked_mul(mult)
-}
-
-/// Bytes as a user types them (`64MiB`); defined with the record, which reports print from.
-pub use fsbattery_record::format_bytes;
 
 #[cfg(test)]
 mod tests {
@@ -477,27 +454,6 @@ mod tests {
             assert!(repeat(bad).is_err(), "{bad}");
         }
         assert_eq!(repeat(5), Ok(5));
-    }
-
-    #[test]
-    fn sizes_parse_with_binary_suffixes() {
-        assert_eq!(parse_bytes("64MiB"), Some(64 << 20));
-        assert_eq!(parse_bytes("64M"), Some(64 << 20));
-        assert_eq!(parse_bytes("1g"), Some(1 << 30));
-        assert_eq!(parse_bytes("4096"), Some(4096));
-        assert_eq!(parse_bytes("1EiB"), Some(1 << 60));
-        assert_eq!(parse_bytes("16E"), None, "overflows u64");
-        assert_eq!(parse_bytes("-1"), None);
-        assert_eq!(parse_bytes("12x"), None);
-        assert_eq!(parse_bytes(""), None);
-    }
-
-    #[test]
-    fn bytes_format_round_trips_exact_units() {
-        for v in [4096u64, 64 << 20, 1 << 30, 1000] {
-            assert_eq!(parse_bytes(&format_bytes(v)), Some(v));
-        }
-        assert_eq!(format_bytes(1536), "1.5KiB");
     }
 
     #[test]

@@ -243,7 +243,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
     let volume = match &file.volume {
         None => None,
         Some(v) => Some(
-            crate::params::parse_bytes(v.get_ref())
+            crate::units::parse_bytes(v.get_ref())
                 .filter(|b| *b > 0)
                 .ok_or_else(|| {
                     let msg = format!("volume = {:?}: not a size, e.g. \"100GiB\"", v.get_ref());
@@ -302,7 +302,7 @@ fn seed_memory(
 ) -> Result<Option<u64>, UsageError> {
     Ok(match &file.seed_memory {
         None => None,
-        Some(m) => Some(crate::params::parse_bytes(m.get_ref()).ok_or_else(|| {
+        Some(m) => Some(crate::units::parse_bytes(m.get_ref()).ok_or_else(|| {
             let msg = format!(
                 "seed_memory = {:?}: not a size, e.g. \"768MiB\"",
                 m.get_ref()

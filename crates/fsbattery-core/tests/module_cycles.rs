@@ -1,186 +1,29 @@
-//! Import circles between fsbattery-core's top-level modules: reads every source file's
-//! `crate::…` paths (comments and `#[cfg(test)]` tails left out: a test may reach anywhere),
-//! builds the module graph and prints each circle that remains.
+//! No import circles between modules, in any crate of the workspace: for every module folder
+//! (each crate's `src/` and every folder of modules below it, such as the binary's `cmd/`),
+//! the graph of which child module names which — through `crate::…` paths, or `super::…`
+//! paths that climb back to the folder — must have no circle.
 //!
-//! The circle finder is asserted on graphs with known answers. The tree itself is only
-//! reported for now: issue 27 cuts its circles in several parallel changes, and this test
-//! becomes a hard check (`assert!(circles.is_empty())`) once the tree has none.
+//! The module graph is the view `docs/architecture.md` points to: run
+//! `cargo test -p fsbattery-core --test module_cycles -- --nocapture` to print every folder's
+//! edges. Comments, strings and `#[cfg(test)]` items are left out (a test may reach
+//! anywhere). The reader and the circle finder are asserted on planted cases first.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+mod module_graph;
 
-type Graph = BTreeMap<String, BTreeSet<String>>;
+use module_graph::circles::circles;
+use module_graph::graph::{folder_graph, module_folders, Graph};
+use module_graph::source::{code_of, paths, Root};
+use std::path::Path;
 
-/// The source text that counts: comments dropped, and everything from a `#[cfg(test)]` on.
-fn code_of(text: &str) -> String {
-    let text = text.split("#[cfg(test)]").next().unwrap_or("");
-    text.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Top-level modules a piece of code names through `crate::m` or `crate::{m, …}`.
-fn imports(code: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (i, _) in code.match_indices("crate::") {
-        let rest = &code[i + "crate::".len()..];
-        let names: Vec<&str> = match rest.strip_prefix('{') {
-            Some(group) => group
-                .split('}')
-                .next()
-                .unwrap_or("")
-                .split(',')
-                .map(|p| p.trim().split("::").next().unwrap_or(""))
-                .collect(),
-            None => vec![rest
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .next()
-                .unwrap_or("")],
-        };
-        out.extend(
-            names
-                .into_iter()
-                .filter(|n| modules.contains(*n))
-                .map(String::from),
-        );
-    }
-    out
-}
-
-fn rust_files(p: &Path) -> Vec<PathBuf> {
-    if p.is_file() {
-        return vec![p.to_path_buf()];
-    }
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(p).unwrap().flatten() {
-        let path = e.path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if path.is_dir() {
-            out.extend(rust_files(&path));
-        } else if name.ends_with(".rs") && !name.ends_with("tests.rs") {
-            out.push(path);
-        }
-    }
-    out
-}
-
-/// The graph of `src`'s top-level modules (files and folders beside lib.rs).
-fn module_graph(src: &Path) -> Graph {
-    let mut paths = BTreeMap::new();
-    for e in std::fs::read_dir(src).unwrap().flatten() {
-        let path = e.path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let module = name.strip_suffix(".rs").unwrap_or(&name).to_string();
-        if module != "lib" && (path.is_dir() || name.ends_with(".rs")) {
-            paths.insert(module, path);
-        }
-    }
-    let modules: BTreeSet<String> = paths.keys().cloned().collect();
-    let mut graph = Graph::new();
-    for (m, path) in &paths {
-        let mut to = BTreeSet::new();
-        for f in rust_files(path) {
-            to.extend(imports(
-                &code_of(&std::fs::read_to_string(f).unwrap()),
-                &modules,
-            ));
-        }
-        to.remove(m);
-        graph.insert(m.clone(), to);
-    }
-    graph
-}
-
-/// Each strongly connected group of two or more modules (Tarjan), with one circle through it
-/// as the path `a → b → … → a`.
-fn circles(g: &Graph) -> Vec<(BTreeSet<String>, Vec<String>)> {
-    struct State<'g> {
-        g: &'g Graph,
-        index: BTreeMap<&'g str, usize>,
-        low: BTreeMap<&'g str, usize>,
-        stack: Vec<&'g str>,
-        groups: Vec<BTreeSet<&'g str>>,
-    }
-    fn visit<'g>(s: &mut State<'g>, v: &'g str) {
-        let i = s.index.len();
-        s.index.insert(v, i);
-        s.low.insert(v, i);
-        s.stack.push(v);
-        for w in s.g.get(v).into_iter().flatten() {
-            let w = w.as_str();
-            if !s.index.contains_key(w) {
-                visit(s, w);
-                let lw = s.low[w];
-                s.low.entry(v).and_modify(|l| *l = (*l).min(lw));
-            } else if s.stack.contains(&w) {
-                let iw = s.index[w];
-                s.low.entry(v).and_modify(|l| *l = (*l).min(iw));
-            }
-        }
-        if s.low[v] == s.index[v] {
-            let mut group = BTreeSet::new();
-            while let Some(w) = s.stack.pop() {
-                group.insert(w);
-                if w == v {
-                    break;
-                }
-            }
-            if group.len() > 1 {
-                s.groups.push(group);
-            }
-        }
-    }
-    let mut s = State {
-        g,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        groups: Vec::new(),
-    };
-    for v in g.keys() {
-        if !s.index.contains_key(v.as_str()) {
-            visit(&mut s, v);
-        }
-    }
-    let named = |group: &BTreeSet<&str>| group.iter().map(|m| m.to_string()).collect();
-    s.groups
-        .iter()
-        .map(|group| (named(group), circle_in(g, group)))
-        .collect()
-}
-
-/// A shortest path from the group's first module back to itself, inside the group.
-fn circle_in(g: &Graph, group: &BTreeSet<&str>) -> Vec<String> {
-    let start = *group.iter().next().unwrap();
-    let mut prev: BTreeMap<&str, &str> = BTreeMap::new();
-    let mut queue = std::collections::VecDeque::from([start]);
-    while let Some(v) = queue.pop_front() {
-        for w in g[v]
-            .iter()
-            .map(String::as_str)
-            .filter(|w| group.contains(w))
-        {
-            if w == start {
-                let mut path = vec![start.to_string()];
-                let mut at = v;
-                while at != start {
-                    path.push(at.to_string());
-                    at = prev[at];
-                }
-                path.push(start.to_string());
-                let last = path.len() - 1;
-                path[1..last].reverse();
-                return path;
-            }
-            if !prev.contains_key(w) {
-                prev.insert(w, v);
-                queue.push_back(w);
-            }
-        }
-    }
-    unreachable!("a strongly connected group holds a circle")
-}
+/// Folders whose inner circles are shown but not yet refused, each with why. Only circles
+/// *inside* such a folder are let through; the folder itself, as one module, must still sit
+/// in no circle of its parent.
+const NOT_YET: &[(&str, &str)] = &[(
+    "fsbattery-core::targets",
+    "the lifecycles of the filesystem kinds (fstarget ↔ device, loopfs, tmpfs, zfs) and the \
+     guard releases (release ↔ fusewatch, memcg, zfs) call each other; the filesystem-kind \
+     registry (issue 27 §2) rearranges these files and cuts them there",
+)];
 
 fn graph(edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph::new();
@@ -208,34 +51,133 @@ fn the_finder_names_each_circle_and_nothing_else() {
 }
 
 #[test]
-fn imports_are_read_from_code_not_comments_or_tests() {
-    let modules: BTreeSet<String> = ["params", "error", "workload"].map(String::from).into();
+fn imports_are_read_from_code_not_comments_strings_or_tests() {
     let code = code_of(
         "use crate::params::Params; // crate::error\n/// [`crate::workload`]\n\
-         use crate::{error::UsageError, model};\n#[cfg(test)]\nuse crate::workload;\n",
+         use crate::{error::UsageError, model};\n#[cfg(test)]\nmod tests;\n\
+         fn f() { let _ = \"crate::suite\"; let _ = '{'; let _ = (\"\", \"a\", r#\"crate::tune\"#); }\n/* crate::label */\n\
+         use super::super::{plan::{self, Plan}, run};\n\
+         #[cfg(test)]\nmod t { use crate::workload; fn g() { {} } }\nuse crate::runner::x;\n",
     );
-    let found: Vec<String> = imports(&code, &modules).into_iter().collect();
-    assert_eq!(found, ["error", "params"]);
+    let mut found: Vec<(Root, Vec<String>)> = paths(&code);
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    let shown: Vec<String> = found
+        .iter()
+        .map(|(r, p)| format!("{r:?}:{}", p.join("::")))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "Crate:error::UsageError",
+            "Crate:model",
+            "Crate:params::Params",
+            "Super(2):plan::Plan",
+            "Super(2):run",
+            "Crate:runner::x",
+        ]
+    );
+}
+
+/// Write `files` (path, text) under a fresh temporary `src/`.
+fn planted(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = tmp.path().join("src").join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    tmp
 }
 
 #[test]
-fn report_the_circles_left_between_top_level_modules() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let g = module_graph(&src);
-    assert!(
-        g.contains_key("runner") && g.contains_key("targets"),
-        "read {src:?}"
+fn super_paths_and_reexports_into_sibling_modules_are_edges() {
+    let tmp = planted(&[
+        ("main.rs", "mod cmd;\nmod cli;\npub use stdout::Out;\n"),
+        ("progress.rs", "use crate::Out;\n"),
+        ("cli.rs", "use crate::cmd::run;\n"),
+        ("cli/args.rs", "use super::super::stdout;\n"),
+        ("stdout.rs", ""),
+        ("cmd/mod.rs", "mod plan;\nmod run;\nmod tune;\n"),
+        ("cmd/plan.rs", "use super::run::Args;\n"),
+        ("cmd/run.rs", "use crate::cmd::{plan, tune};\n"),
+        ("cmd/tune/mod.rs", "use self::search::x;\nmod search;\n"),
+        (
+            "cmd/tune/search.rs",
+            "use super::super::plan::y;\nuse super::z;\n",
+        ),
+        ("cmd/tune_tests.rs", "use super::run;\n"),
+    ]);
+    let src = tmp.path().join("src");
+    let top = folder_graph(&src, &[]);
+    // `crate::Out` is `stdout`'s, re-exported by main.rs: the re-export hides no edge.
+    assert_eq!(
+        top,
+        graph(&[("cli", "cmd"), ("cli", "stdout"), ("progress", "stdout")])
     );
-    let found = circles(&g);
-    for (group, circle) in &found {
-        println!("import circle: {}", circle.join(" → "));
-        for m in group {
-            let inside: Vec<&String> = g[m].iter().filter(|t| group.contains(*t)).collect();
-            println!("  {m} → {inside:?}");
+    let cmd = folder_graph(&src.join("cmd"), &["cmd".to_string()]);
+    assert_eq!(
+        cmd,
+        graph(&[
+            ("plan", "run"),
+            ("run", "plan"),
+            ("run", "tune"),
+            ("tune", "plan")
+        ])
+    );
+    let found: Vec<Vec<String>> = circles(&cmd).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(found, vec![vec!["plan", "run", "plan"]]);
+    let folders: Vec<Vec<String>> = module_folders(&src).into_iter().map(|(_, p)| p).collect();
+    assert!(folders.contains(&vec!["cmd".to_string(), "tune".to_string()]));
+    assert!(folders.contains(&vec!["cli".to_string()]));
+}
+
+#[test]
+fn no_import_circles_in_any_crate() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut names: Vec<_> = std::fs::read_dir(&crates)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("Cargo.toml").is_file() && p.join("src").is_dir())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "read the crates in {crates:?}");
+    let mut left = Vec::new();
+    let mut folders = 0;
+    for krate in &names {
+        let name = krate.file_name().unwrap().to_string_lossy().into_owned();
+        for (dir, prefix) in module_folders(&krate.join("src")) {
+            folders += 1;
+            let g = folder_graph(&dir, &prefix);
+            let at = format!("{name}::{}", prefix.join("::"));
+            for (m, to) in &g {
+                if !to.is_empty() {
+                    println!("{at}  {m} → {to:?}");
+                }
+            }
+            let waived = NOT_YET
+                .iter()
+                .find(|(f, _)| at == *f || at.starts_with(&format!("{f}::")));
+            for (group, circle) in circles(&g) {
+                let inside: Vec<String> = group
+                    .iter()
+                    .map(|m| {
+                        let t: Vec<&String> = g[m].iter().filter(|t| group.contains(*t)).collect();
+                        format!("{m} → {t:?}")
+                    })
+                    .collect();
+                let line = format!("{at}: {} ({})", circle.join(" → "), inside.join("; "));
+                match waived {
+                    Some((_, why)) => println!("not yet refused: {line}\n  because {why}"),
+                    None => left.push(line),
+                }
+            }
         }
     }
-    println!(
-        "{} circle group(s) between fsbattery-core's top-level modules",
-        found.len()
+    println!("{folders} module folders in {} crates read", names.len());
+    assert!(
+        left.is_empty(),
+        "import circles (cut each by moving the shared piece to a leaf module):\n{}",
+        left.join("\n")
     );
 }

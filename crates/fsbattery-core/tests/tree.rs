@@ -3,8 +3,8 @@
 //! tarballs and the per-run store. Trees are tiny (1/256 of 2.6.14: ~72 files) to stay fast.
 
 use fsbattery_core::dataset::{
-    content_hash, generate, profile, summarize, DatasetError, DatasetSpec, DatasetSpecExt,
-    DatasetStore, Origin, SourceDataset,
+    content_hash, generate, profile, summarize, DatasetError, DatasetSpec, DatasetSpecExt, Origin,
+    SourceDataset,
 };
 use std::path::Path;
 use std::process::Command;
@@ -167,7 +167,7 @@ fn compressed_and_garbage_tarballs_are_refused() {
 #[test]
 fn store_prepares_once_and_cleans_up() {
     let tmp = tempfile::tempdir().unwrap();
-    let store = DatasetStore::new(tmp.path(), None).unwrap();
+    let store = fsbattery_core::runner::dataset_store(tmp.path(), None).unwrap();
     let a = store.prepare(&spec(1, 1)).unwrap();
     let b = store.prepare(&spec(1, 1)).unwrap();
     assert!(Arc::ptr_eq(&a, &b));
@@ -193,7 +193,8 @@ fn store_serves_a_user_tarball_without_touching_it() {
     let user = tmp.path().join("linux-user.tar");
     std::fs::rename(made.tarball(), &user).unwrap();
     let before = std::fs::read(&user).unwrap();
-    let store = DatasetStore::new(&tmp.path().join("src"), Some(&user)).unwrap();
+    let store =
+        fsbattery_core::runner::dataset_store(&tmp.path().join("src"), Some(&user)).unwrap();
     let ds = store
         .prepare(&DatasetSpec {
             kernel: 2637,

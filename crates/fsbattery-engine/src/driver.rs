@@ -1,5 +1,5 @@
 //! The one loop that moves bytes: [`Driver`] submits, reaps and hands completions back, for
-//! every engine and every caller. Engine jobs ([`drive`]), block-IO passes and single
+//! every engine and every caller. Engine jobs (`thread::drive`), block-IO passes and single
 //! operations (`workload/shared/blockio.rs`) and file-set transfers (`workload/shared/fileset.rs`) are
 //! [`OpSource`]s run by it; no other code calls `Engine::submit` or `Engine::reap`.
 //!
@@ -28,75 +28,8 @@
 //! - A job's slot read into is marked dirty and refilled from the base block before it is
 //!   written from, so writes always carry the job's fill pattern, whatever reads brought in.
 
-use super::buffer::{matches, stamp};
-use super::pattern::{OffsetGen, XorShift};
-use super::{
-    BufferPool, Completion, Engine, EngineError, JobSpec, LatencyHistogram, Op, OpKind, Submit,
-};
+use super::{BufferPool, Completion, Engine, EngineError, Op, Submit};
 use std::time::Instant;
-
-/// One thread's share of a job.
-#[derive(Debug, Clone)]
-pub(crate) struct ThreadPlan<'a> {
-    /// The whole job.
-    pub spec: &'a JobSpec,
-    /// The base block every write starts from.
-    pub base: &'a [u8],
-    /// First block of this thread's region.
-    pub first: u64,
-    /// Blocks in the region.
-    pub blocks: u64,
-    /// Data operations (reads + writes) to issue; `u64::MAX` when time-based.
-    pub quota: u64,
-    /// Stop issuing after this many nanoseconds; `u64::MAX` when count-based.
-    pub runtime_ns: u64,
-    /// Seed of this thread's offset and mix generators.
-    pub seed: u64,
-}
-
-/// What one thread measured.
-#[derive(Debug, Default)]
-pub(crate) struct ThreadResult {
-    /// Latency per kind (read, write, fsync).
-    pub hist: [LatencyHistogram; 3],
-    /// Operations per kind.
-    pub ops: [u64; 3],
-    /// Bytes per kind.
-    pub bytes: [u64; 3],
-    /// From the start of the loop to the last completion.
-    pub elapsed_ns: u64,
-    /// Integral of the engine's in-flight count over time, in operation-nanoseconds.
-    pub depth_area: u128,
-    /// Reaps (engine calls that submit what is queued and collect completions).
-    pub reaps: u64,
-}
-
-impl ThreadResult {
-    /// Time-weighted mean of the operations in flight (0 when nothing ran).
-    pub fn mean_depth(&self) -> f64 {
-        if self.elapsed_ns == 0 {
-            0.0
-        } else {
-            self.depth_area as f64 / self.elapsed_ns as f64
-        }
-    }
-}
-
-/// Probability `f` as a threshold on a uniform u64 (`u64::MAX` means always).
-fn cut(f: f64) -> u64 {
-    if f >= 1.0 {
-        u64::MAX
-    } else if f <= 0.0 {
-        0
-    } else {
-        (f * 18_446_744_073_709_551_616.0) as u64
-    }
-}
-
-#[inline]
-fn hit(rng: &mut XorShift, cut: u64) -> bool {
-    cut == u64::MAX || (cut != 0 && rng.next_u64() < cut)
-}
 
 #[inline]
 fn clock(start: Instant) -> u64 {
@@ -132,8 +65,10 @@ pub struct Driver<E: Engine> {
     // In-flight count since `level_since` (ns), for `ThreadResult::depth_area`.
     level: usize,
     level_since: u64,
-    depth_area: u128,
-    reaps: u64,
+    /// Integral of the in-flight count over time (operation-ns), read by a job's thread.
+    pub(crate) depth_area: u128,
+    /// Engine calls that reaped, read by a job's thread.
+    pub(crate) reaps: u64,
 }
 
 impl<E: Engine> Driver<E> {
@@ -289,162 +224,6 @@ impl<E: Engine> Driver<E> {
         }
         self.free.clear();
         self.free.extend((0..self.depth as u16).rev());
-    }
-}
-
-/// A job's thread as an [`OpSource`]: offsets from the pattern, the read/write/fsync mix, the
-/// fill and its verification, per-kind accounting.
-struct JobSource<'p, 'a> {
-    plan: &'p ThreadPlan<'a>,
-    gen: OffsetGen,
-    mix: XorShift,
-    dirty: Vec<bool>,
-    file: u32,
-    write_cut: u64,
-    fsync_cut: u64,
-    fsync_next: bool,
-    issued: u64,
-    res: ThreadResult,
-}
-
-/// Run `plan` on `engine` until its quota or runtime is used up.
-pub(crate) fn drive<E: Engine>(
-    engine: E,
-    file: u32,
-    plan: &ThreadPlan<'_>,
-) -> Result<ThreadResult, EngineError> {
-    let spec = plan.spec;
-    let mut driver = Driver::new(engine, spec.engine.reap_batch(spec.jobs) as usize);
-    let mut src = JobSource {
-        plan,
-        gen: OffsetGen::new(
-            spec.pattern,
-            plan.first,
-            plan.blocks,
-            u64::from(spec.block_size),
-            plan.seed,
-        ),
-        mix: XorShift::new(plan.seed ^ 0x006d_6978),
-        dirty: vec![false; driver.depth()],
-        file,
-        write_cut: cut(spec.write_fraction),
-        fsync_cut: cut(spec.fsync_fraction),
-        fsync_next: false,
-        issued: 0,
-        res: ThreadResult::default(),
-    };
-    src.res.elapsed_ns = driver.run(&mut src)?;
-    src.res.depth_area = driver.depth_area;
-    src.res.reaps = driver.reaps;
-    Ok(src.res)
-}
-
-impl OpSource for JobSource<'_, '_> {
-    type Error = EngineError;
-
-    /// An fsync owed by the last write, else a read or a write; none once the quota or the
-    /// runtime is used up.
-    // Forced: one call per operation, and the job loop is the benchmark's hot path.
-    #[inline(always)]
-    fn next(&mut self, slot: u16, bufs: &mut BufferPool, now: u64) -> Option<Op> {
-        if (self.issued >= self.plan.quota && !self.fsync_next) || now >= self.plan.runtime_ns {
-            return None;
-        }
-        let spec = self.plan.spec;
-        let kind = if self.fsync_next {
-            self.fsync_next = false;
-            OpKind::Fsync
-        } else if hit(&mut self.mix, self.write_cut) {
-            self.fsync_next = hit(&mut self.mix, self.fsync_cut);
-            OpKind::Write
-        } else {
-            OpKind::Read
-        };
-        let offset = if kind == OpKind::Fsync {
-            0
-        } else {
-            self.issued += 1;
-            self.gen.next_offset()
-        };
-        if kind == OpKind::Write {
-            let buf = bufs.slot_mut(usize::from(slot));
-            if std::mem::take(&mut self.dirty[usize::from(slot)]) {
-                buf.copy_from_slice(self.plan.base);
-            }
-            if spec.fill.stamps() {
-                stamp(buf, offset);
-            }
-        }
-        Some(Op {
-            kind,
-            offset,
-            len: spec.block_size,
-            slot,
-            file: self.file,
-            issued_ns: now,
-        })
-    }
-
-    /// Account one completion at time `now`; fail on an error, a short transfer or a
-    /// verification miss.
-    #[inline(always)]
-    fn complete(&mut self, c: &Completion, now: u64, bufs: &BufferPool) -> Result<(), EngineError> {
-        let op = c.op;
-        let spec = self.plan.spec;
-        let want = if op.kind == OpKind::Fsync {
-            0
-        } else {
-            op.len as i32
-        };
-        if c.result != want {
-            return Err(self.failure(c));
-        }
-        let k = op.kind.index();
-        self.res.hist[k].record(now.saturating_sub(op.issued_ns));
-        self.res.ops[k] += 1;
-        self.res.bytes[k] += c.result as u64;
-        if op.kind == OpKind::Read {
-            let slot = usize::from(op.slot);
-            self.dirty[slot] = true;
-            if spec.verify
-                && !matches(
-                    bufs.slot(slot),
-                    self.plan.base,
-                    op.offset,
-                    spec.fill.stamps(),
-                )
-            {
-                return Err(EngineError::Verify {
-                    offset: op.offset,
-                    path: spec.path.clone(),
-                });
-            }
-        }
-        Ok(())
-    }
-}
-
-impl JobSource<'_, '_> {
-    #[cold]
-    fn failure(&self, c: &Completion) -> EngineError {
-        let path = self.plan.spec.path.clone();
-        if c.result < 0 {
-            let what = format!(
-                "{} of {} bytes at offset {} of",
-                c.op.kind.name(),
-                c.op.len,
-                c.op.offset
-            );
-            EngineError::io(what, path, std::io::Error::from_raw_os_error(-c.result))
-        } else {
-            EngineError::Short {
-                kind: c.op.kind.name(),
-                offset: c.op.offset,
-                got: c.result as u32,
-                want: c.op.len,
-                path,
-            }
-        }
     }
 }
 

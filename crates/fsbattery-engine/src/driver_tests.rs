@@ -2,7 +2,7 @@
 //! so the queue-keeping contract is checked exactly: every reap is one engine call that pushes
 //! out every refill at once, and the queue is full each time the driver waits.
 
-use super::{drive, ThreadPlan};
+use crate::thread::{drive, ThreadPlan};
 use crate::{BufferPool, Completion, Engine, EngineError, EngineSpec, JobSpec, Op, Submit};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -80,10 +80,10 @@ impl Engine for Scripted {
 }
 
 /// Drive `ops` reads at `depth` with `ready` completions per call; the calls and the result.
-fn run(depth: usize, ready: usize, ops: u64) -> (Vec<Enter>, super::ThreadResult) {
+fn run(depth: usize, ready: usize, ops: u64) -> (Vec<Enter>, crate::thread::ThreadResult) {
     // A reap batch of 1 (not the auto default): the refill pattern is checked per completion.
     let spec = JobSpec {
-        engine: EngineSpec::io_uring(crate::uring::UringOptions {
+        engine: EngineSpec::io_uring(crate::UringOptions {
             depth: depth as u32,
             batch: 1,
             ..Default::default()
@@ -91,8 +91,9 @@ fn run(depth: usize, ready: usize, ops: u64) -> (Vec<Enter>, super::ThreadResult
         ..JobSpec::new("/nonexistent", 1 << 20, BS)
     };
     let base = vec![0u8; BS as usize];
+    let job = spec.thread_job();
     let plan = ThreadPlan {
-        spec: &spec,
+        job: &job,
         base: &base,
         first: 0,
         blocks: spec.blocks(),

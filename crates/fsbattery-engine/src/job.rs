@@ -10,17 +10,12 @@
 //! - Rates count data operations (reads and writes); fsyncs are reported on their own.
 
 use super::direct::dio_alignment;
-use super::driver::{drive, ThreadPlan, ThreadResult};
 use super::pattern::XorShift;
-use super::pool::run_pool;
-use super::{
-    BufferPool, Engine, EngineError, EngineSpec, Fill, LatencyHistogram, LatencySummary, Pattern,
-};
+use super::thread::{ThreadJob, ThreadPlan, ThreadResult};
+use super::{EngineError, EngineSpec, Fill, LatencyHistogram, LatencySummary, Pattern};
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::OpenOptionsExt;
+use std::fs::OpenOptions;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// When a job ends.
@@ -148,16 +143,20 @@ impl JobSpec {
         }
     }
 
-    fn open(&self) -> Result<File, EngineError> {
-        let mut o = OpenOptions::new();
-        o.read(true).write(self.write_fraction > 0.0);
-        if self.direct {
-            o.custom_flags(libc::O_DIRECT);
+    /// What each of its threads reads (see `thread.rs`).
+    pub(crate) fn thread_job(&self) -> ThreadJob {
+        ThreadJob {
+            path: self.path.clone(),
+            direct: self.direct,
+            block_size: self.block_size,
+            pattern: self.pattern,
+            write_fraction: self.write_fraction,
+            fsync_fraction: self.fsync_fraction,
+            fill: self.fill,
+            verify: self.verify,
+            depth: self.engine.depth(),
+            reap_batch: self.engine.reap_batch(self.jobs),
         }
-        o.open(&self.path).map_err(|e| {
-            let how = if self.direct { " with O_DIRECT" } else { "" };
-            EngineError::io(format!("open{how}"), &self.path, e)
-        })
     }
 
     /// Create or truncate as the file mode says; check a reading job has its bytes.
@@ -269,13 +268,14 @@ pub fn run_job(spec: &JobSpec) -> Result<JobResult, EngineError> {
     };
     let mut base = vec![0u8; spec.block_size as usize];
     spec.fill.generate(spec.seed, &mut base);
-    let plans = thread_plans(spec, &base);
+    let job = spec.thread_job();
+    let plans = thread_plans(spec, &job, &base);
     let results = spec.engine.run_threads(&plans, align)?;
     Ok(merge(spec, &results))
 }
 
 /// Regions, quotas and seeds of every thread.
-fn thread_plans<'a>(spec: &'a JobSpec, base: &'a [u8]) -> Vec<ThreadPlan<'a>> {
+fn thread_plans<'a>(spec: &JobSpec, job: &'a ThreadJob, base: &'a [u8]) -> Vec<ThreadPlan<'a>> {
     let n = u64::from(spec.jobs);
     let blocks = spec.blocks();
     (0..n)
@@ -287,7 +287,7 @@ fn thread_plans<'a>(spec: &'a JobSpec, base: &'a [u8]) -> Vec<ThreadPlan<'a>> {
                 Stop::Runtime(d) => (u64::MAX, d.as_nanos().min(u128::from(u64::MAX)) as u64),
             };
             ThreadPlan {
-                spec,
+                job,
                 base,
                 first,
                 blocks: end - first,
@@ -298,32 +298,6 @@ fn thread_plans<'a>(spec: &'a JobSpec, base: &'a [u8]) -> Vec<ThreadPlan<'a>> {
         })
         .filter(|p| p.quota > 0)
         .collect()
-}
-
-/// Run every plan on its own thread of the pool, each with an engine `make` builds on that
-/// thread (so the driver loop is monomorphic: no virtual call per operation). Each registry
-/// entry instantiates it with its own engine type.
-pub(crate) fn run_threads<E: Engine>(
-    plans: &[ThreadPlan<'_>],
-    align: usize,
-    make: impl Fn(BufferPool) -> Result<E, EngineError> + Sync,
-) -> Result<Vec<ThreadResult>, EngineError> {
-    let stop = AtomicBool::new(false);
-    let setup = |t: usize| {
-        let p = &plans[t];
-        let file = p.spec.open()?;
-        let mut pool = BufferPool::new(
-            p.spec.engine.depth() as usize,
-            p.spec.block_size as usize,
-            align,
-        );
-        pool.fill_all(p.base);
-        let mut engine = make(pool)?;
-        let id = engine.add_file(file)?;
-        Ok((engine, id))
-    };
-    let body = |t: usize, (engine, id): (E, u32), _| drive(engine, id, &plans[t]);
-    Ok(run_pool(plans.len(), &stop, setup, body)?.0)
 }
 
 fn merge(spec: &JobSpec, results: &[ThreadResult]) -> JobResult {

@@ -30,6 +30,7 @@
 mod buffer;
 mod direct;
 mod driver;
+mod entry;
 mod error;
 mod files;
 pub mod interrupt;
@@ -40,8 +41,10 @@ mod pool;
 mod registry;
 mod spec;
 mod sync;
+mod thread;
 mod transfer;
 mod uring;
+mod uring_options;
 
 #[cfg(test)]
 mod tests;
@@ -49,16 +52,18 @@ mod tests;
 pub use buffer::{AlignedBuf, BufferPool, Fill};
 pub use direct::{check_direct, dio_alignment, DioAlignment, DirectIo};
 pub use driver::{Driver, OpSource};
+pub use entry::{Caps, EngineEntry, EngineOption};
 pub use error::EngineError;
 pub use job::{run_job, FileMode, JobResult, JobSpec, OpStats, Stop};
 pub use latency::{LatencyHistogram, LatencySummary};
 pub use pattern::{OffsetGen, Pattern, XorShift};
 pub use pool::{run_pool, PoolError, PoolResult};
-pub use registry::{by_index, lookup, Caps, EngineEntry, EngineOption, ENGINES, NAMES};
+pub use registry::{by_index, lookup, ENGINES, NAMES};
 pub use spec::EngineSpec;
 pub use sync::SyncEngine;
 pub use transfer::Transfer;
-pub use uring::{probe_uring, uring_available, UringEngine, UringOptions, MAX_REGISTERED_FILES};
+pub use uring::{probe_uring, uring_available, UringEngine, MAX_REGISTERED_FILES};
+pub use uring_options::UringOptions;
 
 use serde::{Deserialize, Serialize};
 use std::fs::File;

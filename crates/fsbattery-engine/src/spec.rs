@@ -8,8 +8,9 @@
 //! in an enum arm). Serialized as before the registry: `{"kind": "sync"}`, or
 //! `{"kind": "io_uring", "depth": 32, …}` for a queued engine.
 
-use crate::driver::{ThreadPlan, ThreadResult};
-use crate::registry::{index_of, EngineEntry, ENGINES};
+use crate::entry::EngineEntry;
+use crate::registry::{index_of, ENGINES};
+use crate::thread::{ThreadPlan, ThreadResult};
 use crate::{auto_reap_batch, BufferPool, Engine, EngineError, UringOptions};
 use serde::{Deserialize, Serialize};
 

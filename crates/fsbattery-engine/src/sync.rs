@@ -13,9 +13,9 @@
 //! bytes. It is the sync engine with one predictable branch, so both share one file table and
 //! one buffer pool handling.
 
+use super::entry::{Caps, EngineEntry};
 use super::files::FileTable;
-use super::job::run_threads;
-use super::registry::{Caps, EngineEntry};
+use super::thread::run_threads;
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use std::fs::File;
 

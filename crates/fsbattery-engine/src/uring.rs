@@ -12,49 +12,15 @@
 //! - Drop waits for every operation still in flight before the buffers are freed, and the
 //!   ring is declared before the pool so it is torn down first.
 
+use super::entry::{Caps, EngineEntry, EngineOption};
 use super::files::FileTable;
-use super::job::run_threads;
-use super::registry::{Caps, EngineEntry, EngineOption};
+use super::thread::run_threads;
+use super::uring_options::UringOptions;
 use super::{BufferPool, Completion, Engine, EngineError, Op, OpKind, Submit};
 use io_uring::{opcode, squeue, types, IoUring};
-use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::sync::OnceLock;
-
-/// Options of the io_uring engine (`uring.*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UringOptions {
-    /// Operations in flight per thread (`uring.depth`), 1..=4096.
-    pub depth: u32,
-    /// Register the buffer pool with the ring and use READ_FIXED/WRITE_FIXED
-    /// (`uring.registered_buffers`).
-    pub registered_buffers: bool,
-    /// Register files with the ring (`uring.registered_files`).
-    pub registered_files: bool,
-    /// Completions to wait for per reap (`uring.batch`, at most the depth; the CLI's
-    /// `randomio.uring.batch`); 0, the default, is [`super::auto_reap_batch`] of the depth.
-    /// Every ready completion is reaped whatever the value; larger batches mean fewer
-    /// wake-ups and larger submissions, but an operation's latency then ends when its batch
-    /// is reaped. No difference on tmpfs; ahead on a virtio disk (bench/README.md).
-    pub batch: u32,
-}
-
-impl UringOptions {
-    /// Depth 32, registered buffers and files, automatic reap batch.
-    pub const DEFAULT: UringOptions = UringOptions {
-        depth: 32,
-        registered_buffers: true,
-        registered_files: true,
-        batch: 0,
-    };
-}
-
-impl Default for UringOptions {
-    fn default() -> Self {
-        UringOptions::DEFAULT
-    }
-}
 
 /// The io_uring engine's registry entry.
 pub(crate) const IO_URING: EngineEntry = EngineEntry {

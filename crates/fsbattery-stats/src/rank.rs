@@ -14,19 +14,10 @@
 //! - fewer than [`MIN_SAMPLES`](crate::MIN_SAMPLES) samples anywhere in the row, or a single contestant: no
 //!   marks at all.
 
-use crate::{decide_row, Better, Decision, Standing, DEFAULT_MARGIN_PCT};
+use crate::{decide_row, Better, Contestant, Decision, Standing, DEFAULT_MARGIN_PCT};
 
 /// Significance level used when the run record does not carry one.
 pub const DEFAULT_ALPHA: f64 = 0.05;
-
-/// One column's claim in a row: the value shown and the samples behind it.
-#[derive(Debug, Clone, Copy)]
-pub struct Contestant<'a> {
-    /// The shown value (mean, median or best of the samples).
-    pub value: f64,
-    /// Every sample, for the significance test.
-    pub samples: &'a [f64],
-}
 
 /// How one cell of a row is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -32,7 +32,16 @@ use crate::equivalence::relative;
 use crate::pair::{pair, PairOutcome};
 use crate::repeats::repeats_to_decide;
 use crate::welch_diff::WelchDiff;
-use crate::{holm, Better, Contestant, MIN_SAMPLES};
+use crate::{holm, Better, MIN_SAMPLES};
+
+/// One column's claim in a row: the value shown and the samples behind it.
+#[derive(Debug, Clone, Copy)]
+pub struct Contestant<'a> {
+    /// The shown value (mean, median or best of the samples).
+    pub value: f64,
+    /// Every sample, for the significance test.
+    pub samples: &'a [f64],
+}
 
 /// Where one column stands against the best of its row.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

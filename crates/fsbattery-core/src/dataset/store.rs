@@ -4,13 +4,14 @@
 //! the first target is set up, calls [`DatasetStore::prepare`] for each tree workload so that
 //! generation time never falls inside a cell and a bad `--tree-tarball` is refused up front.
 //! Workloads call `prepare` too; it returns the dataset already made. Generated tarballs live
-//! in a private scratch directory of a guard session (`SOURCE_DIR/fsb-source-PID-SEQ/data`,
-//! recorded in the session's state file before it is made), removed when the store is dropped
-//! or, after a kill -9, by `fsbattery cleanup --workdir SOURCE_DIR`; a user's tarball is only
-//! read.
+//! in a private scratch directory the caller hands over with its owner (for a run, a
+//! `targets::ScratchDir`, `SOURCE_DIR/fsb-source-PID-SEQ/data`, recorded in a state file
+//! before it is made; see `runner::dataset_store`), removed when the store is dropped or,
+//! after a kill -9, by `fsbattery cleanup --workdir SOURCE_DIR`; a user's tarball is only
+//! read. The store knows nothing of targets: it only holds the owner until it is dropped.
 
 use super::{DatasetError, DatasetSpec, SourceDataset};
-use crate::targets::guards::Session;
+use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -21,25 +22,19 @@ pub struct DatasetStore {
     user: Option<SourceDataset>,
     prepared: Mutex<Vec<(DatasetSpec, Arc<SourceDataset>)>>,
     /// Owns `dir`: its drop removes it (declared last, so it drops after the datasets).
-    _session: Session,
+    _owner: Box<dyn Debug + Send + Sync>,
 }
 
 impl DatasetStore {
-    /// A store whose files go to `<source_dir>/fsb-source-<pid>-<seq>/data/` (created). With
-    /// `user_tarball`, every spec is served from that tarball (its profile, scale and seed are
-    /// ignored; copies > 1 are packed from it); it is scanned now, so a bad one fails here.
-    pub fn new(
-        source_dir: &Path,
+    /// A store whose files go to `dir`, an empty private directory that `owner` removes when
+    /// dropped (the store drops it last). With `user_tarball`, every spec is served from that
+    /// tarball (its profile, scale and seed are ignored; copies > 1 are packed from it); it is
+    /// scanned now, so a bad one fails here.
+    pub fn in_dir(
+        dir: PathBuf,
+        owner: impl Debug + Send + Sync + 'static,
         user_tarball: Option<&Path>,
     ) -> Result<DatasetStore, DatasetError> {
-        let io = |e: crate::targets::TargetError| {
-            DatasetError::io(
-                format!("create the dataset directory in {}", source_dir.display()),
-                std::io::Error::other(e.0),
-            )
-        };
-        let mut session = Session::begin(source_dir, "source").map_err(io)?;
-        let dir = session.make_scratch_dir("data").map_err(io)?;
         let user = match user_tarball {
             Some(p) => Some(SourceDataset::from_user_tarball(p)?.with_scratch_dir(&dir)),
             None => None,
@@ -48,7 +43,7 @@ impl DatasetStore {
             dir,
             user,
             prepared: Mutex::new(Vec::new()),
-            _session: session,
+            _owner: Box::new(owner),
         })
     }
 

@@ -293,5 +293,5 @@ fn a_metric_the_workload_does_not_declare_fails_its_cell() {
 
 /// The plan as the runner takes it: these fake workloads need nothing a directory lacks.
 fn checked(p: Plan) -> CheckedPlan {
-    CheckedPlan::check(p, true).expect("the fake workloads fit a directory")
+    CheckedPlan::check(p, true, Space::Checked).expect("the fake workloads fit a directory")
 }

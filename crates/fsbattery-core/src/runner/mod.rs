@@ -15,13 +15,15 @@ mod auto;
 #[cfg(test)]
 mod auto_run_tests;
 mod checked;
+mod datasets;
 mod freefrag;
 pub mod lifecycle;
 mod observer;
 mod ranks;
 mod step;
 
-pub use checked::{check_needs, fit, CheckedPlan};
+pub use checked::{CheckedPlan, Space};
+pub use datasets::dataset_store;
 pub use observer::{RunObserver, Silent, Step};
 
 use crate::collective::{Collective, Solo, Team};
@@ -225,6 +227,12 @@ pub fn execute_in(
     obs: &mut dyn RunObserver,
     comm: &dyn Collective,
 ) -> std::io::Result<Outcome> {
+    // The type's promise: only a plan whose room was checked is run (a dry run's never is).
+    assert_eq!(
+        plan.space(),
+        Space::Checked,
+        "a dry run's plan is never run"
+    );
     let plan = &mut plan.0;
     let team = Team::new(comm);
     // Warnings raised under targets and workloads reach `obs`, not stderr (see `notice`).

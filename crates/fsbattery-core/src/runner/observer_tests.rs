@@ -93,7 +93,7 @@ fn a_teardown_warning_reaches_the_observer() {
     let (root, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let plan = plan(root.path().to_path_buf());
     let mut heard = Heard::default();
-    let mut plan = CheckedPlan::check(plan, true).unwrap();
+    let mut plan = CheckedPlan::check(plan, true, Space::Checked).unwrap();
     let outcome = execute(&mut plan, out.path(), HostInfo::default(), &mut heard).unwrap();
     assert_eq!(outcome.failed_cells, 0);
     assert_eq!(

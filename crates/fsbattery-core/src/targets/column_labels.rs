@@ -82,7 +82,7 @@ fn words(o: &BTreeMap<String, String>) -> Vec<String> {
             continue;
         }
         let v = match (k.as_str(), v.parse::<u64>()) {
-            ("size" | "journal_size", Ok(b)) => crate::params::format_bytes(b),
+            ("size" | "journal_size", Ok(b)) => crate::units::format_bytes(b),
             _ => v.clone(),
         };
         out.push(format!("{k}={v}"));

@@ -117,9 +117,9 @@ fn check_size(dev: &Path, fs: &FsKind) -> Result<(), String> {
         return Err(format!(
             "{} holds {} but {} needs at least {}",
             dev.display(),
-            crate::params::format_bytes(bytes),
+            crate::units::format_bytes(bytes),
             fs.name(),
-            crate::params::format_bytes(fs.min_size())
+            crate::units::format_bytes(fs.min_size())
         ));
     }
     Ok(())

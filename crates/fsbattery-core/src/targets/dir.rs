@@ -9,7 +9,7 @@
 //! guard session, recorded in a state file before it is made, so `cleanup` removes it after a
 //! kill -9). The writability probe never touches a file it did not create.
 
-use super::guards::Session;
+use super::scratch::ScratchDir;
 use super::{probe_direct_io, Target, TargetError, TargetOptions};
 use crate::error::UsageError;
 use crate::model::{Capabilities, Lifecycle};
@@ -25,7 +25,7 @@ pub struct DirTarget {
     path: PathBuf,
     /// Set when fsbattery created the directory (the default target): dropping it removes
     /// the directory.
-    _session: Option<Session>,
+    _scratch: Option<ScratchDir>,
     /// Probed on the first call (when the plan is built) and kept: the run records the
     /// capabilities the plan was checked against.
     caps: std::sync::OnceLock<Capabilities>,
@@ -66,7 +66,7 @@ pub(super) fn parse(
         labelled: label.is_some(),
         label: label.unwrap_or_else(|| "dir".into()),
         path,
-        _session: None,
+        _scratch: None,
         caps: Default::default(),
     }))
 }
@@ -74,14 +74,14 @@ pub(super) fn parse(
 impl DirTarget {
     /// A fresh directory under `workdir` that fsbattery creates now and removes on teardown.
     pub fn owned_under(workdir: &Path) -> Result<DirTarget, TargetError> {
-        let mut session = Session::begin(workdir, "dir")?;
-        let path = session.make_scratch_dir("data")?;
+        let scratch = ScratchDir::new(workdir, "dir")?;
+        let path = scratch.path().to_path_buf();
         Ok(DirTarget {
             spec: format!("dir:{}", path.display()),
             label: "dir".into(),
             labelled: false,
             path,
-            _session: Some(session),
+            _scratch: Some(scratch),
             caps: Default::default(),
         })
     }

@@ -12,7 +12,7 @@ use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
 use super::spec::LoopSpec;
 use super::{Target, TargetError, TargetOptions};
 use crate::error::UsageError;
-use crate::params::format_bytes;
+use crate::units::format_bytes;
 use std::path::{Path, PathBuf};
 
 pub(super) fn parse(

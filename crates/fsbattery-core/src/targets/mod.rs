@@ -31,6 +31,7 @@ mod memcg;
 mod mkfs;
 mod release;
 mod safety;
+mod scratch;
 mod spec;
 mod state;
 mod tmpfs;
@@ -43,6 +44,7 @@ pub use dir::DirTarget;
 pub use fsdefaults::{FsDefault, FsDefaults, ANY_FS};
 pub use memcg::MemoryCgroup;
 pub use safety::check_workdir;
+pub use scratch::ScratchDir;
 
 use crate::error::UsageError;
 use crate::model::{Capabilities, Lifecycle};

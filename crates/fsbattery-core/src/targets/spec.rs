@@ -6,7 +6,8 @@
 //! e.g. `mkfs='-d agcount=4,size=1g'`.
 
 use super::mkfs::FsKind;
-use crate::params::{format_bytes, parse_bytes, MAX_SIZE};
+use crate::params::MAX_SIZE;
+use crate::units::{format_bytes, parse_bytes};
 
 /// Keys whose values may contain commas.
 const CONTINUABLE: [&str; 2] = ["mkfs", "mount"];

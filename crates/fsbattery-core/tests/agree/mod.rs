@@ -282,7 +282,7 @@ pub fn run_via_runner(
         memory: None,
         rank_reference: false,
     };
-    let mut plan = runner::CheckedPlan::check(plan, true)
+    let mut plan = runner::CheckedPlan::check(plan, true, runner::Space::Checked)
         .unwrap_or_else(|e| panic!("{name}: the plan does not fit its target: {e}"));
     let out = tempfile::tempdir().unwrap();
     let outcome = runner::execute(

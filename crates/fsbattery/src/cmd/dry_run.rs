@@ -8,8 +8,9 @@
 use super::plan;
 use crate::cli::RunArgs;
 use fsbattery_core::model::RunRecord;
-use fsbattery_core::params::{format_bytes, Scale};
-use fsbattery_core::runner::{unique_labels, Plan};
+use fsbattery_core::params::Scale;
+use fsbattery_core::runner::{unique_labels, Plan, Space};
+use fsbattery_core::units::format_bytes;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,7 +30,8 @@ pub(super) fn nominal_secs(scale: Scale) -> f64 {
 
 /// Print the plan of `args` to stdout.
 pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let (plan, no_default_why) = plan::build(args)?;
+    // The same one check as `run`'s, but a target too small for the data is shown, not refused.
+    let (plan, no_default_why) = plan::build(args, Space::Shown)?;
     fsbattery_core::targets::check_workdir(&args.workdir)?;
     let data = plan::data_bytes(&plan.workloads)?;
     let mut out = String::new();
@@ -57,7 +59,7 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let memory = p.memory.as_ref().map_or("no memory limit".into(), |m| {
         format!(
             "memory cgroup of {} ({}), loop targets with dio=on",
-            fsbattery_core::params::format_bytes(m.limit_bytes),
+            fsbattery_core::units::format_bytes(m.limit_bytes),
             m.source
         )
     });

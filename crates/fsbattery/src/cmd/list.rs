@@ -171,7 +171,7 @@ fn conditions(s: &suite::Suite) -> String {
     if let Some(m) = s.seed_memory {
         out.push_str(&format!(
             ", seed memory {}",
-            fsbattery_core::params::format_bytes(m)
+            fsbattery_core::units::format_bytes(m)
         ));
     }
     if !s.fs_defaults.is_empty() {

@@ -7,18 +7,21 @@ use fsbattery_core::error::UsageError;
 use fsbattery_core::label::{self, render_label, LabelValue};
 use fsbattery_core::model::RowInfo;
 use fsbattery_core::params::{self, Params, Scale};
-use fsbattery_core::runner::{self, MemoryRequest, Plan, PlannedWorkload};
+use fsbattery_core::runner::{CheckedPlan, MemoryRequest, Plan, PlannedWorkload, Space};
 use fsbattery_core::suite::{self, Suite};
 use fsbattery_core::suite_native;
 use fsbattery_core::targets::{self, Target, TargetOptions};
+use fsbattery_core::units;
 use fsbattery_core::workload::{self, Method};
 use fsbattery_record::settings::{Chosen, WorkloadSetting};
 
 use super::plan_settings;
 
-/// Validate everything and build the plan; targets are parsed but not set up. With no
-/// `--target` and no default filesystem possible, the plan has no targets and the reason.
-pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
+/// Validate everything and build the plan, checked once (`CheckedPlan::check`; `space`:
+/// [`Space::Shown`] for a dry run, which shows a target too small for the data); targets
+/// are parsed but not set up. With no `--target` and no default filesystem possible, the
+/// plan has no targets and the reason.
+pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String>), UsageError> {
     let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
     let scale: Scale = args.scale.into();
     let (workloads, methods) = planned_workloads(args, &suite, scale)?;
@@ -36,7 +39,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     )?;
     if let Some(m) = &memory {
         memory_setting = Some(Chosen::new(
-            params::format_bytes(m.limit_bytes),
+            units::format_bytes(m.limit_bytes),
             m.source.clone(),
         ));
     }
@@ -70,7 +73,7 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
     );
     let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
     settings.fs_options = plan_settings::fs_options(&suite, &targets);
-    let mut plan = Plan {
+    let plan = Plan {
         repeat,
         auto,
         age: args.age,
@@ -92,16 +95,15 @@ pub fn build(args: &RunArgs) -> Result<(Plan, Option<String>), UsageError> {
         memory,
         rank_reference: args.rank_reference,
     };
-    // Space is checked by `run` alone (`CheckedPlan::check`): a dry run shows a target too
-    // small for the data.
-    runner::fit(&mut plan, !args.targets.is_empty(), false)?;
-    // Labels name the filesystems of the targets that stayed in the plan.
-    plan.rows = rows(
+    let mut plan = CheckedPlan::check(plan, !args.targets.is_empty(), space)?;
+    // Labels name the filesystems of the targets that stayed in the checked plan.
+    let rows = rows(
         &plan.suite,
         &plan.workloads,
         &plan.targets,
         args.tree_tarball.as_deref(),
     );
+    plan.set_rows(rows);
     Ok((plan, no_default_why))
 }
 
@@ -153,6 +155,9 @@ fn planned_workloads(
     scale: Scale,
 ) -> Result<(Vec<PlannedWorkload>, Vec<WorkloadSetting>), UsageError> {
     let overrides = params::parse_sets(&args.set)?;
+    for w in overrides.keys() {
+        workload::find_or_refuse(w)?;
+    }
     let names = workload_names(args, suite)?;
     if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
         return Err(UsageError::Invalid(format!(
@@ -221,7 +226,7 @@ fn memory(text: &str, suite: &Suite, args: &RunArgs) -> Result<MemoryRequest, Us
         })?;
         (limit, format!("seed_memory of {}", suite.name))
     } else {
-        let limit = params::parse_bytes(text).ok_or_else(|| {
+        let limit = units::parse_bytes(text).ok_or_else(|| {
             UsageError::Invalid(format!("--memory {text}: not a size, e.g. --memory 768MiB"))
         })?;
         (limit, "--memory".to_string())
@@ -255,8 +260,8 @@ fn tmpfs_within_memory(
     let reason = format!(
         "tmpfs keeps its files in memory, which the {} cgroup of --memory would count \
          (the workloads hold up to {})",
-        params::format_bytes(m.limit_bytes),
-        params::format_bytes(data)
+        units::format_bytes(m.limit_bytes),
+        units::format_bytes(data)
     );
     let is_tmpfs = |t: &dyn Target| t.spec().starts_with("tmpfs");
     if explicit {
@@ -420,8 +425,8 @@ fn made_size(t: &dyn Target) -> Option<String> {
     let devices: u64 = o.get("devices").and_then(|d| d.parse().ok()).unwrap_or(1);
     let each = o.get("size").and_then(|s| s.parse::<u64>().ok());
     match (devices, each) {
-        (2.., Some(each)) => Some(format!("{devices} x {}", params::format_bytes(each))),
-        _ => t.capabilities().space_bytes.map(params::format_bytes),
+        (2.., Some(each)) => Some(format!("{devices} x {}", units::format_bytes(each))),
+        _ => t.capabilities().space_bytes.map(units::format_bytes),
     }
 }
 

@@ -6,9 +6,10 @@
 use crate::cli::RunArgs;
 use fsbattery_core::error::UsageError;
 use fsbattery_core::model::CachePolicy;
-use fsbattery_core::params::{self, format_bytes, Scale};
+use fsbattery_core::params::{self, Scale};
 use fsbattery_core::suite::Suite;
 use fsbattery_core::targets::{self, Target};
+use fsbattery_core::units::format_bytes;
 use fsbattery_core::workload::Method;
 use fsbattery_record::settings::{Chosen, FsOptionSetting, RunSettings, WorkloadSetting};
 use std::time::Duration;

@@ -39,7 +39,7 @@ pub fn line(plan: &Plan) -> String {
     parts.push(match &plan.memory {
         Some(m) => format!(
             "memory {} ({})",
-            fsbattery_core::params::format_bytes(m.limit_bytes),
+            fsbattery_core::units::format_bytes(m.limit_bytes),
             m.source
         ),
         None => "no memory limit".into(),

@@ -5,7 +5,6 @@ use crate::cli::RunArgs;
 use crate::progress;
 use crate::stderr::errln;
 use anyhow::Context;
-use fsbattery_core::dataset::DatasetStore;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
 use fsbattery_core::runner::{self, RunObserver, Silent};
 use fsbattery_core::targets::{DirTarget, Target};
@@ -25,11 +24,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // The plan first: building it creates nothing, and a mistake in the arguments is the
     // first thing to tell. Under mpirun every rank must have built the same, runnable plan.
     let ranks = super::ranks::start()?;
-    let built = plan::build(&args);
+    let built = plan::build(&args, runner::Space::Checked);
     if let Some(comm) = ranks.as_deref() {
         super::ranks::check_all(comm, &built).map_err(|e| super::ranks::silence(comm, e))?;
     }
-    let (plan, no_default_why) = built?;
+    let (mut plan, no_default_why) = built?;
     let rank = ranks.as_ref().map_or(0, |c| c.rank());
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.
@@ -37,9 +36,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(src) = &args.source_dir {
         fsbattery_core::targets::check_workdir(src)?;
     }
-    // Space too (build leaves it to us: a dry run shows it), before any dataset is made: the
-    // one check of the plan the runner accepts.
-    let mut plan = runner::CheckedPlan::check(plan, !args.targets.is_empty())?;
     // Every refusal before any notice, so a refusal is the first and only line: an output
     // directory that already holds a run too. Only rank 0's journal is the run's; the others
     // keep theirs in memory (nothing on disk that a killed rank would leave behind), so they
@@ -250,7 +246,7 @@ fn attach_datasets(plan: &mut runner::CheckedPlan, args: &RunArgs) -> anyhow::Re
         .source_dir
         .clone()
         .unwrap_or_else(|| args.workdir.clone());
-    let store = DatasetStore::new(&dir, args.tree_tarball.as_deref()).map_err(|e| {
+    let store = runner::dataset_store(&dir, args.tree_tarball.as_deref()).map_err(|e| {
         fsbattery_core::error::UsageError::Invalid(format!(
             "source dataset in {}: {e}",
             dir.display()

@@ -49,7 +49,8 @@ use crate::engine::{
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
-use crate::params::{format_bytes, ParamSpec, Params, MAX_SIZE};
+use crate::params::{ParamSpec, Params, MAX_SIZE};
+use crate::units::format_bytes;
 use std::path::{Path, PathBuf};
 use stdio::Stream;
 

@@ -13,7 +13,8 @@
 //! second line of defence (a made filesystem may differ from its prediction), never the first.
 
 use crate::model::Capabilities;
-use crate::params::{format_bytes, Params};
+use crate::params::Params;
+use crate::units::format_bytes;
 
 /// What one block of a small file costs on disk in the estimates (the common 4 KiB block).
 pub const BLOCK: u64 = 4096;

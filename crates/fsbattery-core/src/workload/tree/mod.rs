@@ -516,8 +516,9 @@ pub(super) mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let (target, source) = (tmp.path().join("target"), tmp.path().join("source"));
         std::fs::create_dir(&target).unwrap();
-        let store: &'static DatasetStore =
-            Box::leak(Box::new(DatasetStore::new(&source, None).unwrap()));
+        let store: &'static DatasetStore = Box::leak(Box::new(
+            crate::runner::dataset_store(&source, None).unwrap(),
+        ));
         let mut samples = Vec::new();
         let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
         let mut ctx =

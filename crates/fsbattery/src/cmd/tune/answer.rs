@@ -3,17 +3,16 @@
 //! an effect is significant, each change with its reason — with their risks and the gain
 //! verified on exactly that configuration; across filesystems the ranking at their best. As
 //! JSON here (`--format json`, and always `tune.json` under `--out`); the terminal's short
-//! text is [`super::text`].
+//! text is [`super::text`], and `super::show` prints and saves them.
 //!
 //! Effects and gains are shown as percent changes of the objective: the search works on
 //! logs, and `exp(effect) - 1` turns an effect on the log into the change it makes.
 
 use super::search::{mean, FsSearch};
-use crate::cli::{TuneArgs, TuneFormat};
+use crate::cli::TuneArgs;
 use fsbattery_stats::tune::Config;
 use fsbattery_stats::{pair, Better, PairOutcome};
 use serde_json::{json, Value};
-use std::path::Path;
 
 /// The winner against the defaults.
 #[derive(Debug, Clone, Copy)]
@@ -215,25 +214,4 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
     })).collect();
     json!({"objective": args.objective, "targets": targets, "ranking": ranking,
         "refused": a.refused, "seconds": a.secs, "budget_seconds": a.budget})
-}
-
-/// Print the answer and save `tune.json`.
-pub fn print(args: &TuneArgs, searches: &[FsSearch], a: &Answer, out: &Path) -> anyhow::Result<()> {
-    let j = json(args, searches, a);
-    let mut bytes = serde_json::to_vec_pretty(&j)?;
-    bytes.push(b'\n');
-    fsbattery_core::atomic::write(&out.join("tune.json"), &bytes)?;
-    let page = super::chart::html(searches, &args.objective, args.alpha);
-    fsbattery_core::atomic::write(&out.join("tune.html"), page.as_bytes())?;
-    let shown = match args.format {
-        TuneFormat::Json => String::from_utf8(bytes)?,
-        TuneFormat::Table => format!(
-            "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
-            super::text::text(args, searches, a)?,
-            out.display(),
-            out.join("report.html").display(),
-            out.join("tune.html").display()
-        ),
-    };
-    crate::stdout::write_unless_closed(shown)
 }

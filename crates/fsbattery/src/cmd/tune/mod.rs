@@ -19,6 +19,7 @@ mod phase;
 mod plan;
 mod resume;
 mod search;
+mod show;
 mod text;
 
 use crate::cli::TuneArgs;
@@ -38,7 +39,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<ExitCode> {
     let out = plan::out_dir(&args)?;
     match drive::execute(&args, &objective, &mut searches, &out) {
         Ok(a) => {
-            answer::print(&args, &searches, &a, &out)?;
+            show::print(&args, &searches, &a, &out)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) if e.is::<phase::Interrupted>() => {

@@ -1,0 +1,29 @@
+//! The tune's answer, shown and saved: `tune.json` and the `tune.html` charts under `--out`,
+//! and on stdout the JSON or the short text. Beside `answer` and `text` (which reads the
+//! answer), so the answer does not reach back to the text that reads it.
+
+use super::answer::Answer;
+use super::search::FsSearch;
+use crate::cli::{TuneArgs, TuneFormat};
+use std::path::Path;
+
+/// Print the answer and save `tune.json`.
+pub fn print(args: &TuneArgs, searches: &[FsSearch], a: &Answer, out: &Path) -> anyhow::Result<()> {
+    let j = super::answer::json(args, searches, a);
+    let mut bytes = serde_json::to_vec_pretty(&j)?;
+    bytes.push(b'\n');
+    fsbattery_core::atomic::write(&out.join("tune.json"), &bytes)?;
+    let page = super::chart::html(searches, &args.objective, args.alpha);
+    fsbattery_core::atomic::write(&out.join("tune.html"), page.as_bytes())?;
+    let shown = match args.format {
+        TuneFormat::Json => String::from_utf8(bytes)?,
+        TuneFormat::Table => format!(
+            "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
+            super::text::text(args, searches, a)?,
+            out.display(),
+            out.join("report.html").display(),
+            out.join("tune.html").display()
+        ),
+    };
+    crate::stdout::write_unless_closed(shown)
+}
