@@ -286,9 +286,9 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     };
     let id = s.record(&sig)?;
     s.created(id, sig.clone(), Handle::None);
-    if d.fs == FsKind::Zfs {
+    if let Some(make_pool) = d.fs.entry().pool() {
         let vdevs = [d.device.clone()];
-        return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
+        return make_pool(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
     }
     let devs = Devices {
         data: vec![d.device.clone()],
