@@ -119,6 +119,16 @@ pub fn default_specs() -> Vec<String> {
         .collect()
 }
 
+/// A `loop:` spec for every FUSE filesystem kind, in table order: what the privileged FUSE
+/// tests make, so `setup --tests` installs their tools.
+pub fn fuse_specs() -> Vec<String> {
+    kinds::TABLE
+        .iter()
+        .filter(|e| matches!(e.serve, kinds::Serve::Fuse { .. }))
+        .map(|e| format!("loop:{}", e.name))
+        .collect()
+}
+
 /// The programs a target spec needs (for `fsbattery setup`), without probing anything but
 /// the kernel's filesystem list. An unknown filesystem name, or one this kernel cannot
 /// mount (no package fixes that), is a usage error.
@@ -153,6 +163,15 @@ pub fn spec_needs(spec: &str) -> Result<Vec<Need>, UsageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fuse_specs_are_the_fuse_kinds() {
+        let specs = fuse_specs();
+        assert_eq!(
+            specs[..4],
+            ["loop:ntfs", "loop:exfat", "loop:fuse2fs", "loop:zfs"]
+        );
+    }
 
     #[test]
     fn every_known_filesystem_is_reported() {

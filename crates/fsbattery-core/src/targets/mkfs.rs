@@ -87,7 +87,7 @@ impl FsKind {
     /// The program that mounts it (FUSE helpers are also the daemon's argv[0]).
     pub(crate) fn mount_tool(&self) -> &'static str {
         match self.entry().serve {
-            Serve::Fuse { daemon } => daemon,
+            Serve::Fuse { daemon, .. } => daemon,
             Serve::Kernel | Serve::Ram => "mount",
         }
     }
@@ -338,7 +338,10 @@ pub(crate) fn mount_command(
     mount_point: &Path,
 ) -> (Vec<String>, String) {
     let e = fs.entry();
-    let mut opts: Vec<String> = Vec::new();
+    let mut opts: Vec<String> = match e.serve {
+        Serve::Fuse { options, .. } => options.iter().map(|o| o.to_string()).collect(),
+        Serve::Kernel | Serve::Ram => Vec::new(),
+    };
     if let (Some(prefix), Some(j)) = (e.journal.and_then(|j| j.mount), &dev.journal) {
         opts.push(format!("{prefix}{}", s(j)));
     }

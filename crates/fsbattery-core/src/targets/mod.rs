@@ -39,7 +39,9 @@ mod state;
 mod tmpfs;
 mod zfs;
 
-pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
+pub use availability::{
+    availability, default_specs, default_targets, fuse_specs, spec_needs, Defaults,
+};
 pub use cleanup::{cleanup, CleanupReport};
 pub use column_labels::column_labels;
 pub use dir::DirTarget;

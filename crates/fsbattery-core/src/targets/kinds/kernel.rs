@@ -2,8 +2,7 @@
 //! asking: f2fs, jfs, nilfs2, reiserfs by name, and [`GENERIC`], the entry of any other
 //! filesystem in /proc/filesystems (or with a kernel module) whose `mkfs.NAME` is installed.
 
-use super::freespace::MIB;
-use super::{FsEntry, Make, Mkfs, Serve};
+use super::{FsEntry, Mkfs};
 
 /// Any kernel filesystem with a `mkfs.NAME` tool and no flags of its own; its name comes
 /// from the spec (`FsKind::Other`).
@@ -12,25 +11,12 @@ pub(crate) const GENERIC: FsEntry = kernel("", &[]);
 const fn kernel(name: &'static str, force: &'static [&'static str]) -> FsEntry {
     FsEntry {
         name,
-        aliases: &[],
-        serve: Serve::Kernel,
-        make: Make::Mkfs,
         mkfs: Mkfs {
             tool: None,
             args: &[],
             force,
         },
-        extra_programs: &[],
-        min_size: 16 * MIB,
-        multi: None,
-        journal: None,
-        registers_devices: false,
-        counted_whole: false,
-        default: false,
-        versions: &[],
-        free_space: None,
-        statfs: None,
-        option_space: None,
+        ..FsEntry::KERNEL
     }
 }
 

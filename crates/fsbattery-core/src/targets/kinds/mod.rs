@@ -48,6 +48,8 @@ pub(crate) enum Serve {
     Fuse {
         /// The daemon's program name.
         daemon: &'static str,
+        /// Options it is always given, before the user's (fusefat writes only with `rw+`).
+        options: &'static [&'static str],
     },
     /// The kernel, in memory: not made on an image or device (tmpfs has its own target kind).
     Ram,
@@ -174,6 +176,32 @@ impl std::fmt::Debug for FsEntry {
 }
 
 impl FsEntry {
+    /// The plainest entry: a kernel filesystem made by `mkfs.NAME` with no flags, on one
+    /// device of at least 16 MiB, nothing else. An entry lists what differs and ends with
+    /// `..FsEntry::KERNEL`.
+    pub(crate) const KERNEL: FsEntry = FsEntry {
+        name: "",
+        aliases: &[],
+        serve: Serve::Kernel,
+        make: Make::Mkfs,
+        mkfs: Mkfs {
+            tool: None,
+            args: &[],
+            force: &[],
+        },
+        extra_programs: &[],
+        min_size: 16 << 20,
+        multi: None,
+        journal: None,
+        registers_devices: false,
+        counted_whole: false,
+        default: false,
+        versions: &[],
+        free_space: None,
+        statfs: None,
+        option_space: None,
+    };
+
     /// Made by its own code on the image files (no loop devices).
     pub(crate) fn pool(&self) -> Option<PoolFn> {
         match self.make {

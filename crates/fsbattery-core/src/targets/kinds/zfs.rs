@@ -8,7 +8,10 @@ use super::{FsEntry, Make, Mkfs, Multi, Serve};
 pub(super) const ZFS: FsEntry = FsEntry {
     name: "zfs",
     aliases: &["zfs-fuse"],
-    serve: Serve::Fuse { daemon: "zfs-fuse" },
+    serve: Serve::Fuse {
+        daemon: "zfs-fuse",
+        options: &[],
+    },
     make: Make::PoolOnFiles(super::super::zfs::make),
     mkfs: Mkfs {
         tool: Some("zpool"),
