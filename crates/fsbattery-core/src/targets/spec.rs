@@ -250,12 +250,12 @@ impl LoopSpec {
     /// the value one of its choices with enough devices; mirrors pair devices.
     fn check_layout(&self, key: &str, v: &str) -> Result<(), String> {
         let owner = kinds::owner_of_key(key).expect("a key of the kinds table");
-        let choices = owner.multi.map_or(&[][..], |m| m.choices);
+        let multi = owner.multi.expect("the owner of a multi-device key");
         let applies = self.fs.entry().multi.is_some_and(|m| m.key == key);
-        check_min(v, key, self.devices, choices, applies, owner.name)?;
-        if v == "mirror" && !self.devices.is_multiple_of(2) {
+        check_min(v, key, self.devices, multi.choices, applies, owner.name)?;
+        if multi.paired.contains(&v) && !self.devices.is_multiple_of(2) {
             return Err(format!(
-                "layout=mirror pairs devices: devices={} is odd",
+                "{key}={v} pairs devices: devices={} is odd",
                 self.devices
             ));
         }

@@ -30,6 +30,7 @@ pub(super) const BTRFS: FsEntry = FsEntry {
             ("raid10", 2),
             ("raid5", 2),
         ],
+        paired: &[],
         mkfs: &["-d", "-m"],
         mount_each: Some("device="),
         help: "raid0|raid1|raid10|...",

@@ -115,6 +115,8 @@ pub(crate) struct Multi {
     pub key: &'static str,
     /// Each layout with the fewest devices it needs.
     pub choices: &'static [(&'static str, u32)],
+    /// Layouts that pair devices (zfs's `mirror`): an odd count is refused.
+    pub paired: &'static [&'static str],
     /// mkfs flags each followed by the chosen layout (btrfs: `-d P -m P`).
     pub mkfs: &'static [&'static str],
     /// A mount option naming each member when there are several (btrfs `device=`), so the

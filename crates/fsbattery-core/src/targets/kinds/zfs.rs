@@ -29,6 +29,7 @@ pub(super) const ZFS: FsEntry = FsEntry {
             ("raidz2", 3),
             ("raidz3", 4),
         ],
+        paired: &["mirror"],
         mkfs: &[],
         mount_each: None,
         help: "stripe|mirror|raidz",
