@@ -3,20 +3,15 @@
 //! the kernel's registry of members is cleared when a loop device is released.
 
 use super::freespace::MIB;
-use super::{FsEntry, Make, Mkfs, Multi, Serve};
+use super::{FsEntry, Mkfs, Multi};
 use nix::sys::statfs::BTRFS_SUPER_MAGIC;
 
 pub(super) const BTRFS: FsEntry = FsEntry {
     name: "btrfs",
-    aliases: &[],
-    serve: Serve::Kernel,
-    make: Make::Mkfs,
     mkfs: Mkfs {
-        tool: None,
-        args: &[],
         force: &["-f"],
+        ..Mkfs::PLAIN
     },
-    extra_programs: &[],
     min_size: 128 * MIB,
     multi: Some(Multi {
         key: "profile",
@@ -35,12 +30,10 @@ pub(super) const BTRFS: FsEntry = FsEntry {
         mount_each: Some("device="),
         help: "raid0|raid1|raid10|...",
     }),
-    journal: None,
     registers_devices: true,
-    counted_whole: false,
     default: true,
     versions: &[("mkfs.btrfs", &["mkfs.btrfs", "--version"])],
-    free_space: None,
     statfs: Some((BTRFS_SUPER_MAGIC, "btrfs")),
     option_space: Some(include_str!("../../../../../suites/options/btrfs.toml")),
+    ..FsEntry::KERNEL
 };

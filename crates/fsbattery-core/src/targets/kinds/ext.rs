@@ -3,7 +3,7 @@
 //! is reported by `e2freefrag`.
 
 use super::freespace::{summary, FreeSpaceTool, MIB};
-use super::{FsEntry, Journal, Make, Mkfs, Serve, Version};
+use super::{FsEntry, Journal, Mkfs, Version};
 use fsbattery_record::aging::FreeSpace;
 use nix::sys::statfs::EXT4_SUPER_MAGIC;
 use std::path::Path;
@@ -14,20 +14,11 @@ pub(super) const MKE2FS_VERSION: Version = ("mke2fs", &["mke2fs", "-V"]);
 const fn ext(name: &'static str, journal: Option<Journal>) -> FsEntry {
     FsEntry {
         name,
-        aliases: &[],
-        serve: Serve::Kernel,
-        make: Make::Mkfs,
         mkfs: Mkfs {
-            tool: None,
-            args: &[],
             force: &["-F"],
+            ..Mkfs::PLAIN
         },
-        extra_programs: &[],
-        min_size: 16 * MIB,
-        multi: None,
         journal,
-        registers_devices: false,
-        counted_whole: false,
         default: true,
         versions: &[MKE2FS_VERSION],
         free_space: Some(FreeSpaceTool {
@@ -35,7 +26,7 @@ const fn ext(name: &'static str, journal: Option<Journal>) -> FsEntry {
             parse: |text, _| e2freefrag(text),
         }),
         statfs: Some((EXT4_SUPER_MAGIC, "ext2/3/4")),
-        option_space: None,
+        ..FsEntry::KERNEL
     }
 }
 

@@ -12,9 +12,8 @@ const fn kernel(name: &'static str, force: &'static [&'static str]) -> FsEntry {
     FsEntry {
         name,
         mkfs: Mkfs {
-            tool: None,
-            args: &[],
             force,
+            ..Mkfs::PLAIN
         },
         ..FsEntry::KERNEL
     }

@@ -87,6 +87,15 @@ pub(crate) struct Mkfs {
     pub force: &'static [&'static str],
 }
 
+impl Mkfs {
+    /// `mkfs.NAME` with no words of its own: the start of a kind's `Mkfs { force, ..PLAIN }`.
+    pub(crate) const PLAIN: Mkfs = Mkfs {
+        tool: None,
+        args: &[],
+        force: &[],
+    };
+}
+
 /// Makes the external journal device before the filesystem (ext's `mke2fs -O journal_dev`):
 /// the journal device and the user's mkfs words give the command line.
 pub(crate) type JournalPrepFn = fn(&Path, &[String]) -> Vec<String>;
@@ -186,11 +195,7 @@ impl FsEntry {
         aliases: &[],
         serve: Serve::Kernel,
         make: Make::Mkfs,
-        mkfs: Mkfs {
-            tool: None,
-            args: &[],
-            force: &[],
-        },
+        mkfs: Mkfs::PLAIN,
         extra_programs: &[],
         min_size: 16 << 20,
         multi: None,
@@ -242,20 +247,9 @@ pub(crate) const TABLE: &[FsEntry] = &[
     // New filesystems go here (listing order).
 ];
 
-const COUNT: usize = TABLE.len();
-
-/// Every name in [`TABLE`] order, computed at compile time so each is spelled once.
-pub(crate) static NAMES: [&str; COUNT] = names();
-
-const fn names() -> [&'static str; COUNT] {
-    let mut out = [""; COUNT];
-    let mut i = 0;
-    while i < COUNT {
-        out[i] = TABLE[i].name;
-        i += 1;
-    }
-    out
-}
+/// Every name in [`TABLE`] order (spelled only in the entries).
+static NAMES: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| TABLE.iter().map(|e| e.name).collect());
 
 /// Every filesystem name fsbattery knows (and `tmpfs`), in listing order.
 pub(crate) fn known_names() -> &'static [&'static str] {

@@ -3,23 +3,17 @@
 //! `xfs_db -r -c freesp`.
 
 use super::freespace::{summary, FreeSpaceTool, MIB};
-use super::{FsEntry, Journal, Make, Mkfs, Serve};
+use super::{FsEntry, Journal, Mkfs};
 use fsbattery_record::aging::FreeSpace;
 use nix::sys::statfs::XFS_SUPER_MAGIC;
 
 pub(super) const XFS: FsEntry = FsEntry {
     name: "xfs",
-    aliases: &[],
-    serve: Serve::Kernel,
-    make: Make::Mkfs,
     mkfs: Mkfs {
-        tool: None,
-        args: &[],
         force: &["-f"],
+        ..Mkfs::PLAIN
     },
-    extra_programs: &[],
     min_size: 300 * MIB,
-    multi: None,
     journal: Some(Journal {
         min: 64 * MIB,
         label: "-extlog",
@@ -28,8 +22,6 @@ pub(super) const XFS: FsEntry = FsEntry {
         prepare: None,
         help: "log=external",
     }),
-    registers_devices: false,
-    counted_whole: false,
     default: true,
     versions: &[("mkfs.xfs", &["mkfs.xfs", "-V"])],
     free_space: Some(FreeSpaceTool {
@@ -38,6 +30,7 @@ pub(super) const XFS: FsEntry = FsEntry {
     }),
     statfs: Some((XFS_SUPER_MAGIC, "xfs")),
     option_space: Some(include_str!("../../../../../suites/options/xfs.toml")),
+    ..FsEntry::KERNEL
 };
 
 /// xfs_db freesp's histogram ("from to extents blocks pct", sizes in filesystem blocks).

@@ -34,10 +34,6 @@ pub(super) const ZFS: FsEntry = FsEntry {
         mount_each: None,
         help: "stripe|mirror|raidz",
     }),
-    journal: None,
-    registers_devices: false,
-    counted_whole: false,
-    default: false,
     versions: &[(
         "zfs-fuse",
         &[
@@ -48,7 +44,5 @@ pub(super) const ZFS: FsEntry = FsEntry {
             "zfs-fuse",
         ],
     )],
-    free_space: None,
-    statfs: None,
-    option_space: None,
+    ..FsEntry::KERNEL
 };
