@@ -48,7 +48,8 @@ pub(crate) enum Serve {
     Fuse {
         /// The daemon's program name.
         daemon: &'static str,
-        /// Options it is always given, before the user's (fusefat writes only with `rw+`).
+        /// Options it is always given, before the user's (fusefat, the example of
+        /// docs/adding-a-filesystem.md, writes only with `rw+`).
         options: &'static [&'static str],
     },
     /// The kernel, in memory: not made on an image or device (tmpfs has its own target kind).
