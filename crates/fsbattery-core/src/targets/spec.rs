@@ -503,6 +503,23 @@ mod tests {
         assert!(split_options("mkfs='x", &LOOP_KEYS).is_err());
     }
 
+    /// A multi-device kind chooses its layout with a key the grammar has (and `LoopSpec`
+    /// keeps: `profile` or `layout`).
+    #[test]
+    fn every_multi_device_key_is_in_the_grammar() {
+        for e in kinds::TABLE {
+            if let Some(m) = e.multi {
+                assert!(
+                    ["profile", "layout"].contains(&m.key),
+                    "{}: {}",
+                    e.name,
+                    m.key
+                );
+                assert!(LOOP_KEYS.contains(&m.key));
+            }
+        }
+    }
+
     #[test]
     fn loop_specs_get_short_labels() {
         let l = |s: &str| LoopSpec::parse(s).unwrap().label;
