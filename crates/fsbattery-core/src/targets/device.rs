@@ -286,9 +286,9 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     };
     let id = s.record(&sig)?;
     s.created(id, sig.clone(), Handle::None);
-    if let Some(make_pool) = d.fs.entry().pool() {
+    if d.fs.entry().pool_on_files() {
         let vdevs = [d.device.clone()];
-        return make_pool(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
+        return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
     }
     let devs = Devices {
         data: vec![d.device.clone()],

@@ -111,9 +111,9 @@ pub(super) fn make(s: &mut Session, l: &LoopSpec) -> Result<Made, TargetError> {
         images.push(s.make_file(&format!("disk{i}.img"), l.size)?);
     }
     // A kind that makes a pool on the image files themselves (zfs) takes its own path.
-    if let Some(make_pool) = l.fs.entry().pool() {
+    if l.fs.entry().pool_on_files() {
         let vdevs: Vec<PathBuf> = images.into_iter().map(|(p, _)| p).collect();
-        return make_pool(
+        return super::zfs::make(
             s,
             &vdevs,
             l.layout.as_deref(),

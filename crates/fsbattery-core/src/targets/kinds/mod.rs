@@ -33,11 +33,8 @@ mod zfs;
 
 pub(crate) use freespace::FreeSpaceTool;
 
-use super::fstarget::Made;
-use super::guards::Session;
-use super::TargetError;
 use nix::sys::statfs::FsType;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Who serves the filesystem once made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,25 +53,15 @@ pub(crate) enum Serve {
     Ram,
 }
 
-/// Makes a pool on `vdevs` (image files or the device, no loop devices) and mounts it:
-/// the kinds whose tools take files directly (zfs-fuse). Arguments: session, vdevs, layout,
-/// the user's mkfs words, mount options, mount point.
-pub(crate) type PoolFn = fn(
-    &mut Session,
-    &[PathBuf],
-    Option<&str>,
-    &[String],
-    Option<&str>,
-    PathBuf,
-) -> Result<Made, TargetError>;
-
 /// How the filesystem is made.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Make {
     /// Its mkfs tool on block devices (loop devices for `loop:` images).
     Mkfs,
-    /// Its own code path on the image files themselves (no loop devices): zfs's pools.
-    PoolOnFiles(PoolFn),
+    /// Its own code path on the image files themselves, or the device, with no loop devices:
+    /// zfs's pools (targets/zfs.rs). The table points at it without importing it, so the
+    /// kinds depend on nothing else in `targets`.
+    PoolOnFiles,
 }
 
 /// The mkfs tool and the words it always gets.
@@ -210,17 +197,14 @@ impl FsEntry {
         option_space: None,
     };
 
-    /// Made by its own code on the image files (no loop devices).
-    pub(crate) fn pool(&self) -> Option<PoolFn> {
-        match self.make {
-            Make::PoolOnFiles(f) => Some(f),
-            Make::Mkfs => None,
-        }
+    /// Made as a pool on the image files or the device by its own code (targets/zfs.rs).
+    pub(crate) fn pool_on_files(&self) -> bool {
+        matches!(self.make, Make::PoolOnFiles)
     }
 
     /// Needs loop devices to be made on `loop:` images.
     pub(crate) fn needs_loop_devices(&self) -> bool {
-        self.pool().is_none() && self.serve != Serve::Ram
+        !self.pool_on_files() && self.serve != Serve::Ram
     }
 
     /// Made on an image or device at all (tmpfs is not).
@@ -359,7 +343,7 @@ mod tests {
         assert_eq!(names_where(|e| e.journal.is_some()), "ext3, ext4 and xfs");
         assert_eq!(owner_of_key("profile").map(|e| e.name), Some("btrfs"));
         assert_eq!(owner_of_key("layout").map(|e| e.name), Some("zfs"));
-        assert!(e("zfs").pool().is_some() && !e("zfs").needs_loop_devices());
+        assert!(e("zfs").pool_on_files() && !e("zfs").needs_loop_devices());
         assert!(e("xfs").needs_loop_devices() && !e("tmpfs").on_images());
         assert!(e("btrfs").registers_devices && !e("xfs").registers_devices);
         assert!(e("nilfs2").counted_whole && !e("f2fs").counted_whole);

@@ -12,7 +12,7 @@ pub(super) const ZFS: FsEntry = FsEntry {
         daemon: "zfs-fuse",
         options: &[],
     },
-    make: Make::PoolOnFiles(super::super::zfs::make),
+    make: Make::PoolOnFiles,
     mkfs: Mkfs {
         tool: Some("zpool"),
         args: &[],
