@@ -2,7 +2,8 @@
 //!
 //! Probing only reads: PATH lookups, /proc/filesystems, /lib/modules, /dev nodes, euid.
 
-use super::mkfs::{kernel_supports, FsKind, Unavailable, KNOWN};
+use super::kinds;
+use super::mkfs::{kernel_supports, FsKind, Unavailable};
 use super::spec::{DevSpec, LoopSpec};
 use super::{Target, TargetOptions};
 use crate::error::UsageError;
@@ -10,33 +11,36 @@ use crate::model::SkippedTarget;
 use crate::packages::Need;
 use std::path::Path;
 
-/// Filesystems the default run compares (plus tmpfs), as in the seed studies.
-const DEFAULT_FS: [&str; 5] = ["ext2", "ext3", "ext4", "xfs", "btrfs"];
+/// Filesystems the default run compares (plus tmpfs), as in the seed studies: the kinds
+/// marked `default`, in table order.
+fn default_fs() -> impl Iterator<Item = &'static str> {
+    kinds::TABLE.iter().filter(|e| e.default).map(|e| e.name)
+}
 
 /// Every filesystem fsbattery knows, with `Ok` or why this machine cannot use it
 /// ("mkfs.xfs not found: install xfsprogs (apt-get install ...)", "this kernel cannot mount
 /// f2fs ...").
 pub fn availability() -> Vec<(String, Result<(), String>)> {
-    KNOWN
+    kinds::known_names()
         .iter()
         .map(|name| (name.to_string(), check(name)))
         .collect()
 }
 
 fn check(name: &str) -> Result<(), String> {
-    let fs = if name == "tmpfs" {
-        None
-    } else {
-        Some(FsKind::from_name(name)?)
+    // A kind not made on images (tmpfs) needs only the kernel.
+    let fs = match kinds::lookup(name) {
+        Some(e) if !e.on_images() => None,
+        _ => Some(FsKind::from_name(name)?),
     };
     match &fs {
-        None => kernel_supports("tmpfs").map_err(|e| e.to_string())?,
+        None => kernel_supports(name).map_err(|e| e.to_string())?,
         Some(fs) => fs.check_available().map_err(|e| e.to_string())?,
     }
     if !nix::unistd::geteuid().is_root() {
         return Err("needs root to mount".into());
     }
-    let needs_loop = fs.as_ref().is_some_and(|f| *f != FsKind::Zfs);
+    let needs_loop = fs.as_ref().is_some_and(|f| f.entry().needs_loop_devices());
     if needs_loop && !Path::new("/dev/loop-control").exists() {
         return Err("no /dev/loop-control: loop devices unavailable".into());
     }
@@ -66,7 +70,7 @@ pub fn default_targets(opts: &TargetOptions) -> Result<Defaults, String> {
         targets: Vec::new(),
         skipped: Vec::new(),
     };
-    for fs in DEFAULT_FS {
+    for fs in default_fs() {
         let spec = format!("loop:{fs}");
         match FsKind::from_name(fs)
             .expect("a default name")
@@ -109,10 +113,19 @@ fn skipped(spec: String, why: &Unavailable) -> SkippedTarget {
 
 /// The default target specs: the five default filesystems on loop images, then tmpfs.
 pub fn default_specs() -> Vec<String> {
-    DEFAULT_FS
-        .iter()
+    default_fs()
         .map(|f| format!("loop:{f}"))
         .chain(std::iter::once("tmpfs".to_string()))
+        .collect()
+}
+
+/// A `loop:` spec for every FUSE filesystem kind, in table order: what the privileged FUSE
+/// tests make, so `setup --tests` installs their tools.
+pub fn fuse_specs() -> Vec<String> {
+    kinds::TABLE
+        .iter()
+        .filter(|e| matches!(e.serve, kinds::Serve::Fuse { .. }))
+        .map(|e| format!("loop:{}", e.name))
         .collect()
 }
 
@@ -152,9 +165,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_fuse_specs_are_the_fuse_kinds() {
+        let specs = fuse_specs();
+        assert_eq!(
+            specs[..4],
+            ["loop:ntfs", "loop:exfat", "loop:fuse2fs", "loop:zfs"]
+        );
+    }
+
+    #[test]
     fn every_known_filesystem_is_reported() {
         let a = availability();
-        assert_eq!(a.len(), KNOWN.len());
+        assert_eq!(a.len(), kinds::known_names().len());
         for (name, r) in &a {
             if let Err(why) = r {
                 assert!(!why.is_empty(), "{name}");

@@ -286,7 +286,7 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
     };
     let id = s.record(&sig)?;
     s.created(id, sig.clone(), Handle::None);
-    if d.fs == FsKind::Zfs {
+    if d.fs.entry().pool_on_files() {
         let vdevs = [d.device.clone()];
         return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
     }

@@ -88,17 +88,15 @@ pub fn fs_magic(path: &Path) -> Option<i64> {
     Some(t.0 as i64)
 }
 
-/// Name of the filesystem magic from statfs, for when /proc/mounts is unavailable.
+/// Name of the filesystem magic from statfs, for when /proc/mounts is unavailable: the name
+/// the kinds table gives that magic (ext2/3/4 share one).
 fn statfs_name(path: &Path) -> Option<&'static str> {
-    use nix::sys::statfs::*;
-    let t = statfs(path).ok()?.filesystem_type();
-    Some(match t {
-        EXT4_SUPER_MAGIC => "ext2/3/4",
-        XFS_SUPER_MAGIC => "xfs",
-        BTRFS_SUPER_MAGIC => "btrfs",
-        TMPFS_MAGIC => "tmpfs",
-        _ => "unknown",
-    })
+    let t = nix::sys::statfs::statfs(path).ok()?.filesystem_type();
+    let named = super::kinds::TABLE
+        .iter()
+        .filter_map(|e| e.statfs)
+        .find(|(magic, _)| *magic == t);
+    Some(named.map_or("unknown", |(_, name)| name))
 }
 
 #[cfg(test)]

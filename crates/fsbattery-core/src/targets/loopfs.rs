@@ -1,14 +1,14 @@
 //! `loop:FSTYPE,...` — filesystems made on sparse image files in the work directory.
 //!
 //! Each setup: session directory, mount point, image(s) created with O_EXCL, each bound to a
-//! loop device (ioctls, autoclear), mkfs with default options, mount. zfs skips the loop
-//! devices: zfs-fuse takes the image files as vdevs directly. Space is checked at parse time
+//! loop device (ioctls, autoclear), mkfs with default options, mount. A kind that makes a
+//! pool on the image files (zfs: zfs-fuse takes them as vdevs) skips the loop devices. Space is checked at parse time
 //! and again before each setup: images may not leave under 10% free on the host filesystem,
 //! and a work directory in RAM (tmpfs) must hold them in available memory.
 
 use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
 use super::guards::Session;
-use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
+use super::mkfs::{mkfs_commands, mount_command, Devices, MkfsOptions};
 use super::spec::LoopSpec;
 use super::{Target, TargetError, TargetOptions};
 use crate::error::UsageError;
@@ -30,9 +30,8 @@ pub(super) fn parse(
         .any(|kv| kv.trim_start().starts_with("size="));
     if let (Some(size), false) = (opts.image_size, size_given) {
         l.size = l.size.max(size);
-        // nilfs2 logs every write and frees space only when its cleaner runs (S2's nilfs2
-        // filled its 100 GB volume in one bonnie++ run): its images are counted whole.
-        if l.fs.name() != "nilfs2" {
+        // A kind whose writes never shrink its images (nilfs2) is counted whole.
+        if !l.fs.entry().counted_whole {
             l.written = opts.image_written;
         }
     }
@@ -48,7 +47,7 @@ pub(super) fn parse(
         .map_err(bad)?;
     l.fs.check_known().map_err(|e| bad(e.to_string()))?;
     require_root().map_err(bad)?;
-    if l.fs != FsKind::Zfs && !Path::new("/dev/loop-control").exists() {
+    if l.fs.entry().needs_loop_devices() && !Path::new("/dev/loop-control").exists() {
         return Err(bad(
             "/dev/loop-control is missing: this kernel or container has no loop devices".into(),
         ));
@@ -111,7 +110,8 @@ pub(super) fn make(s: &mut Session, l: &LoopSpec) -> Result<Made, TargetError> {
     for i in 0..l.devices {
         images.push(s.make_file(&format!("disk{i}.img"), l.size)?);
     }
-    if l.fs == FsKind::Zfs {
+    // A kind that makes a pool on the image files themselves (zfs) takes its own path.
+    if l.fs.entry().pool_on_files() {
         let vdevs: Vec<PathBuf> = images.into_iter().map(|(p, _)| p).collect();
         return super::zfs::make(
             s,
@@ -122,10 +122,10 @@ pub(super) fn make(s: &mut Session, l: &LoopSpec) -> Result<Made, TargetError> {
             mount_point,
         );
     }
-    let btrfs = l.fs == FsKind::Btrfs;
+    let forget = l.fs.entry().registers_devices;
     let mut data = Vec::new();
     for (image, id) in &images {
-        data.push(s.attach_loop(image, *id, btrfs, l.dio)?);
+        data.push(s.attach_loop(image, *id, forget, l.dio)?);
     }
     let journal = match l.journal {
         Some(size) => {

@@ -1,129 +1,94 @@
-//! What fsbattery knows about each filesystem: which tool makes it, which package holds the
-//! tool, whether the kernel (or FUSE) can mount it, and the exact mkfs and mount command lines.
+//! A filesystem to make, and what making it takes on this machine: whether the kernel (or
+//! FUSE) can mount it, which tool is missing (and which package holds it), and the exact mkfs
+//! and mount command lines. What each filesystem is and can do is its entry in the kinds
+//! table (`kinds/`); this file reads the entries and decides nothing per filesystem.
 //!
 //! Invariant: filesystems are made with the tool's default options, as the seed studies did;
 //! the only flags added are those needed to run without a prompt (`-F`, `-f`, `-Q`, `-q`) and
 //! those that wire extra devices in (external journal/log, multi-device). Everything else
 //! comes from the user's `mkfs=` and `mount=` options.
 
+use super::kinds::{self, FsEntry, Serve};
 use crate::process::which;
 use std::path::{Path, PathBuf};
 
-/// A filesystem fsbattery can make on a block device or image.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A filesystem fsbattery can make on a block device or image: an entry of the kinds table
+/// ([`kinds::TABLE`]), or any other kernel filesystem with a `mkfs.NAME` tool.
+#[derive(Debug, Clone)]
 pub(crate) enum FsKind {
-    /// ext2 (kernel).
-    Ext2,
-    /// ext3 (kernel).
-    Ext3,
-    /// ext4 (kernel).
-    Ext4,
-    /// XFS (kernel).
-    Xfs,
-    /// Btrfs (kernel).
-    Btrfs,
-    /// NTFS through ntfs-3g (FUSE).
-    Ntfs,
-    /// exFAT through exfat-fuse (FUSE).
-    Exfat,
-    /// ext4 served by fuse2fs (FUSE).
-    Fuse2fs,
-    /// ZFS through zfs-fuse (FUSE; pools are made on image files, not loop devices).
-    Zfs,
-    /// Any other kernel filesystem with a `mkfs.NAME` tool (f2fs, jfs, nilfs2, ...).
+    /// A registered kind (ext4, xfs, btrfs, ntfs, zfs, ...).
+    Known(&'static FsEntry),
+    /// Any other kernel filesystem with a `mkfs.NAME` tool, made as [`kinds::kernel::GENERIC`].
     Other(String),
 }
 
-/// Filesystems `availability()` reports on, in listing order.
-pub(crate) const KNOWN: [&str; 14] = [
-    "ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "f2fs", "jfs", "nilfs2", "reiserfs", "ntfs",
-    "exfat", "fuse2fs", "zfs",
-];
-
-const MIB: u64 = 1 << 20;
+impl PartialEq for FsKind {
+    fn eq(&self, other: &FsKind) -> bool {
+        self.name() == other.name()
+    }
+}
+impl Eq for FsKind {}
 
 impl FsKind {
-    /// Parse a filesystem name as written in a spec.
+    /// Parse a filesystem name as written in a spec (a registered name or alias, or any
+    /// lower-case name for a kernel filesystem's `mkfs.NAME`).
     pub(crate) fn from_name(name: &str) -> Result<FsKind, String> {
-        Ok(match name {
-            "ext2" => FsKind::Ext2,
-            "ext3" => FsKind::Ext3,
-            "ext4" => FsKind::Ext4,
-            "xfs" => FsKind::Xfs,
-            "btrfs" => FsKind::Btrfs,
-            "ntfs" | "ntfs-3g" => FsKind::Ntfs,
-            "exfat" => FsKind::Exfat,
-            "fuse2fs" => FsKind::Fuse2fs,
-            "zfs" | "zfs-fuse" => FsKind::Zfs,
-            "tmpfs" => return Err("tmpfs is not made on an image: use the target tmpfs".into()),
-            "" => return Err("no filesystem type given".into()),
-            n if n
+        match kinds::lookup(name) {
+            Some(e) if !e.on_images() => Err(format!(
+                "{n} is not made on an image: use the target {n}",
+                n = e.name
+            )),
+            Some(e) => Ok(FsKind::Known(e)),
+            None if name.is_empty() => Err("no filesystem type given".into()),
+            None if name
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
             {
-                FsKind::Other(n.into())
+                Ok(FsKind::Other(name.into()))
             }
-            n => return Err(format!("'{n}' is not a filesystem name")),
-        })
+            None => Err(format!("'{name}' is not a filesystem name")),
+        }
+    }
+
+    /// Its entry: what it is and can do.
+    pub(crate) fn entry(&self) -> &'static FsEntry {
+        match self {
+            FsKind::Known(e) => e,
+            FsKind::Other(_) => &kinds::kernel::GENERIC,
+        }
     }
 
     /// The name as written in specs and labels.
     pub(crate) fn name(&self) -> &str {
         match self {
-            FsKind::Ext2 => "ext2",
-            FsKind::Ext3 => "ext3",
-            FsKind::Ext4 => "ext4",
-            FsKind::Xfs => "xfs",
-            FsKind::Btrfs => "btrfs",
-            FsKind::Ntfs => "ntfs",
-            FsKind::Exfat => "exfat",
-            FsKind::Fuse2fs => "fuse2fs",
-            FsKind::Zfs => "zfs",
+            FsKind::Known(e) => e.name,
             FsKind::Other(n) => n,
         }
     }
 
     /// Served by a FUSE daemon rather than the kernel.
     pub(crate) fn is_fuse(&self) -> bool {
-        matches!(
-            self,
-            FsKind::Ntfs | FsKind::Exfat | FsKind::Fuse2fs | FsKind::Zfs
-        )
-    }
-
-    /// The ext family (journal=external applies to ext3 and ext4).
-    pub(crate) fn is_ext(&self) -> bool {
-        matches!(self, FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4)
+        matches!(self.entry().serve, Serve::Fuse { .. })
     }
 
     /// Smallest image the mkfs tool accepts (per device), with margin.
     pub(crate) fn min_size(&self) -> u64 {
-        match self {
-            FsKind::Xfs => 300 * MIB,
-            FsKind::Btrfs => 128 * MIB,
-            FsKind::Zfs => 64 * MIB,
-            _ => 16 * MIB,
-        }
+        self.entry().min_size
     }
 
     /// The tool that makes it.
     pub(crate) fn mkfs_tool(&self) -> String {
-        match self {
-            FsKind::Ntfs => "mkfs.ntfs".into(),
-            FsKind::Fuse2fs => "mke2fs".into(),
-            FsKind::Zfs => "zpool".into(),
-            other => format!("mkfs.{}", other.name()),
+        match self.entry().mkfs.tool {
+            Some(t) => t.into(),
+            None => format!("mkfs.{}", self.name()),
         }
     }
 
     /// The program that mounts it (FUSE helpers are also the daemon's argv[0]).
     pub(crate) fn mount_tool(&self) -> &'static str {
-        match self {
-            FsKind::Ntfs => "ntfs-3g",
-            FsKind::Exfat => "mount.exfat-fuse",
-            FsKind::Fuse2fs => "fuse2fs",
-            FsKind::Zfs => "zfs-fuse",
-            _ => "mount",
+        match self.entry().serve {
+            Serve::Fuse { daemon, .. } => daemon,
+            Serve::Kernel | Serve::Ram => "mount",
         }
     }
 
@@ -131,25 +96,8 @@ impl FsKind {
     /// package that provides each).
     pub(crate) fn programs(&self) -> Vec<String> {
         let mut v = vec![self.mkfs_tool(), self.mount_tool().to_string()];
-        if *self == FsKind::Zfs {
-            v.push("zfs".into());
-        }
+        v.extend(self.entry().extra_programs.iter().map(|p| p.to_string()));
         v
-    }
-
-    /// Flags that keep mkfs from asking questions (and nothing else).
-    fn force_flags(&self) -> &'static [&'static str] {
-        match self {
-            FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 | FsKind::Fuse2fs => &["-F"],
-            FsKind::Xfs | FsKind::Btrfs => &["-f"],
-            FsKind::Ntfs => &["-Q", "-F"],
-            FsKind::Other(n) => match n.as_str() {
-                "f2fs" | "nilfs2" => &["-f"],
-                "jfs" | "reiserfs" => &["-q"],
-                _ => &[],
-            },
-            FsKind::Exfat | FsKind::Zfs => &[],
-        }
     }
 
     /// Why this machine cannot make and mount it, or Ok. A name fsbattery does not know and
@@ -183,38 +131,24 @@ impl FsKind {
                     Err(Unavailable::Unknown(n.clone()))
                 }
             }
-            _ => Ok(()),
+            FsKind::Known(_) => Ok(()),
         }
     }
 
-    /// Version strings of the tools involved, for the record.
+    /// Version strings of the tools involved, for the record: the entry's version commands
+    /// (none listed: the mkfs tool's `-V`), then mount's for a kernel filesystem.
     pub(crate) fn tool_versions(&self) -> Vec<(String, Option<String>)> {
         use crate::process::version;
-        let e2 = || ("mke2fs".to_string(), version(&["mke2fs", "-V"]));
-        let mut v = match self {
-            FsKind::Ext2 | FsKind::Ext3 | FsKind::Ext4 => vec![e2()],
-            FsKind::Xfs => vec![("mkfs.xfs".into(), version(&["mkfs.xfs", "-V"]))],
-            FsKind::Btrfs => vec![("mkfs.btrfs".into(), version(&["mkfs.btrfs", "--version"]))],
-            FsKind::Ntfs => vec![
-                ("mkfs.ntfs".into(), version(&["mkfs.ntfs", "--version"])),
-                ("ntfs-3g".into(), version(&["ntfs-3g", "--version"])),
-            ],
-            FsKind::Exfat => vec![
-                ("mkfs.exfat".into(), version(&["mkfs.exfat", "-V"])),
-                ("exfat-fuse".into(), version(&["mount.exfat-fuse", "-V"])),
-            ],
-            FsKind::Fuse2fs => vec![e2(), ("fuse2fs".into(), version(&["fuse2fs", "--version"]))],
-            FsKind::Zfs => vec![(
-                "zfs-fuse".into(),
-                version(&[
-                    "dpkg-query",
-                    "-W",
-                    "-f",
-                    "zfs-fuse ${Version}\n",
-                    "zfs-fuse",
-                ]),
-            )],
-            FsKind::Other(n) => vec![(format!("mkfs.{n}"), version(&[&format!("mkfs.{n}"), "-V"]))],
+        let mut v: Vec<(String, Option<String>)> = match self.entry().versions {
+            [] => {
+                let tool = self.mkfs_tool();
+                let ver = version(&[&tool, "-V"]);
+                vec![(tool, ver)]
+            }
+            listed => listed
+                .iter()
+                .map(|(key, argv)| (key.to_string(), version(argv)))
+                .collect(),
         };
         if !self.is_fuse() {
             v.push(("mount".into(), version(&["mount", "--version"])));
@@ -230,8 +164,8 @@ pub(crate) enum Unavailable {
     #[error(
         "unknown filesystem '{0}'{hint}: known are {list} and any filesystem in /proc/filesystems \
          with a mkfs.NAME tool (see `fsbattery list targets`)",
-        list = KNOWN.iter().filter(|k| **k != "tmpfs").copied().collect::<Vec<_>>().join(", "),
-        hint = crate::suggest::hint(.0, KNOWN.iter().copied().filter(|k| *k != "tmpfs"))
+        list = kinds::image_names().collect::<Vec<_>>().join(", "),
+        hint = crate::suggest::hint(.0, kinds::image_names())
     )]
     Unknown(String),
     /// The running kernel has neither the filesystem nor a module for it.
@@ -283,7 +217,7 @@ impl Unavailable {
 /// Whether `name` is a filesystem fsbattery knows, or one the kernel can put on a block
 /// device (listed in `/proc/filesystems` without `nodev`), or one with a loadable module.
 fn known_name(name: &str, proc_filesystems: &str) -> bool {
-    KNOWN.contains(&name)
+    kinds::lookup(name).is_some()
         || crate::packages::known_program(&format!("mkfs.{name}"))
         || listed(name, proc_filesystems, false)
         || module_present(name)
@@ -353,7 +287,7 @@ pub(crate) fn fuse_available() -> Result<(), String> {
 pub(crate) struct Devices {
     /// Data devices (one unless multi-device).
     pub data: Vec<PathBuf>,
-    /// External journal (ext3/4) or log (xfs) device.
+    /// External journal or log device (kinds with a [`kinds::Journal`]).
     pub journal: Option<PathBuf>,
 }
 
@@ -362,7 +296,7 @@ pub(crate) struct Devices {
 pub(crate) struct MkfsOptions {
     /// User's extra mkfs words.
     pub extra: Vec<String>,
-    /// btrfs data and metadata profile.
+    /// Multi-device layout the mkfs tool takes ([`kinds::Multi::mkfs`], btrfs's profile).
     pub profile: Option<String>,
 }
 
@@ -370,46 +304,30 @@ fn s(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// Command lines to run in order (the ext journal device comes first).
+/// Command lines to run in order (a journal device the entry prepares comes first).
 pub(crate) fn mkfs_commands(fs: &FsKind, dev: &Devices, o: &MkfsOptions) -> Vec<Vec<String>> {
+    let e = fs.entry();
+    let words = |w: &[&str]| w.iter().map(|f| f.to_string()).collect::<Vec<_>>();
     let mut argv: Vec<String> = vec![fs.mkfs_tool()];
-    if *fs == FsKind::Fuse2fs {
-        argv.extend(["-t".into(), "ext4".into()]);
-    }
-    argv.extend(fs.force_flags().iter().map(|f| f.to_string()));
+    argv.extend(words(e.mkfs.args));
+    argv.extend(words(e.mkfs.force));
     let mut cmds = Vec::new();
-    match (fs, &dev.journal) {
-        (f, Some(j)) if f.is_ext() => {
-            // The journal's block size must equal the filesystem's, and mke2fs takes the
-            // filesystem's from the journal device: give both the user's -b or 4096 (mke2fs
-            // would pick 1024 for a small journal image).
-            let bs = block_size_arg(&o.extra).unwrap_or_else(|| "4096".into());
-            cmds.push(vec![
-                "mke2fs".into(),
-                "-F".into(),
-                "-O".into(),
-                "journal_dev".into(),
-                "-b".into(),
-                bs,
-                s(j),
-            ]);
-            argv.extend(["-J".into(), format!("device={}", s(j))]);
+    if let (Some(j), Some(jdev)) = (&e.journal, &dev.journal) {
+        if let Some(prepare) = j.prepare {
+            cmds.push(prepare(jdev, &o.extra));
         }
-        (FsKind::Xfs, Some(j)) => argv.extend(["-l".into(), format!("logdev={}", s(j))]),
-        _ => {}
+        let (flag, prefix) = j.mkfs;
+        argv.extend([flag.to_string(), format!("{prefix}{}", s(jdev))]);
     }
-    if let Some(p) = &o.profile {
-        argv.extend(["-d".into(), p.clone(), "-m".into(), p.clone()]);
+    if let (Some(p), Some(m)) = (&o.profile, &e.multi) {
+        for flag in m.mkfs {
+            argv.extend([flag.to_string(), p.clone()]);
+        }
     }
     argv.extend(o.extra.iter().cloned());
     argv.extend(dev.data.iter().map(|d| s(d)));
     cmds.push(argv);
     cmds
-}
-
-fn block_size_arg(extra: &[String]) -> Option<String> {
-    let i = extra.iter().position(|w| w == "-b")?;
-    extra.get(i + 1).cloned()
 }
 
 /// The mount command line and the source /proc/mounts will show.
@@ -419,15 +337,18 @@ pub(crate) fn mount_command(
     user_opts: Option<&str>,
     mount_point: &Path,
 ) -> (Vec<String>, String) {
-    let mut opts: Vec<String> = Vec::new();
-    match (fs, &dev.journal) {
-        (FsKind::Xfs, Some(j)) => opts.push(format!("logdev={}", s(j))),
-        // The kernel needs every member of a multi-device btrfs; naming them avoids relying
-        // on a device scan (and on udev, which containers often lack).
-        (FsKind::Btrfs, _) if dev.data.len() > 1 => {
-            opts.extend(dev.data.iter().map(|d| format!("device={}", s(d))))
+    let e = fs.entry();
+    let mut opts: Vec<String> = match e.serve {
+        Serve::Fuse { options, .. } => options.iter().map(|o| o.to_string()).collect(),
+        Serve::Kernel | Serve::Ram => Vec::new(),
+    };
+    if let (Some(prefix), Some(j)) = (e.journal.and_then(|j| j.mount), &dev.journal) {
+        opts.push(format!("{prefix}{}", s(j)));
+    }
+    if let Some(prefix) = e.multi.and_then(|m| m.mount_each) {
+        if dev.data.len() > 1 {
+            opts.extend(dev.data.iter().map(|d| format!("{prefix}{}", s(d))));
         }
-        _ => {}
     }
     opts.extend(user_opts.filter(|o| !o.is_empty()).map(str::to_string));
     let source = s(&dev.data[0]);
@@ -452,6 +373,10 @@ pub(crate) fn mount_command(
 mod tests {
     use super::*;
 
+    fn kind(name: &str) -> FsKind {
+        FsKind::from_name(name).unwrap()
+    }
+
     fn devs(n: usize, j: bool) -> Devices {
         Devices {
             data: (0..n)
@@ -464,11 +389,11 @@ mod tests {
     #[test]
     fn default_mkfs_adds_only_force_flags() {
         let o = MkfsOptions::default();
-        let c = mkfs_commands(&FsKind::Xfs, &devs(1, false), &o);
+        let c = mkfs_commands(&kind("xfs"), &devs(1, false), &o);
         assert_eq!(c, vec![vec!["mkfs.xfs", "-f", "/dev/loop0"]]);
-        let c = mkfs_commands(&FsKind::Ntfs, &devs(1, false), &o);
+        let c = mkfs_commands(&kind("ntfs"), &devs(1, false), &o);
         assert_eq!(c[0], ["mkfs.ntfs", "-Q", "-F", "/dev/loop0"]);
-        let c = mkfs_commands(&FsKind::Fuse2fs, &devs(1, false), &o);
+        let c = mkfs_commands(&kind("fuse2fs"), &devs(1, false), &o);
         assert_eq!(c[0], ["mke2fs", "-t", "ext4", "-F", "/dev/loop0"]);
     }
 
@@ -478,7 +403,7 @@ mod tests {
             extra: vec!["-b".into(), "2048".into()],
             profile: None,
         };
-        let c = mkfs_commands(&FsKind::Ext4, &devs(1, true), &o);
+        let c = mkfs_commands(&kind("ext4"), &devs(1, true), &o);
         assert_eq!(c.len(), 2);
         assert_eq!(
             c[0],
@@ -512,13 +437,13 @@ mod tests {
             extra: vec![],
             profile: Some("raid10".into()),
         };
-        let c = mkfs_commands(&FsKind::Btrfs, &devs(4, false), &o);
+        let c = mkfs_commands(&kind("btrfs"), &devs(4, false), &o);
         assert_eq!(
             c[0][..6],
             ["mkfs.btrfs", "-f", "-d", "raid10", "-m", "raid10"]
         );
         let (m, src) = mount_command(
-            &FsKind::Btrfs,
+            &kind("btrfs"),
             &devs(2, false),
             Some("noatime"),
             "/m".as_ref(),
@@ -528,7 +453,7 @@ mod tests {
             m.last().unwrap(),
             "device=/dev/loop0,device=/dev/loop1,noatime"
         );
-        let (m, _) = mount_command(&FsKind::Xfs, &devs(1, true), None, "/m".as_ref());
+        let (m, _) = mount_command(&kind("xfs"), &devs(1, true), None, "/m".as_ref());
         assert_eq!(
             m,
             [
@@ -541,7 +466,7 @@ mod tests {
                 "logdev=/dev/loop9"
             ]
         );
-        let (m, _) = mount_command(&FsKind::Ntfs, &devs(1, false), None, "/m".as_ref());
+        let (m, _) = mount_command(&kind("ntfs"), &devs(1, false), None, "/m".as_ref());
         assert_eq!(m, ["ntfs-3g", "/dev/loop0", "/m"]);
     }
 
@@ -588,9 +513,9 @@ mod tests {
 
     #[test]
     fn programs_of_each_kind() {
-        assert_eq!(FsKind::Xfs.programs(), ["mkfs.xfs", "mount"]);
-        assert_eq!(FsKind::Zfs.programs(), ["zpool", "zfs-fuse", "zfs"]);
-        assert_eq!(FsKind::Ntfs.programs(), ["mkfs.ntfs", "ntfs-3g"]);
-        assert_eq!(FsKind::Fuse2fs.programs(), ["mke2fs", "fuse2fs"]);
+        assert_eq!(kind("xfs").programs(), ["mkfs.xfs", "mount"]);
+        assert_eq!(kind("zfs").programs(), ["zpool", "zfs-fuse", "zfs"]);
+        assert_eq!(kind("ntfs").programs(), ["mkfs.ntfs", "ntfs-3g"]);
+        assert_eq!(kind("fuse2fs").programs(), ["mke2fs", "fuse2fs"]);
     }
 }

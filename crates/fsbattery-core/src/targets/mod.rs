@@ -9,7 +9,9 @@
 //! session (`guards`) that writes every resource to a state file in the work directory
 //! before creating it (`state`), and releases them in reverse order, checked, on teardown,
 //! on any error, or — after a kill -9 — through [`cleanup`]. Per-filesystem knowledge lives
-//! in `mkfs`, the spec grammar in `spec`, loop devices in `loopdev`, zfs-fuse in `zfs`.
+//! in the kinds table (`kinds/`, one file per filesystem or family), the command lines and
+//! availability checks that read it in `mkfs`, the spec grammar in `spec`, loop devices in
+//! `loopdev`, zfs-fuse's daemon and pools in `zfs`.
 
 mod alias;
 mod availability;
@@ -25,6 +27,7 @@ pub mod fsinfo;
 mod fstarget;
 mod fusewatch;
 pub(crate) mod guards;
+pub(crate) mod kinds;
 mod loopdev;
 mod loopfs;
 mod memcg;
@@ -37,7 +40,9 @@ mod state;
 mod tmpfs;
 mod zfs;
 
-pub use availability::{availability, default_specs, default_targets, spec_needs, Defaults};
+pub use availability::{
+    availability, default_specs, default_targets, fuse_specs, spec_needs, Defaults,
+};
 pub use cleanup::{cleanup, CleanupReport};
 pub use column_labels::column_labels;
 pub use dir::DirTarget;
@@ -133,15 +138,32 @@ pub struct TargetOptions {
 
 /// Every filesystem name fsbattery knows how to make (and `tmpfs`), for shell completion.
 pub fn known_filesystems() -> &'static [&'static str] {
-    &mkfs::KNOWN
+    kinds::known_names()
+}
+
+/// The free-space report of the filesystem kind a mount's type names (`ext4` in
+/// /proc/mounts), if that kind has one.
+pub(crate) fn free_space_tool(fs_type: &str) -> Option<kinds::FreeSpaceTool> {
+    kinds::TABLE
+        .iter()
+        .find(|e| e.name == fs_type)
+        .and_then(|e| e.free_space)
+}
+
+/// The shipped `tune` option spaces, (filesystem, TOML text), in table order.
+pub(crate) fn option_spaces() -> impl Iterator<Item = (&'static str, &'static str)> {
+    kinds::TABLE
+        .iter()
+        .filter_map(|e| e.option_space.map(|t| (e.name, t)))
 }
 
 /// A filesystem name as a suite's `[fs.NAME]` may give it, canonical (`ntfs-3g` is `ntfs`):
 /// any filesystem a `loop:`/`dev:` target can make, `tmpfs`, or [`ANY_FS`].
 pub fn fs_name(name: &str) -> Result<String, String> {
-    match name {
-        ANY_FS | "tmpfs" => Ok(name.to_string()),
-        n => mkfs::FsKind::from_name(n).map(|k| k.name().to_string()),
+    match kinds::lookup(name) {
+        _ if name == ANY_FS => Ok(name.to_string()),
+        Some(e) if !e.on_images() => Ok(e.name.to_string()),
+        _ => mkfs::FsKind::from_name(name).map(|k| k.name().to_string()),
     }
 }
 
@@ -202,7 +224,22 @@ fn dev_syntax(rest: &str) -> Result<(), String> {
 
 /// Every target kind, in listing order.
 pub fn kinds() -> &'static [TargetKind] {
-    &[
+    &*KINDS
+}
+
+/// The `loop:` kind's help: its options, then the filesystems from the kinds table.
+static LOOP_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "a fresh filesystem on sparse images in the work directory, made with mkfs defaults \
+         before every repeat (default size 1G per image); needs root. {} dio=on binds the \
+         loop devices with direct I/O. mkfs=/mount= values may contain commas; quote them \
+         ('...') to hold a key name",
+        kinds::loop_help()
+    )
+});
+
+static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(|| {
+    [
         TargetKind {
             prefix: "dir",
             grammar: "dir:PATH[,label=NAME]",
@@ -221,14 +258,7 @@ pub fn kinds() -> &'static [TargetKind] {
         TargetKind {
             prefix: "loop",
             grammar: "loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS][,label=NAME]",
-            help: "a fresh filesystem on sparse images in the work directory, made with mkfs \
-                   defaults before every repeat (default size 1G per image); needs root. \
-                   FSTYPE: ext2 ext3 ext4 xfs btrfs, any kernel fs with mkfs.FSTYPE, and FUSE \
-                   ntfs exfat fuse2fs zfs. Multi-device: devices=N with profile=raid0|raid1|\
-                   raid10|... (btrfs) or layout=stripe|mirror|raidz (zfs). External journal: \
-                   journal=external[,journal_size=SIZE] (ext3/4), log=external (xfs). dio=on \
-                   binds the loop devices with direct I/O. mkfs=/mount= values may contain \
-                   commas; quote them ('...') to hold a key name",
+            help: &LOOP_HELP,
             parse: loopfs::parse,
             syntax: loop_syntax,
         },
@@ -242,7 +272,7 @@ pub fn kinds() -> &'static [TargetKind] {
             syntax: dev_syntax,
         },
     ]
-}
+});
 
 /// Parse a target spec such as `dir:/mnt/test`.
 pub fn parse(spec: &str, opts: &TargetOptions) -> Result<Box<dyn Target>, UsageError> {

@@ -5,6 +5,7 @@
 //! previous such value. A value may also be quoted with '...' or "..." to hold anything,
 //! e.g. `mkfs='-d agcount=4,size=1g'`.
 
+use super::kinds;
 use super::mkfs::FsKind;
 use crate::params::MAX_SIZE;
 use crate::units::{format_bytes, parse_bytes};
@@ -112,11 +113,11 @@ pub(crate) struct LoopSpec {
     pub size: u64,
     /// Number of data images.
     pub devices: u32,
-    /// btrfs data/metadata profile.
+    /// Multi-device profile (btrfs: data and metadata).
     pub profile: Option<String>,
-    /// zfs vdev layout.
+    /// Multi-device vdev layout (zfs).
     pub layout: Option<String>,
-    /// External journal (ext3/4) or log (xfs) image size.
+    /// External journal or log image size (kinds with a journal entry: ext3/4, xfs).
     pub journal: Option<u64>,
     /// Extra mkfs words.
     pub mkfs: Vec<String>,
@@ -144,24 +145,6 @@ const LOOP_KEYS: [&str; 12] = [
     "log_size",
     "label",
     "dio",
-];
-
-const BTRFS_PROFILES: [(&str, u32); 8] = [
-    ("single", 1),
-    ("dup", 1),
-    ("raid0", 2),
-    ("raid1", 2),
-    ("raid1c3", 3),
-    ("raid1c4", 4),
-    ("raid10", 2),
-    ("raid5", 2),
-];
-const ZFS_LAYOUTS: [(&str, u32); 5] = [
-    ("stripe", 1),
-    ("mirror", 2),
-    ("raidz", 2),
-    ("raidz2", 3),
-    ("raidz3", 4),
 ];
 
 impl LoopSpec {
@@ -228,36 +211,16 @@ impl LoopSpec {
         if !(1..=16).contains(&self.devices) {
             return Err(format!("devices={}: use 1 to 16", self.devices));
         }
-        let multi = matches!(self.fs, FsKind::Btrfs | FsKind::Zfs);
-        if self.devices > 1 && !multi {
+        let entry = self.fs.entry();
+        if self.devices > 1 && entry.multi.is_none() {
             return Err(format!(
-                "{fs} is made on one device: devices= applies to btrfs and zfs"
+                "{fs} is made on one device: devices= applies to {}",
+                kinds::names_where(|e| e.multi.is_some())
             ));
         }
-        if let Some(p) = &self.profile {
-            check_min(
-                p,
-                "profile",
-                self.devices,
-                &BTRFS_PROFILES,
-                self.fs == FsKind::Btrfs,
-                "btrfs",
-            )?;
-        }
-        if let Some(l) = &self.layout {
-            check_min(
-                l,
-                "layout",
-                self.devices,
-                &ZFS_LAYOUTS,
-                self.fs == FsKind::Zfs,
-                "zfs",
-            )?;
-            if l == "mirror" && !self.devices.is_multiple_of(2) {
-                return Err(format!(
-                    "layout=mirror pairs devices: devices={} is odd",
-                    self.devices
-                ));
+        for (key, value) in [("profile", &self.profile), ("layout", &self.layout)] {
+            if let Some(v) = value {
+                self.check_layout(key, v)?;
             }
         }
         if self.checked_image_bytes().is_none() {
@@ -268,22 +231,34 @@ impl LoopSpec {
             ));
         }
         if self.journal.is_some() {
-            if !matches!(self.fs, FsKind::Ext3 | FsKind::Ext4 | FsKind::Xfs) {
+            let Some(j) = entry.journal else {
                 return Err(format!(
-                    "an external journal/log applies to ext3, ext4 and xfs, not {fs}"
+                    "an external journal/log applies to {}, not {fs}",
+                    kinds::names_where(|e| e.journal.is_some())
                 ));
-            }
-            let min: u64 = if self.fs == FsKind::Xfs {
-                64 << 20
-            } else {
-                8 << 20
             };
-            if self.journal < Some(min) {
+            if self.journal < Some(j.min) {
                 return Err(format!(
                     "journal_size/log_size must be at least {}",
-                    format_bytes(min)
+                    format_bytes(j.min)
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// A multi-device layout (`profile=` or `layout=`): the key must be this filesystem's,
+    /// the value one of its choices with enough devices; mirrors pair devices.
+    fn check_layout(&self, key: &str, v: &str) -> Result<(), String> {
+        let owner = kinds::owner_of_key(key).expect("a key of the kinds table");
+        let multi = owner.multi.expect("the owner of a multi-device key");
+        let applies = self.fs.entry().multi.is_some_and(|m| m.key == key);
+        check_min(v, key, self.devices, multi.choices, applies, owner.name)?;
+        if multi.paired.contains(&v) && !self.devices.is_multiple_of(2) {
+            return Err(format!(
+                "{key}={v} pairs devices: devices={} is odd",
+                self.devices
+            ));
         }
         Ok(())
     }
@@ -296,12 +271,8 @@ impl LoopSpec {
                 None => l.push_str(&format!("-{}dev", self.devices)),
             }
         }
-        if self.journal.is_some() {
-            l.push_str(if self.fs == FsKind::Xfs {
-                "-extlog"
-            } else {
-                "-extjournal"
-            });
+        if let (Some(_), Some(j)) = (self.journal, self.fs.entry().journal) {
+            l.push_str(j.label);
         }
         l
     }
@@ -414,7 +385,7 @@ impl DevSpec {
         }
         let mut s = DevSpec {
             device: dev.into(),
-            fs: FsKind::Ext4,
+            fs: FsKind::from_name("ext4").expect("a registered kind"),
             mkfs: Vec::new(),
             mount: None,
             label: String::new(),
@@ -533,6 +504,23 @@ mod tests {
         assert!(split_options("mkfs='x", &LOOP_KEYS).is_err());
     }
 
+    /// A multi-device kind chooses its layout with a key the grammar has (and `LoopSpec`
+    /// keeps: `profile` or `layout`).
+    #[test]
+    fn every_multi_device_key_is_in_the_grammar() {
+        for e in kinds::TABLE {
+            if let Some(m) = e.multi {
+                assert!(
+                    ["profile", "layout"].contains(&m.key),
+                    "{}: {}",
+                    e.name,
+                    m.key
+                );
+                assert!(LOOP_KEYS.contains(&m.key));
+            }
+        }
+    }
+
     #[test]
     fn loop_specs_get_short_labels() {
         let l = |s: &str| LoopSpec::parse(s).unwrap().label;
@@ -607,7 +595,7 @@ mod tests {
         assert_eq!(TmpfsSpec::parse("size=2G").unwrap().size, Some(2 << 30));
         let d = DevSpec::parse("/dev/sdb,fs=xfs,mount=noatime").unwrap();
         assert_eq!((d.fs.name(), d.label.as_str()), ("xfs", "xfs-sdb"));
-        assert_eq!(DevSpec::parse("/dev/sdc").unwrap().fs, FsKind::Ext4);
+        assert_eq!(DevSpec::parse("/dev/sdc").unwrap().fs.name(), "ext4");
         assert!(DevSpec::parse("sdb").is_err());
     }
 

@@ -115,26 +115,16 @@ pub struct OptionSpace {
     pub invalid: Vec<Invalid>,
 }
 
-/// The shipped option files: filesystem → TOML text.
-const SHIPPED: [(&str, &str); 3] = [
-    ("ext4", include_str!("../../../../suites/options/ext4.toml")),
-    ("xfs", include_str!("../../../../suites/options/xfs.toml")),
-    (
-        "btrfs",
-        include_str!("../../../../suites/options/btrfs.toml"),
-    ),
-];
 const COMMON: &str = include_str!("../../../../suites/options/common.toml");
 
 /// Filesystems with a shipped option space.
 pub fn shipped() -> Vec<&'static str> {
-    SHIPPED.iter().map(|(f, _)| *f).collect()
+    crate::targets::option_spaces().map(|(f, _)| f).collect()
 }
 
 /// The shipped space of `fs`, with the common options merged in.
 pub fn space(fs: &str) -> Result<OptionSpace, UsageError> {
-    let (_, text) = SHIPPED
-        .iter()
+    let (_, text) = crate::targets::option_spaces()
         .find(|(f, _)| *f == fs)
         .ok_or_else(|| UsageError::Unknown {
             kind: "filesystem with an option space",

@@ -193,12 +193,19 @@ fn targets() -> String {
             Err(why) => out.push_str(&format!("  {fs:<10} {why}\n")),
         }
     }
-    out.push_str(
+    // The default filesystems come from the kinds table (`targets::default_specs`).
+    let defaults: Vec<String> = targets::default_specs()
+        .into_iter()
+        .map(|s| s.strip_prefix("loop:").map_or(s.clone(), str::to_string))
+        .collect();
+    let (last, rest) = defaults.split_last().expect("the default targets");
+    out.push_str(&format!(
         "\nWith no --target: as root with loop devices, each available filesystem among\n\
-         ext2, ext3, ext4, xfs, btrfs and tmpfs on its own loop image; otherwise a fresh\n\
+         {} and {last} on its own loop image; otherwise a fresh\n\
          directory under ./fsbattery-work, removed afterwards. A default that cannot be made\n\
          is skipped, said before the first mkfs and kept in the record; `fsbattery setup`\n\
          installs the tools the defaults need.\n",
-    );
+        rest.join(", ")
+    ));
     out
 }

@@ -15,9 +15,6 @@ use fsbattery_core::targets;
 use fsbattery_core::workload::{self, Method};
 use std::process::{Command, ExitCode};
 
-/// Target specs the tests make beyond the defaults (the privileged FUSE tests).
-const TEST_SPECS: [&str; 4] = ["loop:ntfs", "loop:exfat", "loop:fuse2fs", "loop:zfs"];
-
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
 const TEST_PROGRAMS: [&str; 12] = [
@@ -128,7 +125,8 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
         targets::default_specs()
     };
     if args.tests {
-        specs.extend(TEST_SPECS.iter().map(|s| s.to_string()));
+        // The privileged FUSE tests make every FUSE kind beyond the defaults.
+        specs.extend(targets::fuse_specs());
     }
     for (i, spec) in specs.iter().enumerate() {
         match targets::spec_needs(spec) {
