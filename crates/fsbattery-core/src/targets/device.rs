@@ -6,6 +6,7 @@
 //! signature is refused unless `destroy_data` is set. The signatures our mkfs writes are
 //! wiped on teardown, so a device given blank is handed back blank.
 
+use super::blockstat::sys_dir;
 use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
 use super::guards::Session;
 use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
@@ -16,7 +17,7 @@ use super::{Target, TargetError, TargetOptions};
 use crate::error::UsageError;
 use std::collections::HashSet;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub(super) fn parse(
     spec: &str,
@@ -38,15 +39,6 @@ pub(super) fn parse(
     check_device(&d.device, opts.destroy_data).map_err(bad)?;
     check_size(&d.device, &d.fs).map_err(bad)?;
     Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))
-}
-
-/// (major, minor) as sysfs writes it.
-pub(super) fn sys_dir(rdev: u64) -> PathBuf {
-    PathBuf::from(format!(
-        "/sys/dev/block/{}:{}",
-        libc::major(rdev),
-        libc::minor(rdev)
-    ))
 }
 
 fn read_dev(p: &Path) -> Option<String> {

@@ -230,7 +230,7 @@ impl Target for FsTarget {
         let made = self.make(&mut session)?;
         // What mkfs and mount made the kernel say is no fault of the workloads to come.
         let _ = session.faults();
-        let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();
+        let entry = super::fsinfo::mounted_at(&made.mount_point).unwrap_or_default();
         let (total_bytes, avail_bytes) = space(&made.mount_point);
         self.direct_io = Some(probe_direct_io(&made.mount_point));
         let mkfs_cpu = made.mkfs.as_ref().map(|m| m.cpu);

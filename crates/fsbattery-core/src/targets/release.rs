@@ -5,6 +5,7 @@
 //! function is idempotent: a resource that is already gone is success, and one that no longer
 //! matches what was recorded is left alone and reported, never touched.
 
+use super::fsinfo::mounted_at;
 use super::loopdev;
 use super::state::{self, Resource};
 use crate::process as exec;
@@ -205,16 +206,6 @@ fn forget_btrfs(dev: &Path) {
     if let Err(e) = exec::run(&argv) {
         crate::notice::warn(e.to_string());
     }
-}
-
-/// The /proc/self/mounts entry at `mount_point`, if any (the last one: it is on top).
-pub(crate) fn mounted_at(mount_point: &Path) -> Option<super::fsinfo::MountEntry> {
-    let text = std::fs::read_to_string("/proc/self/mounts").ok()?;
-    let want = mount_point.to_string_lossy();
-    super::fsinfo::parse_mounts(&text)
-        .into_iter()
-        .rev()
-        .find(|m| m.mount_point == want)
 }
 
 /// Unmount our mount, retrying while busy; a lazy unmount only as the logged last resort.

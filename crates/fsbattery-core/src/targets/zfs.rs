@@ -7,9 +7,10 @@
 //! `--pidfile` path inside the session directory (how cleanup recognises it), and the pool is
 //! created with `cachefile=none` so /etc/zfs/zpool.cache is never written.
 
+use super::fsinfo;
 use super::fstarget::Made;
 use super::guards::Session;
-use super::release::{self, Handle, Outcome};
+use super::release::{Handle, Outcome};
 use super::state::{self, Resource};
 use super::TargetError;
 use crate::process as exec;
@@ -69,7 +70,7 @@ pub(super) fn make(
     // zpool create mounts at once; unmount and mount again so the mount has its own timing.
     exec::run(&args(&["zfs", "unmount", &name]))?;
     let mount = remount(&name, mount_opts, &mount_point)?;
-    match release::mounted_at(&mount_point) {
+    match fsinfo::mounted_at(&mount_point) {
         Some(m) if m.device == name => Ok(Made {
             mount_point,
             mkfs: Some(mkfs),
@@ -93,7 +94,7 @@ fn remount(
     mount_point: &Path,
 ) -> Result<exec::Ran, TargetError> {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while release::mounted_at(mount_point).is_some() && Instant::now() < deadline {
+    while fsinfo::mounted_at(mount_point).is_some() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut argv = args(&["zfs", "mount"]);
@@ -127,7 +128,7 @@ fn unmount_timed(name: &str) -> Result<Option<crate::measure::Timing>, String> {
     let start = Instant::now();
     exec::run(&args(&["zfs", "unmount", name])).map_err(|e| e.0)?;
     let deadline = start + Duration::from_secs(10);
-    while release::mounted_at(&mount_point).is_some() && Instant::now() < deadline {
+    while fsinfo::mounted_at(&mount_point).is_some() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(2));
     }
     Ok(Some(sw.stop()))
