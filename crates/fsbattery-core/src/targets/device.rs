@@ -7,23 +7,21 @@
 //! wiped on teardown, so a device given blank is handed back blank.
 
 use super::blockstat::sys_dir;
-use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
 use super::guards::Session;
+use super::made::{require_root, run_all, Made};
 use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
 use super::release::Handle;
 use super::spec::DevSpec;
 use super::state::Resource;
-use super::{Target, TargetError, TargetOptions};
+use super::{TargetError, TargetOptions};
 use crate::error::UsageError;
 use std::collections::HashSet;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 
-pub(super) fn parse(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+/// Read and check a `dev:` spec (no side effects but an exclusive open, closed at once);
+/// `fstarget` makes it a target.
+pub(super) fn parse(spec: &str, rest: &str, opts: &TargetOptions) -> Result<DevSpec, UsageError> {
     let bad = |m: String| UsageError::Target {
         spec: spec.into(),
         message: m,
@@ -38,7 +36,7 @@ pub(super) fn parse(
         .map_err(|e| bad(e.for_target(d.fs.name())))?;
     check_device(&d.device, opts.destroy_data).map_err(bad)?;
     check_size(&d.device, &d.fs).map_err(bad)?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))
+    Ok(d)
 }
 
 fn read_dev(p: &Path) -> Option<String> {

@@ -30,6 +30,7 @@ pub(crate) mod guards;
 pub(crate) mod kinds;
 mod loopdev;
 mod loopfs;
+mod made;
 mod memcg;
 mod mkfs;
 mod release;
@@ -252,14 +253,14 @@ static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(||
             grammar: "tmpfs[:size=SIZE][,mount=OPTS][,label=NAME]",
             help: "a fresh tmpfs on a private mount point under the work directory \
                    (default size: the kernel's, half of RAM); needs root",
-            parse: tmpfs::parse,
+            parse: fstarget::parse_tmpfs,
             syntax: tmpfs_syntax,
         },
         TargetKind {
             prefix: "loop",
             grammar: "loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS][,label=NAME]",
             help: &LOOP_HELP,
-            parse: loopfs::parse,
+            parse: fstarget::parse_loop,
             syntax: loop_syntax,
         },
         TargetKind {
@@ -268,7 +269,7 @@ static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(||
             help: "a fresh filesystem (default ext4) on a whole block device; refused when it \
                    is in use, or holds a partition table or any signature unless data may be \
                    destroyed; signatures we write are wiped on teardown; needs root",
-            parse: device::parse,
+            parse: fstarget::parse_dev,
             syntax: dev_syntax,
         },
     ]

@@ -8,8 +8,8 @@
 //! created with `cachefile=none` so /etc/zfs/zpool.cache is never written.
 
 use super::fsinfo;
-use super::fstarget::Made;
 use super::guards::Session;
+use super::made::Made;
 use super::release::{Handle, Outcome};
 use super::state::{self, Resource};
 use super::TargetError;
