@@ -5,13 +5,15 @@
 //! `root()`, `teardown` (unmount, destroy). Kinds that make filesystems record a
 //! [`Lifecycle`] per setup; plain directories record none.
 //!
-//! `tmpfs:`, `loop:` and `dev:` share one implementation (`fstarget`): a setup opens a guard
-//! session (`guards`) that writes every resource to a state file in the work directory
-//! before creating it (`state`), and releases them in reverse order, checked, on teardown,
-//! on any error, or — after a kill -9 — through [`cleanup`]. Per-filesystem knowledge lives
-//! in the kinds table (`kinds/`, one file per filesystem or family), the command lines and
-//! availability checks that read it in `mkfs`, the spec grammar in `spec`, loop devices in
-//! `loopdev`, zfs-fuse's daemon and pools in `zfs`.
+//! `tmpfs:`, `loop:` and `dev:` share one implementation (`fstarget`), which dispatches to
+//! the kind's file (`tmpfs`, `loopfs`, `device`; what they share is in `made`): a setup opens
+//! a guard session (`guards`) that writes every resource to a state file in the work
+//! directory before creating it (`state`), and releases them (`release`) in reverse order,
+//! checked, on teardown, on any error, or — after a kill -9 — through [`cleanup`].
+//! Per-filesystem knowledge lives in the kinds table (`kinds/`, one file per filesystem or
+//! family), the command lines and availability checks that read it in `mkfs`, the spec
+//! grammar in `spec`, loop devices in `loopdev`, zfs-fuse's daemon and pools in `zfs` (their
+//! removal in `zfs_pool` and `release`).
 
 mod alias;
 mod availability;
@@ -32,7 +34,9 @@ mod loopdev;
 mod loopfs;
 mod made;
 mod memcg;
+mod memcg_release;
 mod mkfs;
+mod outcome;
 mod release;
 mod safety;
 mod scratch;
@@ -40,6 +44,7 @@ mod spec;
 mod state;
 mod tmpfs;
 mod zfs;
+mod zfs_pool;
 
 pub use availability::{
     availability, default_specs, default_targets, fuse_specs, spec_needs, Defaults,
