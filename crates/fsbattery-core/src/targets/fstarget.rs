@@ -18,34 +18,30 @@ use crate::model::{BlockDevice, Capabilities, Lifecycle};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// A target parsed from its spec, or why not.
+type Parsed = Result<Box<dyn Target>, UsageError>;
+
 /// `tmpfs[:...]`: the spec read and checked by `tmpfs`, as a target.
-pub(super) fn parse_tmpfs(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+pub(super) fn parse_tmpfs(spec: &str, rest: &str, opts: &TargetOptions) -> Parsed {
     let t = tmpfs::parse(spec, rest, opts)?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Tmpfs(t), opts)))
+    Ok(boxed(spec, Recipe::Tmpfs(t), opts))
 }
 
 /// `loop:FSTYPE,...`: the spec read and checked by `loopfs`, as a target.
-pub(super) fn parse_loop(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+pub(super) fn parse_loop(spec: &str, rest: &str, opts: &TargetOptions) -> Parsed {
     let l = loopfs::parse(spec, rest, opts)?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Loop(l), opts)))
+    Ok(boxed(spec, Recipe::Loop(l), opts))
 }
 
 /// `dev:/dev/NAME,...`: the spec read and checked by `device`, as a target.
-pub(super) fn parse_dev(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+pub(super) fn parse_dev(spec: &str, rest: &str, opts: &TargetOptions) -> Parsed {
     let d = device::parse(spec, rest, opts)?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))
+    Ok(boxed(spec, Recipe::Dev(d), opts))
+}
+
+/// The one target behind `tmpfs:`, `loop:` and `dev:`, for `recipe`.
+fn boxed(spec: &str, recipe: Recipe, opts: &TargetOptions) -> Box<dyn Target> {
+    Box::new(FsTarget::new(spec, recipe, opts))
 }
 
 /// What a target kind makes.
