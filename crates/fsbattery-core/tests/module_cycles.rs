@@ -15,16 +15,6 @@ use module_graph::graph::{folder_graph, module_folders, Graph};
 use module_graph::source::{code_of, paths, Root};
 use std::path::Path;
 
-/// Folders whose inner circles are shown but not yet refused, each with why. Only circles
-/// *inside* such a folder are let through; the folder itself, as one module, must still sit
-/// in no circle of its parent.
-const NOT_YET: &[(&str, &str)] = &[(
-    "fsbattery-core::targets",
-    "the lifecycles of the filesystem kinds (fstarget ↔ device, loopfs, tmpfs, zfs) and the \
-     guard releases (release ↔ fusewatch, memcg, zfs) call each other; the filesystem-kind \
-     registry (issue 27 §2) rearranges these files and cuts them there",
-)];
-
 fn graph(edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph::new();
     for (a, b) in edges {
@@ -155,9 +145,6 @@ fn no_import_circles_in_any_crate() {
                     println!("{at}  {m} → {to:?}");
                 }
             }
-            let waived = NOT_YET
-                .iter()
-                .find(|(f, _)| at == *f || at.starts_with(&format!("{f}::")));
             for (group, circle) in circles(&g) {
                 let inside: Vec<String> = group
                     .iter()
@@ -166,11 +153,11 @@ fn no_import_circles_in_any_crate() {
                         format!("{m} → {t:?}")
                     })
                     .collect();
-                let line = format!("{at}: {} ({})", circle.join(" → "), inside.join("; "));
-                match waived {
-                    Some((_, why)) => println!("not yet refused: {line}\n  because {why}"),
-                    None => left.push(line),
-                }
+                left.push(format!(
+                    "{at}: {} ({})",
+                    circle.join(" → "),
+                    inside.join("; ")
+                ));
             }
         }
     }

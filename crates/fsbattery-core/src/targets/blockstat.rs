@@ -60,13 +60,23 @@ pub fn parse_stat(line: &str) -> Option<Counters> {
     })
 }
 
+/// A block device's directory in sysfs, by its device number: (major, minor) as sysfs
+/// writes it.
+pub(crate) fn sys_dir(rdev: u64) -> PathBuf {
+    PathBuf::from(format!(
+        "/sys/dev/block/{}:{}",
+        libc::major(rdev),
+        libc::minor(rdev)
+    ))
+}
+
 /// The `stat` file of a block device node (whole disk, partition or loop device).
 fn stat_path(dev: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let m = std::fs::metadata(dev).ok()?;
     m.file_type()
         .is_block_device()
-        .then(|| super::device::sys_dir(m.rdev()).join("stat"))
+        .then(|| sys_dir(m.rdev()).join("stat"))
 }
 
 /// The devices of one mounted filesystem, resolved to their counters.

@@ -144,7 +144,7 @@ fn admit(res: &Resource, session: &Path, exists: bool) -> Result<(), String> {
             })
         }
         Resource::Signature { device, uuid } => signature_is_ours(device, uuid.as_deref()),
-        Resource::Cgroup { path } => super::memcg::admit(path),
+        Resource::Cgroup { path } => super::memcg_release::admit(path),
     }
 }
 

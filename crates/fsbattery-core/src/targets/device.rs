@@ -6,23 +6,22 @@
 //! signature is refused unless `destroy_data` is set. The signatures our mkfs writes are
 //! wiped on teardown, so a device given blank is handed back blank.
 
-use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
+use super::blockstat::sys_dir;
 use super::guards::Session;
+use super::made::{require_root, run_all, Made};
 use super::mkfs::{mkfs_commands, mount_command, Devices, FsKind, MkfsOptions};
 use super::release::Handle;
 use super::spec::DevSpec;
 use super::state::Resource;
-use super::{Target, TargetError, TargetOptions};
+use super::{TargetError, TargetOptions};
 use crate::error::UsageError;
 use std::collections::HashSet;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-pub(super) fn parse(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+/// Read and check a `dev:` spec (no side effects but an exclusive open, closed at once);
+/// `fstarget` makes it a target.
+pub(super) fn parse(spec: &str, rest: &str, opts: &TargetOptions) -> Result<DevSpec, UsageError> {
     let bad = |m: String| UsageError::Target {
         spec: spec.into(),
         message: m,
@@ -37,16 +36,7 @@ pub(super) fn parse(
         .map_err(|e| bad(e.for_target(d.fs.name())))?;
     check_device(&d.device, opts.destroy_data).map_err(bad)?;
     check_size(&d.device, &d.fs).map_err(bad)?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Dev(d), opts)))
-}
-
-/// (major, minor) as sysfs writes it.
-pub(super) fn sys_dir(rdev: u64) -> PathBuf {
-    PathBuf::from(format!(
-        "/sys/dev/block/{}:{}",
-        libc::major(rdev),
-        libc::minor(rdev)
-    ))
+    Ok(d)
 }
 
 fn read_dev(p: &Path) -> Option<String> {

@@ -50,6 +50,16 @@ fn unescape(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The /proc/self/mounts entry at `mount_point`, if any (the last one: it is on top).
+pub(crate) fn mounted_at(mount_point: &Path) -> Option<MountEntry> {
+    let text = std::fs::read_to_string("/proc/self/mounts").ok()?;
+    let want = mount_point.to_string_lossy();
+    parse_mounts(&text)
+        .into_iter()
+        .rev()
+        .find(|m| m.mount_point == want)
+}
+
 /// The mount entry holding `path` (canonicalised), if /proc/mounts can be read.
 pub fn mount_of(path: &Path) -> Option<MountEntry> {
     let canon = path.canonicalize().ok()?;

@@ -1,22 +1,52 @@
-//! The one `Target` implementation behind `tmpfs:`, `loop:` and `dev:`: each setup opens a
-//! guard session, lets the kind's recipe make and mount a filesystem in it, then measures
-//! what every kind records (mount options in effect, space after formatting, O_DIRECT).
+//! The one `Target` implementation behind `tmpfs:`, `loop:` and `dev:`: its parsers let the
+//! kind (`tmpfs`, `loopfs`, `device`) read and check the spec, then wrap it; each setup opens
+//! a guard session, lets the kind's recipe make and mount a filesystem in it, then measures
+//! what every kind records (mount options in effect, space after formatting, O_DIRECT). The
+//! dispatcher names the kinds; they share what they need of it through `made`.
 //!
 //! Invariant: between `setup` and `teardown` exactly one session is open; dropping the target
 //! (or a failed setup) releases it through the guards.
 
 use super::guards::Session;
+use super::made::{workdir_of, Made};
 use super::mkfs::FsKind;
 use super::spec::{DevSpec, LoopSpec, TmpfsSpec};
+use super::{device, loopfs, tmpfs};
 use super::{probe_direct_io, Target, TargetError, TargetOptions};
+use crate::error::UsageError;
 use crate::model::{BlockDevice, Capabilities, Lifecycle};
-use crate::process::Ran;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// A target parsed from its spec, or why not.
+type Parsed = Result<Box<dyn Target>, UsageError>;
+
+/// `tmpfs[:...]`: the spec read and checked by `tmpfs`, as a target.
+pub(super) fn parse_tmpfs(spec: &str, rest: &str, opts: &TargetOptions) -> Parsed {
+    let t = tmpfs::parse(spec, rest, opts)?;
+    Ok(boxed(spec, Recipe::Tmpfs(t), opts))
+}
+
+/// `loop:FSTYPE,...`: the spec read and checked by `loopfs`, as a target.
+pub(super) fn parse_loop(spec: &str, rest: &str, opts: &TargetOptions) -> Parsed {
+    let l = loopfs::parse(spec, rest, opts)?;
+    Ok(boxed(spec, Recipe::Loop(l), opts))
+}
+
+/// `dev:/dev/NAME,...`: the spec read and checked by `device`, as a target.
+pub(super) fn parse_dev(spec: &str, rest: &str, opts: &TargetOptions) -> Parsed {
+    let d = device::parse(spec, rest, opts)?;
+    Ok(boxed(spec, Recipe::Dev(d), opts))
+}
+
+/// The one target behind `tmpfs:`, `loop:` and `dev:`, for `recipe`.
+fn boxed(spec: &str, recipe: Recipe, opts: &TargetOptions) -> Box<dyn Target> {
+    Box::new(FsTarget::new(spec, recipe, opts))
+}
+
 /// What a target kind makes.
 #[derive(Debug, Clone)]
-pub(crate) enum Recipe {
+enum Recipe {
     /// A tmpfs mount.
     Tmpfs(TmpfsSpec),
     /// Filesystems on sparse images (loop devices, or zfs vdev files).
@@ -25,20 +55,8 @@ pub(crate) enum Recipe {
     Dev(DevSpec),
 }
 
-/// What a recipe made: the mount point and the commands that made and mounted it.
-pub(crate) struct Made {
-    /// Where the filesystem is mounted.
-    pub mount_point: PathBuf,
-    /// mkfs (none for tmpfs); several commands are joined with " && ".
-    pub mkfs: Option<Ran>,
-    /// The mount command.
-    pub mount: Ran,
-    /// The block devices it was made on, with their roles (empty: none).
-    pub devices: Vec<BlockDevice>,
-}
-
 /// A target that makes and mounts a fresh filesystem on every setup.
-pub(crate) struct FsTarget {
+struct FsTarget {
     spec: String,
     label: String,
     workdir: PathBuf,
@@ -53,32 +71,9 @@ pub(crate) struct FsTarget {
     fuse_timeout: std::time::Duration,
 }
 
-/// `opts.workdir` as an absolute path (the CLI's default when empty).
-pub(crate) fn workdir_of(opts: &TargetOptions) -> PathBuf {
-    let w = if opts.workdir.as_os_str().is_empty() {
-        PathBuf::from("fsbattery-work")
-    } else {
-        opts.workdir.clone()
-    };
-    if w.is_absolute() {
-        w
-    } else {
-        std::env::current_dir().map(|c| c.join(&w)).unwrap_or(w)
-    }
-}
-
-/// Refuse early when this process cannot mount anything.
-pub(crate) fn require_root() -> Result<(), String> {
-    if nix::unistd::geteuid().is_root() {
-        Ok(())
-    } else {
-        Err("making and mounting filesystems needs root: run as root, or use dir:PATH".into())
-    }
-}
-
 impl FsTarget {
     /// A target for `recipe`; parsing already validated it.
-    pub(crate) fn new(spec: &str, recipe: Recipe, opts: &TargetOptions) -> FsTarget {
+    fn new(spec: &str, recipe: Recipe, opts: &TargetOptions) -> FsTarget {
         let label = match &recipe {
             Recipe::Tmpfs(t) => t.label.clone(),
             Recipe::Loop(l) => l.label.clone(),
@@ -128,7 +123,7 @@ impl FsTarget {
                 Some(t.size.unwrap_or(crate::host::ram_bytes() / 2)),
             ),
             Recipe::Loop(l) => (Some(512), (l.devices == 1).then_some(l.size)),
-            Recipe::Dev(d) => super::device::geometry(&d.device),
+            Recipe::Dev(d) => device::geometry(&d.device),
         };
         Capabilities {
             needs_root: true,
@@ -160,12 +155,12 @@ impl FsTarget {
 
     fn make(&self, s: &mut Session) -> Result<Made, TargetError> {
         match &self.recipe {
-            Recipe::Tmpfs(t) => super::tmpfs::make(s, t),
+            Recipe::Tmpfs(t) => tmpfs::make(s, t),
             Recipe::Loop(l) => {
-                super::loopfs::check_space(&self.workdir, l.space_bytes()).map_err(TargetError)?;
-                super::loopfs::make(s, l)
+                loopfs::check_space(&self.workdir, l.space_bytes()).map_err(TargetError)?;
+                loopfs::make(s, l)
             }
-            Recipe::Dev(d) => super::device::make(s, d),
+            Recipe::Dev(d) => device::make(s, d),
         }
     }
 }
@@ -230,7 +225,7 @@ impl Target for FsTarget {
         let made = self.make(&mut session)?;
         // What mkfs and mount made the kernel say is no fault of the workloads to come.
         let _ = session.faults();
-        let entry = super::release::mounted_at(&made.mount_point).unwrap_or_default();
+        let entry = super::fsinfo::mounted_at(&made.mount_point).unwrap_or_default();
         let (total_bytes, avail_bytes) = space(&made.mount_point);
         self.direct_io = Some(probe_direct_io(&made.mount_point));
         let mkfs_cpu = made.mkfs.as_ref().map(|m| m.cpu);
@@ -278,21 +273,4 @@ impl Target for FsTarget {
             None => Ok(None),
         }
     }
-}
-
-/// Run mkfs command lines in order; one record joins them with " && ".
-pub(crate) fn run_all(cmds: &[Vec<String>]) -> Result<Ran, TargetError> {
-    let mut all = Ran::default();
-    for argv in cmds {
-        let ran = crate::process::run(argv)?;
-        if !all.command.is_empty() {
-            all.command.push_str(" && ");
-        }
-        all.command.push_str(&ran.command);
-        all.output.push_str(&ran.output);
-        all.secs += ran.secs;
-        all.cpu.user_s += ran.cpu.user_s;
-        all.cpu.sys_s += ran.cpu.sys_s;
-    }
-    Ok(all)
 }

@@ -31,7 +31,7 @@
 //! the one recorded by pid and start time). A daemon that is gone needs no watchdog: calls on
 //! a dead connection fail at once.
 
-use super::release;
+use super::fsinfo;
 use super::state;
 use std::os::fd::OwnedFd;
 use std::path::PathBuf;
@@ -216,7 +216,7 @@ fn force(w: &Watched) -> bool {
 
 /// Whether our mount point still holds the source we mounted.
 fn ours(w: &Watched) -> bool {
-    release::mounted_at(&w.mount_point).is_some_and(|e| e.device == w.source)
+    fsinfo::mounted_at(&w.mount_point).is_some_and(|e| e.device == w.source)
 }
 
 /// The daemon's system calls (read + write) and CPU ticks: any change is progress.

@@ -9,7 +9,7 @@
 
 use super::release::{self, Handle};
 use super::state::{Resource, StateFile, STATE_EXT};
-use super::{loopdev, TargetError};
+use super::{fsinfo, loopdev, TargetError};
 use crate::process::{self as exec, Ran};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -306,7 +306,7 @@ impl Session {
         });
         let kmsg = super::faultlog::kernel_log_from_now();
         let ran = exec::run(argv).map_err(|e| with_kernel_log(e.into(), kmsg))?;
-        let entry = release::mounted_at(mount_point).ok_or_else(|| {
+        let entry = fsinfo::mounted_at(mount_point).ok_or_else(|| {
             TargetError(format!(
                 "{} succeeded but nothing is mounted on {}",
                 ran.command,

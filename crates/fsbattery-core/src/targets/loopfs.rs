@@ -6,20 +6,17 @@
 //! and again before each setup: images may not leave under 10% free on the host filesystem,
 //! and a work directory in RAM (tmpfs) must hold them in available memory.
 
-use super::fstarget::{require_root, run_all, FsTarget, Made, Recipe};
 use super::guards::Session;
+use super::made::{require_root, run_all, workdir_of, Made};
 use super::mkfs::{mkfs_commands, mount_command, Devices, MkfsOptions};
 use super::spec::LoopSpec;
-use super::{Target, TargetError, TargetOptions};
+use super::{TargetError, TargetOptions};
 use crate::error::UsageError;
 use crate::units::format_bytes;
 use std::path::{Path, PathBuf};
 
-pub(super) fn parse(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+/// Read and check a `loop:` spec (no side effects); `fstarget` makes it a target.
+pub(super) fn parse(spec: &str, rest: &str, opts: &TargetOptions) -> Result<LoopSpec, UsageError> {
     let bad = |m: String| UsageError::Target {
         spec: spec.into(),
         message: m,
@@ -54,9 +51,9 @@ pub(super) fn parse(
     }
     l.fs.check_available()
         .map_err(|e| bad(e.for_target(l.fs.name())))?;
-    let workdir = super::fstarget::workdir_of(opts);
+    let workdir = workdir_of(opts);
     check_space(&workdir, l.space_bytes()).map_err(bad)?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Loop(l), opts)))
+    Ok(l)
 }
 
 /// Refuse images of `bytes` in `workdir` when they would leave < 10% of its filesystem free,

@@ -7,18 +7,16 @@
 //! process moved into it; every thread and child (mkfs, commands) follows. The cgroup is a
 //! resource of a setup session like a loop device: recorded in a state file before it
 //! exists, released (this process moved back to the parent it came from, then rmdir) on
-//! drop, on error and after Ctrl-C, and removed by `fsbattery cleanup` after a kill -9.
+//! drop, on error and after Ctrl-C, and removed by `fsbattery cleanup` after a kill -9 (the
+//! removal is `memcg_release`'s, which the releases reach without this file's session).
 //! Only directories named `fsbattery-…` inside a cgroup filesystem are ever removed.
 
 use super::guards::Session;
-use super::release::{Handle, Outcome};
+use super::memcg_release::PREFIX;
+use super::release::Handle;
 use super::state::Resource;
 use super::TargetError;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-/// Prefix of every cgroup fsbattery makes (cleanup removes nothing else).
-pub(crate) const PREFIX: &str = "fsbattery-";
 
 /// Which cgroup interface the limit is set through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,58 +208,6 @@ fn under(mount_point: &Path, root: &str, path: &str) -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-/// Whether cleanup may remove `path`: a directory named `fsbattery-…` in a cgroup
-/// filesystem, nothing else.
-pub(crate) fn admit(path: &Path) -> Result<(), String> {
-    use nix::sys::statfs::{statfs, CGROUP2_SUPER_MAGIC, CGROUP_SUPER_MAGIC};
-    let named = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with(PREFIX));
-    if !named || path.components().any(|c| c.as_os_str() == "..") {
-        return Err(format!(
-            "{} is not a cgroup fsbattery makes",
-            path.display()
-        ));
-    }
-    match statfs(path) {
-        Ok(s) if [CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC].contains(&s.filesystem_type()) => Ok(()),
-        Ok(_) => Err(format!("{} is not in a cgroup filesystem", path.display())),
-        Err(nix::errno::Errno::ENOENT) => Ok(()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
-}
-
-/// Move this process back to the parent cgroup if it is inside `path`, then remove `path`
-/// (retrying briefly: the kernel frees a cgroup's last charges asynchronously).
-pub(crate) fn release(path: &Path) -> Result<Outcome, String> {
-    if !path.exists() {
-        return Ok(Outcome {
-            umount: None,
-            note: Some("already gone".into()),
-        });
-    }
-    admit(path)?;
-    let me = std::process::id().to_string();
-    let procs = std::fs::read_to_string(path.join("cgroup.procs")).unwrap_or_default();
-    if procs.lines().any(|p| p.trim() == me) {
-        let parent = path.parent().ok_or("a cgroup has a parent")?;
-        std::fs::write(parent.join("cgroup.procs"), &me)
-            .map_err(|e| format!("move pid {me} back to {}: {e}", parent.display()))?;
-    }
-    let start = Instant::now();
-    loop {
-        match std::fs::remove_dir(path) {
-            Ok(()) => return Ok(Outcome::default()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Outcome::default()),
-            Err(e) if start.elapsed() > Duration::from_secs(5) => {
-                return Err(format!("rmdir {}: {e}", path.display()))
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,13 +227,5 @@ mod tests {
         );
         assert_eq!(m[1].2, Some(false));
         assert_eq!(m[2], ("/sub".into(), "/sys/fs/cgroup/unified".into(), None));
-    }
-
-    #[test]
-    fn cleanup_admits_only_our_names_in_a_cgroup_filesystem() {
-        assert!(admit(Path::new("/sys/fs/cgroup/memory/system")).is_err());
-        let not_cgroup = tempfile::Builder::new().prefix(PREFIX).tempdir().unwrap();
-        assert!(admit(not_cgroup.path()).is_err());
-        assert!(admit(Path::new("/sys/fs/cgroup/memory/../fsbattery-1")).is_err());
     }
 }

@@ -5,13 +5,15 @@
 //! `root()`, `teardown` (unmount, destroy). Kinds that make filesystems record a
 //! [`Lifecycle`] per setup; plain directories record none.
 //!
-//! `tmpfs:`, `loop:` and `dev:` share one implementation (`fstarget`): a setup opens a guard
-//! session (`guards`) that writes every resource to a state file in the work directory
-//! before creating it (`state`), and releases them in reverse order, checked, on teardown,
-//! on any error, or — after a kill -9 — through [`cleanup`]. Per-filesystem knowledge lives
-//! in the kinds table (`kinds/`, one file per filesystem or family), the command lines and
-//! availability checks that read it in `mkfs`, the spec grammar in `spec`, loop devices in
-//! `loopdev`, zfs-fuse's daemon and pools in `zfs`.
+//! `tmpfs:`, `loop:` and `dev:` share one implementation (`fstarget`), which dispatches to
+//! the kind's file (`tmpfs`, `loopfs`, `device`; what they share is in `made`): a setup opens
+//! a guard session (`guards`) that writes every resource to a state file in the work
+//! directory before creating it (`state`), and releases them (`release`) in reverse order,
+//! checked, on teardown, on any error, or — after a kill -9 — through [`cleanup`].
+//! Per-filesystem knowledge lives in the kinds table (`kinds/`, one file per filesystem or
+//! family), the command lines and availability checks that read it in `mkfs`, the spec
+//! grammar in `spec`, loop devices in `loopdev`, zfs-fuse's daemon and pools in `zfs` (their
+//! removal in `zfs_pool` and `release`).
 
 mod alias;
 mod availability;
@@ -30,8 +32,11 @@ pub(crate) mod guards;
 pub(crate) mod kinds;
 mod loopdev;
 mod loopfs;
+mod made;
 mod memcg;
+mod memcg_release;
 mod mkfs;
+mod outcome;
 mod release;
 mod safety;
 mod scratch;
@@ -39,6 +44,7 @@ mod spec;
 mod state;
 mod tmpfs;
 mod zfs;
+mod zfs_pool;
 
 pub use availability::{
     availability, default_specs, default_targets, fuse_specs, spec_needs, Defaults,
@@ -252,14 +258,14 @@ static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(||
             grammar: "tmpfs[:size=SIZE][,mount=OPTS][,label=NAME]",
             help: "a fresh tmpfs on a private mount point under the work directory \
                    (default size: the kernel's, half of RAM); needs root",
-            parse: tmpfs::parse,
+            parse: fstarget::parse_tmpfs,
             syntax: tmpfs_syntax,
         },
         TargetKind {
             prefix: "loop",
             grammar: "loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS][,label=NAME]",
             help: &LOOP_HELP,
-            parse: loopfs::parse,
+            parse: fstarget::parse_loop,
             syntax: loop_syntax,
         },
         TargetKind {
@@ -268,7 +274,7 @@ static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(||
             help: "a fresh filesystem (default ext4) on a whole block device; refused when it \
                    is in use, or holds a partition table or any signature unless data may be \
                    destroyed; signatures we write are wiped on teardown; needs root",
-            parse: device::parse,
+            parse: fstarget::parse_dev,
             syntax: dev_syntax,
         },
     ]

@@ -4,8 +4,16 @@
 //! child handles) and by `cleanup` (after a kill -9, from the state file alone). Every
 //! function is idempotent: a resource that is already gone is success, and one that no longer
 //! matches what was recorded is left alone and reported, never touched.
+//!
+//! One direction only: this file names what removes each kind of resource (`zfs_pool`,
+//! `memcg_release`, the FUSE watchdog), never the code that makes them, which opens guard
+//! sessions and so depends on this file. The match in `release` stays exhaustive over
+//! `Resource`, so the compiler checks that every resource a state file can hold has its
+//! removal — which `cleanup` needs after a kill -9, with nothing registered at run time.
 
+use super::fsinfo::mounted_at;
 use super::loopdev;
+use super::outcome::Outcome;
 use super::state::{self, Resource};
 use crate::process as exec;
 use std::path::{Path, PathBuf};
@@ -23,24 +31,6 @@ pub(crate) enum Handle {
     /// The watchdog of a FUSE mount: kept alive through the unmount, which it may have to
     /// unblock (see `fusewatch`).
     Watch(super::fusewatch::FuseWatch),
-}
-
-/// How a release went.
-#[derive(Debug, Default)]
-pub(crate) struct Outcome {
-    /// Wall and CPU time of the unmount alone, when this release unmounted something.
-    pub umount: Option<crate::measure::Timing>,
-    /// Something worth telling (already gone, not ours, lazy unmount).
-    pub note: Option<String>,
-}
-
-impl Outcome {
-    fn note(s: impl Into<String>) -> Outcome {
-        Outcome {
-            umount: None,
-            note: Some(s.into()),
-        }
-    }
 }
 
 /// Remove `res`; `Err` means it may still exist and stays in the state file.
@@ -78,9 +68,9 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
         } => stop_fuse_daemon(mount_point, program),
         Resource::ZfsDaemon { tag, pid } => stop_zfs_daemon(tag, *pid, handle),
         Resource::ZfsRuntime { dirs } => release_zfs_runtime(dirs),
-        Resource::Pool { name, vdevs } => super::zfs::destroy_pool(name, vdevs),
+        Resource::Pool { name, vdevs } => super::zfs_pool::destroy_pool(name, vdevs),
         Resource::Signature { device, .. } => wipe(device),
-        Resource::Cgroup { path } => super::memcg::release(path),
+        Resource::Cgroup { path } => super::memcg_release::release(path),
     }
 }
 
@@ -205,16 +195,6 @@ fn forget_btrfs(dev: &Path) {
     if let Err(e) = exec::run(&argv) {
         crate::notice::warn(e.to_string());
     }
-}
-
-/// The /proc/self/mounts entry at `mount_point`, if any (the last one: it is on top).
-pub(crate) fn mounted_at(mount_point: &Path) -> Option<super::fsinfo::MountEntry> {
-    let text = std::fs::read_to_string("/proc/self/mounts").ok()?;
-    let want = mount_point.to_string_lossy();
-    super::fsinfo::parse_mounts(&text)
-        .into_iter()
-        .rev()
-        .find(|m| m.mount_point == want)
 }
 
 /// Unmount our mount, retrying while busy; a lazy unmount only as the logged last resort.

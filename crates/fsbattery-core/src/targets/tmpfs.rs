@@ -4,17 +4,14 @@
 //! The mount's source is a tag unique to the session (`fsbattery-...`), so /proc/mounts
 //! identifies it as ours beyond doubt. Without `size=` the kernel default (half of RAM) applies.
 
-use super::fstarget::{require_root, FsTarget, Made, Recipe};
 use super::guards::Session;
+use super::made::{require_root, Made};
 use super::spec::TmpfsSpec;
-use super::{Target, TargetError, TargetOptions};
+use super::{TargetError, TargetOptions};
 use crate::error::UsageError;
 
-pub(super) fn parse(
-    spec: &str,
-    rest: &str,
-    opts: &TargetOptions,
-) -> Result<Box<dyn Target>, UsageError> {
+/// Read and check a `tmpfs` spec (no side effects); `fstarget` makes it a target.
+pub(super) fn parse(spec: &str, rest: &str, opts: &TargetOptions) -> Result<TmpfsSpec, UsageError> {
     let bad = |m: String| UsageError::Target {
         spec: spec.into(),
         message: m,
@@ -26,7 +23,7 @@ pub(super) fn parse(
         .map_err(bad)?;
     require_root().map_err(bad)?;
     super::mkfs::kernel_supports("tmpfs").map_err(|e| bad(e.to_string()))?;
-    Ok(Box::new(FsTarget::new(spec, Recipe::Tmpfs(t), opts)))
+    Ok(t)
 }
 
 /// Mount a fresh tmpfs in the session.

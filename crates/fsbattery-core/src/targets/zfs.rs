@@ -5,12 +5,16 @@
 //! running, setup is refused. Ours runs in the foreground as our child (exact pid, reaped),
 //! without the kstat mount (which would land outside the work directory), is tagged by a
 //! `--pidfile` path inside the session directory (how cleanup recognises it), and the pool is
-//! created with `cachefile=none` so /etc/zfs/zpool.cache is never written.
+//! created with `cachefile=none` so /etc/zfs/zpool.cache is never written. Destroying the
+//! pool is `zfs_pool`'s; stopping the daemon and removing its runtime directories,
+//! `release`'s.
 
-use super::fstarget::Made;
+use super::fsinfo;
 use super::guards::Session;
-use super::release::{self, Handle, Outcome};
+use super::made::Made;
+use super::release::Handle;
 use super::state::{self, Resource};
+use super::zfs_pool::args;
 use super::TargetError;
 use crate::process as exec;
 use std::path::{Path, PathBuf};
@@ -21,10 +25,6 @@ static POOL_SEQ: AtomicU64 = AtomicU64::new(0);
 
 /// Directories zfs-fuse creates for its socket and lock.
 pub(crate) const RUNTIME_DIRS: [&str; 2] = ["/var/run/zfs", "/var/lock/zfs"];
-
-fn args(words: &[&str]) -> Vec<String> {
-    words.iter().map(|w| w.to_string()).collect()
-}
 
 /// Start a daemon, create the pool on `vdevs`, remount it timed; returns what was made.
 pub(super) fn make(
@@ -69,7 +69,7 @@ pub(super) fn make(
     // zpool create mounts at once; unmount and mount again so the mount has its own timing.
     exec::run(&args(&["zfs", "unmount", &name]))?;
     let mount = remount(&name, mount_opts, &mount_point)?;
-    match release::mounted_at(&mount_point) {
+    match fsinfo::mounted_at(&mount_point) {
         Some(m) if m.device == name => Ok(Made {
             mount_point,
             mkfs: Some(mkfs),
@@ -93,7 +93,7 @@ fn remount(
     mount_point: &Path,
 ) -> Result<exec::Ran, TargetError> {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while release::mounted_at(mount_point).is_some() && Instant::now() < deadline {
+    while fsinfo::mounted_at(mount_point).is_some() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut argv = args(&["zfs", "mount"]);
@@ -110,27 +110,6 @@ fn remount(
             (ran, code) => return Err(exec::failure(&ran, code).into()),
         }
     }
-}
-
-/// Unmount the pool's dataset if mounted; the time runs until the kernel mount is gone.
-fn unmount_timed(name: &str) -> Result<Option<crate::measure::Timing>, String> {
-    let get = |prop: &str| {
-        exec::run(&args(&["zfs", "get", "-H", "-o", "value", prop, name]))
-            .map(|r| r.output.trim().to_string())
-            .unwrap_or_default()
-    };
-    if get("mounted") != "yes" {
-        return Ok(None);
-    }
-    let mount_point = PathBuf::from(get("mountpoint"));
-    let sw = crate::measure::Stopwatch::start();
-    let start = Instant::now();
-    exec::run(&args(&["zfs", "unmount", name])).map_err(|e| e.0)?;
-    let deadline = start + Duration::from_secs(10);
-    while release::mounted_at(&mount_point).is_some() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    Ok(Some(sw.stop()))
 }
 
 /// vdev words: `mirror a b mirror c d ...` pairs devices; raidz takes them all.
@@ -215,58 +194,6 @@ fn wait_ready(pid: i32, log: &Path) -> Result<(), TargetError> {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// Destroy pool `name` if it exists and is built on `vdevs`; unmounting it is timed.
-pub(crate) fn destroy_pool(name: &str, vdevs: &[PathBuf]) -> Result<Outcome, String> {
-    if exec::which("zpool").is_none() {
-        return Ok(Outcome {
-            umount: None,
-            note: Some("zpool missing: no pool can exist".into()),
-        });
-    }
-    let (ran, code) =
-        exec::run_status(&args(&["zpool", "list", "-H", "-o", "name"])).map_err(|e| e.0)?;
-    if code != Some(0) {
-        // No daemon answers: the pool lived in a zfs-fuse process that is gone.
-        return Ok(Outcome {
-            umount: None,
-            note: Some("zfs-fuse not running: the pool went with it".into()),
-        });
-    }
-    if !ran.output.lines().any(|l| l.trim() == name) {
-        return Ok(Outcome {
-            umount: None,
-            note: Some("already gone".into()),
-        });
-    }
-    let status = exec::run(&args(&["zpool", "status", name])).map_err(|e| e.0)?;
-    if let Some(v) = vdevs
-        .iter()
-        .find(|v| !status.output.contains(&*v.to_string_lossy()))
-    {
-        return Err(format!(
-            "pool {name} does not use our image {}: left alone",
-            v.display()
-        ));
-    }
-    let umount = unmount_timed(name)?;
-    // zfs-fuse finishes unmounts asynchronously and calls the pool busy until then.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        match exec::run_status(&args(&["zpool", "destroy", name])).map_err(|e| e.0)? {
-            (_, Some(0)) => break,
-            (ran, _) if ran.output.contains("busy") && Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(100))
-            }
-            (ran, code) => {
-                crate::notice::warn(format!("{}; retrying with -f", exec::failure(&ran, code)));
-                exec::run(&args(&["zpool", "destroy", "-f", name])).map_err(|e| e.0)?;
-                break;
-            }
-        }
-    }
-    Ok(Outcome { umount, note: None })
 }
 
 #[cfg(test)]
