@@ -2,9 +2,13 @@
 # bench/io500.sh: fsbattery's io500 suite against IOR, mdtest and pfind run as the io500 app
 # runs them (its options, phase order and scores), the same total work on the same directory.
 #
-# Each round runs both tools, in an order alternating per round; before every timed run a
-# warm-up writes and removes as many bytes as the run will hold (fresh VM pages are slow on
-# first touch: without it whichever tool ran first was 2-3x slower). fsbattery runs the 12
+# Each round runs both tools, in an order alternating per round. Once, before the first
+# round, a warm-up writes and removes as many bytes as a run will hold: fresh VM pages are
+# slow on first touch (without it whichever tool ran first was 2-3x slower). It runs once
+# and not before every run: a warm-up just before each run favoured fsbattery, whose phases
+# all follow it within seconds in one process, over the reference's later phases, each a new
+# mpirun (mdtest-hard-write 1.38-1.83 with it before every run, 0.995 with it once;
+# 2026-11-27). fsbattery runs the 12
 # phases in one `mpirun fsbattery run --suite io500 --cache none` (the app's behaviour:
 # nothing done to the cache between phases); IOR, mdtest and pfind run as one mpirun per
 # phase, in the app's order, with the app's flags (io500 src/phase_*.c):
@@ -60,7 +64,7 @@ PHASES=(ior_easy_write mdtest_easy_write ior_hard_write mdtest_hard_write find i
     mdtest_easy_stat ior_hard_read mdtest_hard_stat mdtest_easy_delete mdtest_hard_read
     mdtest_hard_delete find_vs_pfind_np1)
 
-# Touch as many fresh pages as a run will hold, then give them back.
+# Touch as many fresh pages as a run will hold, then give them back (once, see the header).
 warm_up() {
     local mb=$(((EASY_MB * RANKS) + (HARD * 47008 * RANKS >> 20) + (MDH * RANKS * 4096 >> 20) + 64))
     dd if=/dev/zero of="$DIR/warm" bs=1M count="$mb" status=none
@@ -71,7 +75,6 @@ warm_up() {
 fsbattery_round() {
     local d=$DIR/fsb
     rm -rf "$d" && mkdir -p "$d/t"
-    warm_up
     "${MPIRUN[@]}" "$FSB" run -q --no-store --no-ceiling --cache none --suite io500 --scale quick \
         --target "dir:$d/t" --out "$d/out" --set "io500.easy_size=${EASY_MB}MiB" \
         --set io500.easy_transfer=2MiB --set "io500.hard_transfers=$HARD" \
@@ -94,7 +97,6 @@ reference_round() {
     local top=$DIR/ref r
     local d=$top/t/fsbattery-io500
     rm -rf "$top" && mkdir -p "$d/datafiles/ior-easy" "$d/datafiles/ior-hard" "$d/datafiles/mdtest-easy" "$d/datafiles/mdtest-hard" "$d/res"
-    warm_up
     local easy=("$IOR" -C -Q 1 -g -G 27 -k -e -o "$d/datafiles/ior-easy/ior_file_easy" -t 2m -b "${EASY_MB}m" -F)
     local hard=("$IOR" -C -Q 1 -g -G=27 -k -e -o "$d/datafiles/ior-hard/file" -t 47008 -b 47008 -s "$HARD")
     local mde=("$MDTEST" -n "$MDE" -u -L -F -P -G 27 -N 1 -d "$d/datafiles/mdtest-easy")
@@ -125,6 +127,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 echo "# $(date -u '+%F %H:%M UTC'), $(nproc) cores, $(uname -r), $(mpirun --version | head -1), fsbattery $("$FSB" --version | awk '{print $2}'), ior $(git -C "$IOR_SRC" rev-parse --short HEAD 2>/dev/null || echo '?'), pfind $(git -C "$PFIND_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "# RANKS=$RANKS RUNS=$RUNS EASY_MB=$EASY_MB HARD=$HARD MDE=$MDE MDH=$MDH, tmpfs $DIR"
 declare -A F R Q
+warm_up
 for ((round = 0; round < RUNS; round++)); do
     if ((round % 2)); then ref=$(reference_round); fsb=$(fsbattery_round);
     else fsb=$(fsbattery_round); ref=$(reference_round); fi

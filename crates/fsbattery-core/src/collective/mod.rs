@@ -166,6 +166,14 @@ impl<'a> Team<'a> {
             .collect())
     }
 
+    /// Every rank's bytes of `what` (any length), in rank order. A tagged exchange comes
+    /// first, so a rank elsewhere in the plan makes this fail on every rank instead of
+    /// pairing its bytes with another exchange.
+    pub fn gather_bytes(&self, what: &str, mine: &[u8]) -> Result<Vec<Vec<u8>>, Fault> {
+        self.exchange(SAMPLE, tag(what), mine.len() as f64, 0.0)?;
+        Ok(self.comm.all_gather_bytes(mine))
+    }
+
     /// Whether any rank wants to stop (a signal reached it); every rank gets the same answer,
     /// so all stop at the same point of the plan.
     pub fn agree_stop(&self, mine: bool) -> bool {

@@ -29,6 +29,7 @@
 mod find;
 mod layout;
 mod mdtest;
+mod name_match;
 mod peers;
 mod stonewall;
 
@@ -360,7 +361,8 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     let mut go = |metric: &str, unit: f64, f: Body<'_>| phase(ctx, metric, unit, f).map(|r| r.0);
     md.push(go("find", file, &|| {
         let q = find::io500_query(&l.timestamp())?;
-        let seen = find::find(&l.data(), &q, l.rank, l.ranks)?;
+        let pool = |what: &str, items| r.peers.all_items(what, items);
+        let seen = find::find(&l.data(), &q, l.rank, l.ranks, &pool)?;
         found.set(seen.found);
         Ok(seen.total)
     })?);
@@ -469,7 +471,7 @@ fn check_found(
         .iter()
         .enumerate()
         .map(|(rank, &n)| layout::matching(rank, n))
-        .sum();
+        .sum::<Result<u64, _>>()?;
     if found != expected {
         return Err(WorkloadError::Failed(format!(
             "find matched {found} files, expected the {expected} mdtest-hard files whose names \

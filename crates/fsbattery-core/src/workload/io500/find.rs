@@ -1,14 +1,19 @@
 //! io500's find phase as the app runs it (pfind): over the whole data directory, files
 //! `-newer` the timestamp file (status change time in whole seconds, at or after the
-//! file's, as pfind compares), `-size 3901c` and `-name "*01*"`, counting matches. A name
-//! that does not match is counted without a stat; one that does is `lstat`ed. The phase's
-//! rate is every file looked at (pfind's `total_files`) over the time, as the app scores it.
+//! file's, as pfind compares), `-size 3901c` and `-name "*01*"`, counting matches. Every
+//! name that is not a directory is tried against the pattern with glibc's `regexec`, as
+//! pfind does (see `name_match`); one that matches is `lstat`ed. The phase's rate is every
+//! file looked at (pfind's `total_files`) over the time, as the app scores it.
 //!
-//! Ranks share the work by entry: every rank reads every directory and handles the files
-//! whose name hashes to it (pfind steals work between ranks instead; on one node the
-//! reading is parallel either way). Written by hand: no crate
-//! walks a tree split over MPI ranks.
+//! Ranks share the work by directory, as pfind hands out directories: the walk goes level
+//! by level; each rank reads its share of the level's directories (every `ranks`-th of the
+//! level's list, which is the same on every rank) and the subdirectories all ranks found
+//! make the next level's list. So every directory is read once, by one rank, and a file is
+//! counted by the rank that read its directory. pfind balances by stealing work instead;
+//! on a tree of few large directories, as io500's, both end with the same directories per
+//! rank. Written by hand: no crate walks a tree split over MPI ranks.
 
+use super::name_match::NameMatch;
 use crate::error::{IoContext, WorkloadError};
 use nix::dir::{Dir, Type};
 use nix::fcntl::OFlag;
@@ -19,13 +24,13 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// What find counts.
-pub(super) struct Query<'a> {
+pub(super) struct Query {
     /// Status change time of the timestamp file, whole seconds.
     pub newer_s: i64,
     /// The size a match has (IO500: 3,901 bytes).
     pub size: u64,
-    /// The part of a name a match contains (`-name "*01*"`).
-    pub name_part: &'a str,
+    /// The `-name` pattern (IO500: `*01*`).
+    pub name: NameMatch,
 }
 
 /// What one rank saw.
@@ -37,52 +42,69 @@ pub(super) struct Found {
     pub found: u64,
 }
 
+/// IO500's `-name` pattern.
+pub(super) const IO500_NAME: &str = "*01*";
+
 /// The query of `timestamp` for IO500's rule.
-pub(super) fn io500_query(timestamp: &Path) -> Result<Query<'static>, WorkloadError> {
+pub(super) fn io500_query(timestamp: &Path) -> Result<Query, WorkloadError> {
     let m = timestamp
         .symlink_metadata()
         .ctx(|| format!("stat {}", timestamp.display()))?;
     Ok(Query {
         newer_s: m.ctime(),
         size: 3_901,
-        name_part: "01",
+        name: NameMatch::new(IO500_NAME)?,
     })
 }
 
-/// Walk `dir`, this rank's share of its files (see the module header). As pfind: names are
-/// read with `readdir` and a matching name is `lstat`ed by its full path; the path is built
-/// in one reused buffer (pfind's `sprintf`), so an entry costs no allocation.
+/// How the ranks pool the directories each found: called by every rank with the same tag
+/// and its own list, returns every rank's lists in rank order ([`super::peers::Peers::all_items`]).
+pub(super) type Pool<'a> = &'a dyn Fn(&str, Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, WorkloadError>;
+
+/// Walk `dir` level by level, this rank reading its share of each level's directories (see
+/// the module header). As pfind: names are read with `readdir` and a matching name is
+/// `lstat`ed by its full path, built in one reused buffer (pfind's `sprintf`).
 pub(super) fn find(
     dir: &Path,
-    q: &Query<'_>,
+    q: &Query,
     rank: usize,
     ranks: usize,
+    pool: Pool<'_>,
 ) -> Result<Found, WorkloadError> {
     let mut walk = Walk {
         q,
-        rank,
-        ranks,
-        path: dir.as_os_str().as_bytes().to_vec(),
+        path: Vec::new(),
         seen: 0,
         out: Found::default(),
     };
-    walk.dir()?;
+    let mut level = vec![dir.as_os_str().as_bytes().to_vec()];
+    for depth in 0.. {
+        let mut below = Vec::new();
+        for d in level.iter().skip(rank).step_by(ranks.max(1)) {
+            walk.path.clear();
+            walk.path.extend_from_slice(d);
+            walk.dir(&mut below)?;
+        }
+        level = pool(&format!("io500-find-level-{depth}"), below)?;
+        if level.is_empty() {
+            break;
+        }
+    }
     Ok(walk.out)
 }
 
 /// One rank's walk: the path of the entry at hand, and what it counted so far.
-struct Walk<'a, 'q> {
-    q: &'a Query<'q>,
-    rank: usize,
-    ranks: usize,
+struct Walk<'a> {
+    q: &'a Query,
     path: Vec<u8>,
     seen: u64,
     out: Found,
 }
 
-impl Walk<'_, '_> {
-    /// The directory at `self.path`, and every directory below it.
-    fn dir(&mut self) -> Result<(), WorkloadError> {
+impl Walk<'_> {
+    /// The directory at `self.path`: its files counted, its subdirectories' paths pushed
+    /// onto `below`.
+    fn dir(&mut self, below: &mut Vec<Vec<u8>>) -> Result<(), WorkloadError> {
         let len = self.path.len();
         let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
         let mut d = self
@@ -95,20 +117,20 @@ impl Walk<'_, '_> {
             let e = e
                 .map_err(std::io::Error::from)
                 .ctx(|| format!("readdir {}", self.shown()))?;
-            let name = e.file_name().to_bytes();
-            if name == b"." || name == b".." {
+            let name = e.file_name();
+            if matches!(name.to_bytes(), b"." | b"..") {
                 continue;
             }
             self.path.truncate(len);
             self.path.push(b'/');
-            self.path.extend_from_slice(name);
+            self.path.extend_from_slice(name.to_bytes());
             let is_dir = match e.file_type() {
                 Some(t) => t == Type::Directory,
                 // The filesystem did not say (DT_UNKNOWN): ask, as pfind does.
                 None => self.lstat()?.st_mode & libc::S_IFMT == libc::S_IFDIR,
             };
             if is_dir {
-                self.dir()?;
+                below.push(self.path.clone());
             } else {
                 self.file(name)?;
             }
@@ -117,14 +139,10 @@ impl Walk<'_, '_> {
         Ok(())
     }
 
-    /// A file named `name` at `self.path`: counted when it is this rank's, `lstat`ed when its
-    /// name matches.
-    fn file(&mut self, name: &[u8]) -> Result<(), WorkloadError> {
-        if share(name, self.ranks) != self.rank {
-            return Ok(());
-        }
+    /// A file named `name` at `self.path`: counted, and `lstat`ed when its name matches.
+    fn file(&mut self, name: &CStr) -> Result<(), WorkloadError> {
         self.out.total += 1;
-        if !contains(name, self.q.name_part.as_bytes()) {
+        if !self.q.name.matches(name) {
             return Ok(());
         }
         let st = self.lstat()?;
@@ -154,48 +172,81 @@ impl Walk<'_, '_> {
     }
 }
 
-/// The rank that handles a file of this name: by its FNV-1a hash, the same on every rank
-/// whatever order each one's readdir returns.
-fn share(name: &[u8], ranks: usize) -> usize {
-    (super::peers::fnv(name) % ranks as u64) as usize
-}
-
-/// Whether `part` occurs in `name` (`-name "*<part>*"`).
-fn contains(name: &[u8], part: &[u8]) -> bool {
-    part.is_empty() || name.windows(part.len()).any(|w| w == part)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Barrier, Mutex};
+
+    fn query(newer_s: i64) -> Query {
+        Query {
+            newer_s,
+            size: 3,
+            name: NameMatch::new(IO500_NAME).unwrap(),
+        }
+    }
+
+    fn alone(_: &str, items: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, WorkloadError> {
+        Ok(items)
+    }
+
+    /// `ranks` threads walking `dir` together, pooling their lists through shared memory as
+    /// the ranks do through MPI; each rank's count and the directories it read.
+    fn walk_on(ranks: usize, dir: &Path) -> Vec<Found> {
+        let slots = Arc::new(Mutex::new(vec![Vec::new(); ranks]));
+        let barrier = Arc::new(Barrier::new(ranks));
+        let threads: Vec<_> = (0..ranks)
+            .map(|rank| {
+                let (slots, barrier, dir) = (slots.clone(), barrier.clone(), dir.to_path_buf());
+                std::thread::spawn(move || {
+                    let pool = |_: &str, items: Vec<Vec<u8>>| {
+                        slots.lock().unwrap()[rank] = items;
+                        barrier.wait();
+                        let all = slots.lock().unwrap().concat();
+                        barrier.wait();
+                        Ok(all)
+                    };
+                    find(&dir, &query(0), rank, ranks, &pool).unwrap()
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    }
 
     #[test]
-    fn find_counts_as_pfind_and_the_ranks_shares_add_up() {
+    fn find_counts_as_pfind() {
         let d = tempfile::tempdir().unwrap();
         let sub = d.path().join("a/b");
         std::fs::create_dir_all(&sub).unwrap();
-        let q = Query {
-            newer_s: 0,
-            size: 3,
-            name_part: "01",
-        };
         // Matches: name with "01" and 3 bytes. Not: wrong size, wrong name.
         for (name, bytes) in [("x01", 3), ("y01", 2), ("z02", 3), ("w101", 3)] {
             std::fs::write(sub.join(name), vec![0u8; bytes]).unwrap();
         }
         std::fs::write(d.path().join("top01"), b"abc").unwrap();
-        let all = find(d.path(), &q, 0, 1).unwrap();
+        let all = find(d.path(), &query(0), 0, 1, &alone).unwrap();
         assert_eq!(all, Found { total: 5, found: 3 });
-        let (a, b) = (
-            find(d.path(), &q, 0, 2).unwrap(),
-            find(d.path(), &q, 1, 2).unwrap(),
-        );
-        assert_eq!((a.total + b.total, a.found + b.found), (5, 3));
         // Newer than now + an hour: nothing.
-        let later = Query {
-            newer_s: chrono::Utc::now().timestamp() + 3600,
-            ..q
-        };
-        assert_eq!(find(d.path(), &later, 0, 1).unwrap().found, 0);
+        let later = query(chrono::Utc::now().timestamp() + 3600);
+        assert_eq!(find(d.path(), &later, 0, 1, &alone).unwrap().found, 0);
+    }
+
+    #[test]
+    fn ranks_read_each_directory_once_and_their_counts_add_up() {
+        // Four directories at the second level with 10, 20, 30 and 40 files (each with one
+        // match): three ranks must together see every file once.
+        let d = tempfile::tempdir().unwrap();
+        for (i, n) in [10, 20, 30, 40].iter().enumerate() {
+            let sub = d.path().join(format!("top/d{i}"));
+            std::fs::create_dir_all(&sub).unwrap();
+            for f in 0..*n {
+                let name = if f == 0 { "m01".to_string() } else { format!("f{f}") };
+                std::fs::write(sub.join(name), b"abc").unwrap();
+            }
+        }
+        let parts = walk_on(3, d.path());
+        let total: u64 = parts.iter().map(|f| f.total).sum();
+        let found: u64 = parts.iter().map(|f| f.found).sum();
+        assert_eq!((total, found), (100, 4));
+        // The work was split: no rank looked at every file.
+        assert!(parts.iter().all(|f| f.total < 100), "{parts:?}");
     }
 }

@@ -10,8 +10,11 @@
 //! +1, read +2, delete +3). `read_shift = rank` keeps fsbattery's earlier rule instead: every
 //! later phase works on the next rank's data.
 
+use super::find::IO500_NAME;
 use super::mdtest::Names;
+use super::name_match::NameMatch;
 use crate::error::{IoContext, WorkloadError};
+use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 
 /// The io500 tree of one run.
@@ -95,11 +98,20 @@ impl Layout {
     }
 }
 
-/// How many of `files` mdtest-hard files of `rank` find matches: names containing "01".
-pub(super) fn matching(rank: usize, files: u64) -> u64 {
-    (0..files)
-        .filter(|i| format!("file.mdtest.{rank}.{i}").contains("01"))
-        .count() as u64
+/// How many of `files` mdtest-hard files of `rank` find's `-name` matches: their names
+/// made as the phases make them, tried as find tries them.
+pub(super) fn matching(rank: usize, files: u64) -> Result<u64, WorkloadError> {
+    let pattern = NameMatch::new(IO500_NAME)?;
+    // An empty directory: the names come out as "/file.mdtest.R.I"; the slash is cut off.
+    let mut names = Names::new(Path::new(""), rank);
+    let mut n = 0;
+    for i in 0..files {
+        let path = names.of(i)?;
+        let name = CStr::from_bytes_with_nul(&path.to_bytes_with_nul()[1..])
+            .expect("a C string without its first byte is one");
+        n += u64::from(pattern.matches(name));
+    }
+    Ok(n)
 }
 
 /// Whether `path` exists (for rank 0's cleanup guard).

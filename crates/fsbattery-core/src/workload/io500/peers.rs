@@ -38,6 +38,21 @@ impl<'a> Peers<'a> {
         }
     }
 
+    /// Every rank's `items` (byte strings holding no NUL), in rank order: each rank ends up
+    /// with the same list (find's directories of the next level).
+    pub(super) fn all_items(&self, what: &str, items: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, WorkloadError> {
+        let Some(team) = self.team else {
+            return Ok(items);
+        };
+        let mine = items.join(&0u8);
+        let parts = team.gather_bytes(what, &mine)?;
+        Ok(parts
+            .iter()
+            .filter(|p| !p.is_empty())
+            .flat_map(|p| p.split(|&b| b == 0).map(<[u8]>::to_vec))
+            .collect())
+    }
+
     /// How many ranks share rank 0's host, and whether ranks fill a node before the next
     /// (rank 1 on rank 0's host: IOR's "tasks block mapping"); both as IOR's
     /// `GetNumTasksOnNode0` and `QueryNodeMapping` find them.
