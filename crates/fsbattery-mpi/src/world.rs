@@ -67,6 +67,11 @@ impl Collective for World {
             })
             .collect();
         let total: Count = counts.iter().sum();
+        // Every rank sent nothing (every rank knows it from the counts): Open MPI refuses a
+        // gather of no bytes into an empty buffer (MPI_ERR_ARG), so none is made.
+        if total == 0 {
+            return vec![Vec::new(); n];
+        }
         let mut buf = vec![0u8; total as usize];
         {
             let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);

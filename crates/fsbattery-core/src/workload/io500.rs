@@ -29,6 +29,7 @@
 mod find;
 mod layout;
 mod mdtest;
+mod mdtest_names;
 mod name_match;
 mod peers;
 mod stonewall;
@@ -41,6 +42,7 @@ use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params};
 use layout::Layout;
+use mdtest::Names;
 use peers::Peers;
 use std::path::{Path, PathBuf};
 use stonewall::Stonewall;
@@ -374,26 +376,56 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     let p = r.peers;
     md.push(go("mdtest_easy_stat", file, &|| {
         let n = made.easy_files[stat_of];
-        mdtest::each(p, "mdtest-easy-stat", n, l.md_easy(stat_of), mdtest::stat)
+        mdtest::each(
+            p,
+            "mdtest-easy-stat",
+            n,
+            (l.md_easy(stat_of)?, Names::looked_up),
+            mdtest::stat,
+        )
     })?);
     bw.push(go("ior_hard_read", byte, &|| {
         hard_read(r, made.hard_bytes[src], src)
     })?);
     md.push(go("mdtest_hard_stat", file, &|| {
         let n = made.hard_files[stat_of];
-        mdtest::each(p, "mdtest-hard-stat", n, l.md_hard(stat_of), mdtest::stat)
+        mdtest::each(
+            p,
+            "mdtest-hard-stat",
+            n,
+            (l.md_hard(stat_of)?, Names::looked_up),
+            mdtest::stat,
+        )
     })?);
     md.push(go("mdtest_easy_delete", file, &|| {
         let n = made.easy_files[rm_of];
-        mdtest::each(p, "mdtest-easy-delete", n, l.md_easy(rm_of), mdtest::remove)
+        mdtest::each(
+            p,
+            "mdtest-easy-delete",
+            n,
+            (l.md_easy(rm_of)?, Names::made),
+            mdtest::remove,
+        )
     })?);
     md.push(go("mdtest_hard_read", file, &|| {
         let n = made.hard_files[read_of];
-        mdtest::each(p, "mdtest-hard-read", n, l.md_hard(read_of), mdtest::read)
+        mdtest::each(
+            p,
+            "mdtest-hard-read",
+            n,
+            (l.md_hard(read_of)?, Names::looked_up),
+            mdtest::read,
+        )
     })?);
     md.push(go("mdtest_hard_delete", file, &|| {
         let n = made.hard_files[rm_of];
-        mdtest::each(p, "mdtest-hard-delete", n, l.md_hard(rm_of), mdtest::remove)
+        mdtest::each(
+            p,
+            "mdtest-hard-delete",
+            n,
+            (l.md_hard(rm_of)?, Names::made),
+            mdtest::remove,
+        )
     })?);
     check_found(ctx, &made.hard_files, found.get())?;
     let t = all.stop();
@@ -422,9 +454,9 @@ fn write_phases(
     let mut bw = vec![rate];
     let (rate, easy_files) = write_phase(ctx, "mdtest_easy_write", file, &|| {
         let n = c.md_easy_files;
-        let mut names = l.md_easy(me);
+        let mut names = l.md_easy(me)?;
         let done = wall.run(peers, "io500-wearout-mdtest-easy", n, |i| {
-            mdtest::create(names.of(i)?)
+            mdtest::create(names.made(i))
         })?;
         // mdtest -Y: sync once the files are made, inside the timing.
         mdtest::end_of_writes(peers, "mdtest-easy-write")?;
@@ -441,9 +473,9 @@ fn write_phases(
     bw.push(rate);
     let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
         let n = c.md_hard_files;
-        let mut names = l.md_hard(me);
+        let mut names = l.md_hard(me)?;
         let done = wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
-            mdtest::create_written(names.of(i)?)
+            mdtest::create_written(names.made(i))
         })?;
         mdtest::end_of_writes(peers, "mdtest-hard-write")?;
         Ok(done)

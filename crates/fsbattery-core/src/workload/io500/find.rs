@@ -238,7 +238,11 @@ mod tests {
             let sub = d.path().join(format!("top/d{i}"));
             std::fs::create_dir_all(&sub).unwrap();
             for f in 0..*n {
-                let name = if f == 0 { "m01".to_string() } else { format!("f{f}") };
+                let name = if f == 0 {
+                    "m01".to_string()
+                } else {
+                    format!("f{f}")
+                };
                 std::fs::write(sub.join(name), b"abc").unwrap();
             }
         }

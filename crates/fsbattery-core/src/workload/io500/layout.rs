@@ -55,11 +55,11 @@ impl Layout {
         self.data().join("mdtest-hard/test-dir.0-0/mdtest_tree.0")
     }
     /// Rank `rank`'s mdtest-easy file names.
-    pub fn md_easy(&self, rank: usize) -> Names {
+    pub fn md_easy(&self, rank: usize) -> Result<Names, WorkloadError> {
         Names::new(&self.easy_dir(rank), rank)
     }
     /// Rank `rank`'s mdtest-hard file names.
-    pub fn md_hard(&self, rank: usize) -> Names {
+    pub fn md_hard(&self, rank: usize) -> Result<Names, WorkloadError> {
         Names::new(&self.hard_dir(), rank)
     }
     /// The rank whose ior data this rank reads.
@@ -103,10 +103,10 @@ impl Layout {
 pub(super) fn matching(rank: usize, files: u64) -> Result<u64, WorkloadError> {
     let pattern = NameMatch::new(IO500_NAME)?;
     // An empty directory: the names come out as "/file.mdtest.R.I"; the slash is cut off.
-    let mut names = Names::new(Path::new(""), rank);
+    let mut names = Names::new(Path::new(""), rank)?;
     let mut n = 0;
     for i in 0..files {
-        let path = names.of(i)?;
+        let path = names.made(i);
         let name = CStr::from_bytes_with_nul(&path.to_bytes_with_nul()[1..])
             .expect("a C string without its first byte is one");
         n += u64::from(pattern.matches(name));

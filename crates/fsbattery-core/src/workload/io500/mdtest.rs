@@ -5,55 +5,30 @@
 //!   `write` (`POSIX_Xfer` seeks before every transfer), `close`;
 //! - stat: one `stat`; read: `open(O_RDONLY)`, `lseek(0)`, one 3,901-byte `read`, `close`;
 //!   delete: one `unlink`;
+//! - an open file's descriptor in a zeroed heap block, freed at its close, as the POSIX
+//!   backend's `safeMalloc`/`free` of its `posix_fd`;
 //! - `-Y` (the write phases): `sync(2)` on every rank. mdtest's `POSIX_Sync` runs
 //!   `system("sync")`, a shell that runs the sync command; fsbattery starts no child
 //!   processes, and the shell and its exec cost 2 ms more than the call alone here (median of
 //!   20 interleaved pairs, 2026-11-26), under 1 % of a phase;
-//! - names as mdtest makes them: one buffer per phase holding `DIR/file.mdtest.RANK.`, the
-//!   item number written after it (mdtest's `sprintf` into a fixed buffer), so an item costs
-//!   its system calls and no allocation; the calls are the C library's (`stat` is glibc's
-//!   `newfstatat`, as mdtest's, not std's `statx`);
+//! - names, and the work mdtest does per item to make them, as mdtest (`mdtest_names`); the
+//!   calls are the C library's (`stat` is glibc's `newfstatat`, as mdtest's, not std's
+//!   `statx`);
 //! - the clock runs until every rank is through (mdtest's `phase_end` ends in a barrier and
 //!   each rank reads its end time after it), so the phase's time is the first start to the
 //!   last end, as mdtest reports it.
 
+pub(super) use super::mdtest_names::Names;
 use super::peers::Peers;
 use crate::error::{IoContext, WorkloadError};
 use nix::fcntl::{open, OFlag};
 use nix::sys::stat::Mode;
 use nix::unistd::{lseek, read as read_fd, unlink, write as write_fd, Whence};
 use std::ffi::CStr;
-use std::io::Write as _;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::os::fd::OwnedFd;
 
 /// IO500's mdtest-hard file size (mdtest `-w 3901 -e 3901`).
 pub(super) const HARD_BYTES: usize = 3_901;
-
-/// One rank's item names in one mdtest directory, `DIR/file.mdtest.RANK.I`, made in one
-/// reused buffer.
-pub(super) struct Names {
-    buf: Vec<u8>,
-    stem: usize,
-}
-
-impl Names {
-    pub(super) fn new(dir: &Path, rank: usize) -> Names {
-        let mut buf = dir.as_os_str().as_bytes().to_vec();
-        buf.extend_from_slice(format!("/file.mdtest.{rank}.").as_bytes());
-        let stem = buf.len();
-        Names { buf, stem }
-    }
-
-    /// Item `i`'s path. A directory path holding a NUL byte (no path the kernel made can)
-    /// fails here rather than naming another file.
-    pub(super) fn of(&mut self, i: u64) -> Result<&CStr, WorkloadError> {
-        self.buf.truncate(self.stem);
-        write!(self.buf, "{i}\0").expect("writing to a Vec cannot fail");
-        CStr::from_bytes_with_nul(&self.buf)
-            .map_err(|_| WorkloadError::Failed(format!("{} holds a NUL byte", shown(&self.buf))))
-    }
-}
 
 fn shown(path: &[u8]) -> String {
     String::from_utf8_lossy(path.strip_suffix(b"\0").unwrap_or(path)).into_owned()
@@ -65,18 +40,22 @@ fn failed<T>(r: nix::Result<T>, what: &str, path: &CStr) -> Result<T, WorkloadEr
         .ctx(|| format!("{what} {}", shown(path.to_bytes())))
 }
 
+/// How an item's name is made: [`Names::made`] (create, remove) or [`Names::looked_up`]
+/// (stat, read).
+pub(super) type Naming = fn(&mut Names, u64) -> &CStr;
+
 /// `f(name of i)` for i in 0..n, polling for Ctrl-C, then mdtest's end of phase: the barrier
 /// every rank's clock waits for. Returns n.
 pub(super) fn each(
     peers: Peers<'_>,
     what: &str,
     n: u64,
-    mut names: Names,
+    (mut names, naming): (Names, Naming),
     f: impl Fn(&CStr) -> Result<(), WorkloadError>,
 ) -> Result<u64, WorkloadError> {
     for i in 0..n {
         crate::workload::poll(i)?;
-        f(names.of(i)?)?;
+        f(naming(&mut names, i))?;
     }
     end(peers, what)?;
     Ok(n)
@@ -92,14 +71,30 @@ fn end(peers: Peers<'_>, what: &str) -> Result<(), WorkloadError> {
     peers.barrier(&format!("io500-{what}-end"))
 }
 
+/// An open file as the POSIX backend holds it: the descriptor in a zeroed heap block
+/// (`safeMalloc(sizeof(posix_fd))`), freed when the file is closed.
+struct BackendFd {
+    fd: OwnedFd,
+    _holder: Box<libc::c_int>,
+}
+
+impl BackendFd {
+    fn new(fd: OwnedFd) -> BackendFd {
+        // black_box: the block is never read, and the allocation must not be optimised away.
+        let _holder = std::hint::black_box(Box::new(0));
+        BackendFd { fd, _holder }
+    }
+}
+
 /// mdtest's create: no O_TRUNC, so a file left from before keeps its length.
-fn create_open(path: &CStr) -> Result<std::os::fd::OwnedFd, WorkloadError> {
+fn create_open(path: &CStr) -> Result<BackendFd, WorkloadError> {
     let mode = Mode::from_bits_truncate(0o664);
     failed(
         open(path, OFlag::O_RDWR | OFlag::O_CREAT, mode),
         "create",
         path,
     )
+    .map(BackendFd::new)
 }
 
 /// An mdtest-easy file: created empty.
@@ -109,9 +104,9 @@ pub(super) fn create(path: &CStr) -> Result<(), WorkloadError> {
 
 /// An mdtest-hard file: created with its 3,901 bytes, in one write after a seek to 0.
 pub(super) fn create_written(path: &CStr) -> Result<(), WorkloadError> {
-    let fd = create_open(path)?;
-    failed(lseek(&fd, 0, Whence::SeekSet), "seek", path)?;
-    let n = failed(write_fd(&fd, &[0x3cu8; HARD_BYTES]), "write", path)?;
+    let f = create_open(path)?;
+    failed(lseek(&f.fd, 0, Whence::SeekSet), "seek", path)?;
+    let n = failed(write_fd(&f.fd, &[0x3cu8; HARD_BYTES]), "write", path)?;
     short(n, "wrote", path)
 }
 
@@ -127,9 +122,9 @@ pub(super) fn remove(path: &CStr) -> Result<(), WorkloadError> {
 /// file fails.
 pub(super) fn read(path: &CStr) -> Result<(), WorkloadError> {
     let mut buf = [0u8; HARD_BYTES];
-    let fd = failed(open(path, OFlag::O_RDONLY, Mode::empty()), "open", path)?;
-    failed(lseek(&fd, 0, Whence::SeekSet), "seek", path)?;
-    let n = failed(read_fd(&fd, &mut buf), "read", path)?;
+    let f = failed(open(path, OFlag::O_RDONLY, Mode::empty()), "open", path).map(BackendFd::new)?;
+    failed(lseek(&f.fd, 0, Whence::SeekSet), "seek", path)?;
+    let n = failed(read_fd(&f.fd, &mut buf), "read", path)?;
     short(n, "read", path)
 }
 
@@ -151,13 +146,9 @@ mod tests {
     #[test]
     fn a_hard_file_holds_its_bytes_and_reads_back_while_a_short_one_fails() {
         let d = tempfile::tempdir().unwrap();
-        let mut names = Names::new(d.path(), 3);
-        let hard = names.of(7).unwrap().to_owned();
-        assert_eq!(
-            hard.to_bytes(),
-            d.path().join("file.mdtest.3.7").as_os_str().as_bytes()
-        );
-        let easy = names.of(12).unwrap().to_owned();
+        let mut names = Names::new(d.path(), 3).unwrap();
+        let hard = names.made(7).to_owned();
+        let easy = names.looked_up(12).to_owned();
         assert!(easy.to_bytes().ends_with(b"/file.mdtest.3.12"));
         create_written(&hard).unwrap();
         create(&easy).unwrap();

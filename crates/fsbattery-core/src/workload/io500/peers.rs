@@ -40,7 +40,11 @@ impl<'a> Peers<'a> {
 
     /// Every rank's `items` (byte strings holding no NUL), in rank order: each rank ends up
     /// with the same list (find's directories of the next level).
-    pub(super) fn all_items(&self, what: &str, items: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, WorkloadError> {
+    pub(super) fn all_items(
+        &self,
+        what: &str,
+        items: Vec<Vec<u8>>,
+    ) -> Result<Vec<Vec<u8>>, WorkloadError> {
         let Some(team) = self.team else {
             return Ok(items);
         };
