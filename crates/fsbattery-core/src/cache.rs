@@ -9,6 +9,7 @@
 //! never call these functions themselves, they receive the mode in their context.
 
 use crate::model::{CachePolicy, CachePrep};
+use crate::regular_files::regular_files;
 use nix::fcntl::{posix_fadvise, PosixFadviseAdvice};
 use std::fs::File;
 use std::path::Path;
@@ -98,11 +99,11 @@ impl CacheMode {
 /// ignored (the residency measured next shows what made it in).
 fn read_in(root: &Path) {
     let mut buf = vec![0u8; 1 << 20];
-    for_each_file(root, &mut |path, _| {
-        if let Ok(mut f) = File::open(path) {
+    for path in regular_files(root) {
+        if let Ok(mut f) = File::open(&path) {
             while matches!(std::io::Read::read(&mut f, &mut buf), Ok(n) if n > 0) {}
         }
-    });
+    }
 }
 
 /// How the cache was emptied before a test.
@@ -150,26 +151,9 @@ pub fn evict_source(path: &Path) {
 /// eviction that fails only makes the next test warmer, never wrong (the residency measured
 /// next says so).
 fn fadvise_tree(root: &Path) {
-    for_each_file(root, &mut |path, _| {
-        if let Ok(f) = File::open(path) {
+    for path in regular_files(root) {
+        if let Ok(f) = File::open(&path) {
             let _ = posix_fadvise(&f, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED);
-        }
-    });
-}
-
-/// Call `f(path, size)` for every regular file under `root` (or `root` itself when it is
-/// one), without following symlinks; unreadable entries are skipped.
-pub(crate) fn for_each_file(root: &Path, f: &mut dyn FnMut(&Path, u64)) {
-    let Ok(meta) = std::fs::symlink_metadata(root) else {
-        return;
-    };
-    if meta.is_file() {
-        f(root, meta.len());
-    } else if meta.is_dir() {
-        if let Ok(rd) = std::fs::read_dir(root) {
-            for e in rd.flatten() {
-                for_each_file(&e.path(), f);
-            }
         }
     }
 }

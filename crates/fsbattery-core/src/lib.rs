@@ -28,6 +28,7 @@ pub mod packages;
 pub mod params;
 pub(crate) mod process;
 pub mod published;
+pub(crate) mod regular_files;
 pub mod residency;
 pub mod runner;
 pub mod seed_sized;

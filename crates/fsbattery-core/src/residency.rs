@@ -9,6 +9,7 @@
 //! measuring when the phase must start cold.
 
 use crate::model::ResidencyProbe;
+use crate::regular_files::regular_files;
 use std::fs::File;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::path::Path;
@@ -37,10 +38,7 @@ pub const SAMPLE_FILES: usize = 2048;
 /// that measured it; `None` when they hold no data (nothing made yet, or only empty files).
 /// Beyond [`SAMPLE_FILES`] files both byte counts are estimates from the sample.
 pub fn measure(paths: &[&Path]) -> Option<(Residency, ResidencyProbe)> {
-    let mut files = Vec::new();
-    for p in paths {
-        regular_files(p, &mut files);
-    }
+    let files: Vec<_> = paths.iter().flat_map(|p| regular_files(p)).collect();
     let stride = stride(files.len());
     let mut sample = Residency::default();
     let mut sampled = 0u64;
@@ -71,34 +69,6 @@ pub fn measure(paths: &[&Path]) -> Option<(Residency, ResidencyProbe)> {
 /// Every how many files one is measured, so that at most [`SAMPLE_FILES`] are.
 fn stride(files: usize) -> usize {
     files.div_ceil(SAMPLE_FILES).max(1)
-}
-
-/// Every regular file under `root`, by the types `readdir` reports: no inode is loaded to
-/// list them (an entry of unknown type is looked at).
-fn regular_files(root: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(meta) = std::fs::symlink_metadata(root) else {
-        return;
-    };
-    if meta.is_file() {
-        out.push(root.to_path_buf());
-        return;
-    }
-    if !meta.is_dir() {
-        return;
-    }
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            match e.file_type() {
-                Ok(t) if t.is_dir() => dirs.push(e.path()),
-                Ok(t) if t.is_file() => out.push(e.path()),
-                _ => {}
-            }
-        }
-    }
 }
 
 /// The probe [`measure`] uses on this kernel now.
