@@ -43,27 +43,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a suite on one or more targets and print the results matrix.
-    #[command(after_help = "Examples:\n  \
-        fsbattery run                                   # classic's workloads, native, quick scale\n  \
-        fsbattery run --suite piszcz2006                # S1's workloads and its conditions\n  \
-        fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
-        fsbattery run --workload metadata,split --scale standard --pause 10\n  \
-        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n  \
-        fsbattery run --target tmpfs --format json | jq '.cells | length'   # table on stderr\n  \
-        fsbattery run --dry-run                         # the plan, disk and time estimates\n\n\
-        Target specs (see `fsbattery list targets`):\n  \
-        dir:PATH[,label=NAME]         an existing, writable directory (no filesystem made)\n  \
-        tmpfs[:size=SIZE]             a private tmpfs\n  \
-        loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS]\n                                \
-        a fresh FSTYPE on a sparse loop image: ext2 ext3 ext4 xfs btrfs ntfs exfat fuse2fs zfs\n  \
-        loop:btrfs,devices=4,profile=raid10   loop:zfs,devices=6,layout=mirror\n  \
-        loop:ext4,journal=external[,journal_size=SIZE]   loop:xfs,log=external\n  \
-        dev:/dev/NAME                 a whole, empty block device (--destroy-data to overwrite)\n\n\
-        With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
-        this machine can make; the others are named with why and the fix before the first\n\
-        mkfs, and `fsbattery setup` installs their tools); otherwise a fresh directory.\n\n\
-        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 7 a target's own\n\
-        mkfs=/mount= options refused by a trial mkfs and mount before the run, 130 interrupted.")]
+    #[command(after_help = run_after_help())]
     Run(RunArgs),
     /// Find the mkfs and mount options that matter for a workload, and the best configuration
     /// of each filesystem: screen, race, verify against the defaults.
@@ -616,3 +596,32 @@ impl From<AggregateArg> for fsbattery_stats::Aggregate {
         }
     }
 }
+
+/// `run --help`'s examples and target specs. The filesystems a loop image can hold come from
+/// the kinds table at start-up, so a kind added there is listed here too.
+fn run_after_help() -> String {
+    RUN_AFTER_HELP.replace("{FSTYPES}", &fsbattery_core::targets::loop_fstypes())
+}
+
+const RUN_AFTER_HELP: &str = "Examples:\n  \
+        fsbattery run                                   # classic's workloads, native, quick scale\n  \
+        fsbattery run --suite piszcz2006                # S1's workloads and its conditions\n  \
+        fsbattery run --target dir:/mnt/a --target dir:/mnt/b --repeat 3\n  \
+        fsbattery run --workload metadata,split --scale standard --pause 10\n  \
+        fsbattery run --suite my-suite.toml --set stream.size=256MiB --out results/today\n  \
+        fsbattery run --target tmpfs --format json | jq '.cells | length'   # table on stderr\n  \
+        fsbattery run --dry-run                         # the plan, disk and time estimates\n\n\
+        Target specs (see `fsbattery list targets`):\n  \
+        dir:PATH[,label=NAME]         an existing, writable directory (no filesystem made)\n  \
+        tmpfs[:size=SIZE]             a private tmpfs\n  \
+        loop:FSTYPE[,size=SIZE][,mkfs=OPTS][,mount=OPTS]\n                                \
+        a fresh FSTYPE on a sparse loop image:\n                                \
+        {FSTYPES}\n  \
+        loop:btrfs,devices=4,profile=raid10   loop:zfs,devices=6,layout=mirror\n  \
+        loop:ext4,journal=external[,journal_size=SIZE]   loop:xfs,log=external\n  \
+        dev:/dev/NAME                 a whole, empty block device (--destroy-data to overwrite)\n\n\
+        With no --target: as root with loop devices, ext2 ext3 ext4 xfs btrfs tmpfs (those\n\
+        this machine can make; the others are named with why and the fix before the first\n\
+        mkfs, and `fsbattery setup` installs their tools); otherwise a fresh directory.\n\n\
+        Exit status: 0 all cells measured, 2 bad input, 3 some cell failed, 7 a target's own\n\
+        mkfs=/mount= options refused by a trial mkfs and mount before the run, 130 interrupted.";

@@ -78,3 +78,29 @@ fn report_then_shows_the_seeds_tables_alone() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["table"][0]["row"][8]["values"][5], "40.81");
 }
+
+/// `run --help` names the filesystems `list targets` names for `loop:` (both built from the
+/// kinds table): a kind added to the table cannot be missing from one of them.
+#[test]
+fn run_help_names_the_loop_filesystems_list_targets_names() {
+    let list = stdout(&bin().args(["list", "targets"]).output().unwrap());
+    let fstypes = list
+        .split("FSTYPE: ")
+        .nth(1)
+        .and_then(|rest| rest.split(". ").next())
+        .expect("list targets gives the loop: FSTYPE sentence");
+    let o = bin()
+        .args(["run", "--help"])
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let help = stdout(&o);
+    assert!(
+        help.contains(fstypes),
+        "run --help lacks {fstypes:?}:\n{help}"
+    );
+    for fs in ["ext4", "xfs", "btrfs", "zfs", "fuse2fs"] {
+        assert!(fstypes.contains(fs), "{fstypes}");
+    }
+}

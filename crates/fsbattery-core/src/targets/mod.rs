@@ -142,6 +142,12 @@ pub struct TargetOptions {
     pub fuse_timeout: Option<std::time::Duration>,
 }
 
+/// The filesystems a `loop:` target can hold, as a phrase for help texts (built from the
+/// kinds table, so a new kind appears in every help at once).
+pub fn loop_fstypes() -> String {
+    kinds::loop_fstypes()
+}
+
 /// Every filesystem name fsbattery knows how to make (and `tmpfs`), for shell completion.
 pub fn known_filesystems() -> &'static [&'static str] {
     kinds::known_names()

@@ -268,9 +268,9 @@ pub(crate) fn names_where(keep: impl Fn(&FsEntry) -> bool) -> String {
     }
 }
 
-/// The `loop:` kind's help for FSTYPE, from the table: the default kernel filesystems, any
-/// kernel filesystem with a mkfs tool, the FUSE ones, the multi-device layouts and journals.
-pub(crate) fn loop_help() -> String {
+/// The filesystems a loop image can hold, from the table: "ext2 ext3 ext4 xfs btrfs, any
+/// kernel fs with mkfs.FSTYPE, and FUSE ntfs exfat fuse2fs zfs".
+pub(crate) fn loop_fstypes() -> String {
     let join = |keep: &dyn Fn(&FsEntry) -> bool| {
         TABLE
             .iter()
@@ -281,6 +281,12 @@ pub(crate) fn loop_help() -> String {
     };
     let kernel = join(&|e| e.default && e.serve == Serve::Kernel);
     let fuse = join(&|e| matches!(e.serve, Serve::Fuse { .. }));
+    format!("{kernel}, any kernel fs with mkfs.FSTYPE, and FUSE {fuse}")
+}
+
+/// The `loop:` kind's help for FSTYPE, from the table: the default kernel filesystems, any
+/// kernel filesystem with a mkfs tool, the FUSE ones, the multi-device layouts and journals.
+pub(crate) fn loop_help() -> String {
     let multi: Vec<String> = TABLE
         .iter()
         .filter_map(|e| {
@@ -302,8 +308,8 @@ pub(crate) fn loop_help() -> String {
         .map(|(h, n)| format!("{h} ({})", n.join("/")))
         .collect();
     format!(
-        "FSTYPE: {kernel}, any kernel fs with mkfs.FSTYPE, and FUSE {fuse}. Multi-device: \
-         devices=N with {}. External journal: {}.",
+        "FSTYPE: {}. Multi-device: devices=N with {}. External journal: {}.",
+        loop_fstypes(),
         multi.join(" or "),
         journals.join(", ")
     )
