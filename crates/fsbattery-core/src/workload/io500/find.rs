@@ -9,9 +9,10 @@
 //! by level; each rank reads its share of the level's directories (every `ranks`-th of the
 //! level's list, which is the same on every rank) and the subdirectories all ranks found
 //! make the next level's list. So every directory is read once, by one rank, and a file is
-//! counted by the rank that read its directory. pfind balances by stealing work instead;
-//! on a tree of few large directories, as io500's, both end with the same directories per
-//! rank. Written by hand: no crate walks a tree split over MPI ranks.
+//! counted by the rank that read its directory. pfind balances by stealing work between
+//! ranks instead, which on io500's few large directories often leaves one of them unshared
+//! (bench/README.md); stealing needs point-to-point messages, which `Collective` does not
+//! offer. Written by hand: no crate walks a tree split over MPI ranks.
 
 use super::name_match::NameMatch;
 use crate::error::{IoContext, WorkloadError};
