@@ -191,7 +191,7 @@ mod tests {
     }
 
     /// `ranks` threads walking `dir` together, pooling their lists through shared memory as
-    /// the ranks do through MPI; each rank's count and the directories it read.
+    /// the ranks do through MPI; what each rank counted, in rank order.
     fn walk_on(ranks: usize, dir: &Path) -> Vec<Found> {
         let slots = Arc::new(Mutex::new(vec![Vec::new(); ranks]));
         let barrier = Arc::new(Barrier::new(ranks));
