@@ -12,7 +12,11 @@
 //! - mdtest-hard write/stat/read/delete: 3,901-byte files, all ranks in one directory, sync
 //!   after the writes (`-Y`); every mdtest item and the end of each mdtest phase as mdtest
 //!   makes them, call for call (see [`mdtest`]);
-//! - find: pfind's query over the whole data directory (see [`find`]).
+//! - find: pfind's query over the whole data directory (see [`find`]);
+//! - the data: IOR's timestamp pattern (`--dataPacketType=timestamp`) in every ior transfer
+//!   and mdtest-hard file, checked on every read inside the timing as IOR's `-R` and mdtest's
+//!   `-X` check it (see [`data_check`]); a read that does not return what was written fails
+//!   its phase.
 //!
 //! The layout and the read shifts are [`layout`]'s; the stonewall (IOR's `-D` with
 //! `stoneWallingWearOut=1`, mdtest's `-W`) is [`stonewall`]'s: the write phases stop at the
@@ -26,6 +30,7 @@
 //! metadata = geometric mean of the mdtest phases and find in kIOPS, a phase ≤ 0 left out of
 //! its group; total = √(bandwidth × metadata). Sizes follow `--scale`.
 
+mod data_check;
 mod find;
 mod layout;
 mod mdtest;
@@ -370,7 +375,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     })?);
     let src = l.ior_source();
     bw.push(go("ior_easy_read", byte, &|| {
-        read_seq(r, &l.easy_file(src), made.easy_bytes[src], transfer)
+        read_seq(r, (&l.easy_file(src), src), made.easy_bytes[src], transfer)
     })?);
     let (stat_of, read_of, rm_of) = (l.md_source(1), l.md_source(2), l.md_source(3));
     let p = r.peers;
@@ -409,13 +414,16 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     })?);
     md.push(go("mdtest_hard_read", file, &|| {
         let n = made.hard_files[read_of];
-        mdtest::each(
+        let bad = std::cell::Cell::new(0);
+        let done = mdtest::each(
             p,
             "mdtest-hard-read",
             n,
             (l.md_hard(read_of)?, Names::looked_up),
-            mdtest::read,
-        )
+            |path| mdtest::read(path, read_of).map(|ok| bad.set(bad.get() + u64::from(!ok))),
+        )?;
+        verified("mdtest-hard-read", &l.data(), bad.get())?;
+        Ok(done)
     })?);
     md.push(go("mdtest_hard_delete", file, &|| {
         let n = made.hard_files[rm_of];
@@ -474,8 +482,9 @@ fn write_phases(
     let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
         let n = c.md_hard_files;
         let mut names = l.md_hard(me)?;
+        let buf = mdtest::hard_buffer(me);
         let done = wall.run(peers, "io500-wearout-mdtest-hard", n, |i| {
-            mdtest::create_written(names.made(i))
+            mdtest::create_written(names.made(i), &buf)
         })?;
         mdtest::end_of_writes(peers, "mdtest-hard-write")?;
         Ok(done)
@@ -528,23 +537,56 @@ pub fn geomean(xs: &[f64]) -> f64 {
 }
 
 /// The bytes of the ior phases move through the engine (sync, buffered: IOR's POSIX API),
-/// as every workload's do: chunks of `transfer` bytes, incompressible data.
-fn io_file(path: &Path, how: Open, transfer: u64, seed: u64) -> Result<BlockFile, WorkloadError> {
+/// as every workload's do: chunks of `transfer` bytes, every one holding IOR's buffer as
+/// `rank` writes it ([`data_check`]).
+fn io_file(path: &Path, how: Open, transfer: u64, rank: usize) -> Result<BlockFile, WorkloadError> {
     let io = IoSettings {
         engine: EngineSpec::Sync,
         fill: Fill::Random,
         direct: false,
         fell_back: false,
     };
-    let chunk = u32::try_from(transfer).unwrap_or(u32::MAX);
-    BlockFile::open(path, how, &io, chunk, seed)
+    let chunk = usize::try_from(transfer.min(u64::from(u32::MAX))).unwrap_or(usize::MAX);
+    let mut base = vec![0u8; chunk];
+    data_check::fill(&mut base, rank);
+    BlockFile::open_holding(path, how, &io, &base, false)
+}
+
+/// One read of `len` bytes at `at` checked as IOR's `-R` checks it: the buffer's first byte
+/// flipped before, every byte compared with what `writer` wrote after; false when it differs.
+fn read_checked(
+    f: &mut BlockFile,
+    at: u64,
+    len: u64,
+    writer: usize,
+) -> Result<bool, WorkloadError> {
+    data_check::invalidate(f.last_buffer());
+    f.stream_from(OpKind::Read, at, len)?;
+    Ok(data_check::holds(
+        &f.last_buffer()[..len as usize],
+        writer,
+        at,
+    ))
+}
+
+/// A read phase's reads (IOR transfers, mdtest files) that did not hold what was written: the
+/// phase fails, as the app counts the run invalid when IOR or mdtest report data errors.
+fn verified(what: &str, path: &Path, bad: u64) -> Result<(), WorkloadError> {
+    if bad == 0 {
+        return Ok(());
+    }
+    Err(WorkloadError::Failed(format!(
+        "io500 {what}: {bad} reads in {} did not return what was written (the app's -R/-X \
+         data check)",
+        path.display()
+    )))
 }
 
 /// ior-easy write: the rank's own file from offset 0 in `transfer` pieces until `size` or
 /// the stonewall, fsync at the end (IOR `-e`), `-g` barriers after the open and the
 /// transfers; returns the bytes written.
 fn write_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
-    let mut f = io_file(path, Open::Truncate, transfer, size)?;
+    let mut f = io_file(path, Open::Truncate, transfer, r.l.rank)?;
     r.peers.barrier("io500-ior-easy-write-open")?;
     let n = size.div_ceil(transfer);
     let done = r.wall.run(r.peers, "io500-wearout-ior-easy", n, |i| {
@@ -557,17 +599,27 @@ fn write_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, 
     Ok((done * transfer).min(size))
 }
 
-/// ior-easy read: `size` bytes of `path` from offset 0, `-g` barriers as the write.
-fn read_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
-    let mut f = io_file(path, Open::Existing, transfer, size)?;
+/// ior-easy read: `size` bytes of `writer`'s file from offset 0, transfer by transfer, each
+/// checked (IOR `-R`); `-g` barriers as the write.
+fn read_seq(
+    r: &Run<'_>,
+    (path, writer): (&Path, usize),
+    size: u64,
+    transfer: u64,
+) -> Result<u64, WorkloadError> {
+    let mut f = io_file(path, Open::Existing, transfer, writer)?;
     r.peers.barrier("io500-ior-easy-read-open")?;
-    let done = if size == 0 {
-        0
-    } else {
-        f.stream(OpKind::Read, size)?
-    };
+    let mut bad = 0;
+    let mut at = 0;
+    while at < size {
+        crate::workload::poll(at / transfer)?;
+        let len = transfer.min(size - at);
+        bad += u64::from(!read_checked(&mut f, at, len, writer)?);
+        at += len;
+    }
     r.peers.barrier("io500-ior-easy-read-done")?;
-    Ok(done)
+    verified("ior-easy-read", path, bad)?;
+    Ok(size)
 }
 
 /// ior-hard write: this rank's transfers i = 0, 1, … until `n` or the stonewall, transfer
@@ -575,7 +627,7 @@ fn read_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, W
 /// bytes.
 fn hard_write(r: &Run<'_>, n: u64) -> Result<u64, WorkloadError> {
     let l = &r.l;
-    let mut f = io_file(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank as u64)?;
+    let mut f = io_file(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank)?;
     r.peers.barrier("io500-ior-hard-write-open")?;
     let done = r.wall.run(r.peers, "io500-wearout-ior-hard", n, |i| {
         f.write_at(hard_offset(l, i, l.rank), i * HARD_TRANSFER)
@@ -585,21 +637,22 @@ fn hard_write(r: &Run<'_>, n: u64) -> Result<u64, WorkloadError> {
     Ok(done * HARD_TRANSFER)
 }
 
-/// ior-hard read: the `bytes` that `of_rank` wrote, transfer by transfer.
+/// ior-hard read: the `bytes` that `of_rank` wrote, transfer by transfer, each checked (IOR
+/// `-R`).
 fn hard_read(r: &Run<'_>, bytes: u64, of_rank: usize) -> Result<u64, WorkloadError> {
     let l = &r.l;
-    let mut f = io_file(
-        &l.hard_file(),
-        Open::Existing,
-        HARD_TRANSFER,
-        of_rank as u64,
-    )?;
+    let path = l.hard_file();
+    let mut f = io_file(&path, Open::Existing, HARD_TRANSFER, of_rank)?;
     r.peers.barrier("io500-ior-hard-read-open")?;
     let n = bytes / HARD_TRANSFER;
+    let mut bad = 0;
     for i in 0..n {
-        f.read_at(hard_offset(l, i, of_rank))?;
+        crate::workload::poll(i)?;
+        let at = hard_offset(l, i, of_rank);
+        bad += u64::from(!read_checked(&mut f, at, HARD_TRANSFER, of_rank)?);
     }
     r.peers.barrier("io500-ior-hard-read-done")?;
+    verified("ior-hard-read", &path, bad)?;
     Ok(n * HARD_TRANSFER)
 }
 
@@ -612,6 +665,37 @@ fn hard_offset(l: &Layout, i: u64, rank: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transfer_reads_back_checked_against_its_writer_and_a_changed_byte_is_caught() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("ior_file_easy");
+        let transfer = 3 * 4096 + 5;
+        let mut w = io_file(&path, Open::Truncate, transfer, 1).unwrap();
+        for i in 0..3 {
+            w.stream_from(OpKind::Write, i * transfer, transfer)
+                .unwrap();
+        }
+        drop(w);
+        let mut r = io_file(&path, Open::Existing, transfer, 1).unwrap();
+        assert!(read_checked(&mut r, transfer, transfer, 1).unwrap());
+        assert!(
+            !read_checked(&mut r, transfer, transfer, 0).unwrap(),
+            "rank 0 wrote none"
+        );
+        // One byte changed on disk, in the last transfer.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[(3 * transfer - 2) as usize] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_checked(&mut r, 0, transfer, 1).unwrap());
+        assert!(!read_checked(&mut r, 2 * transfer, transfer, 1).unwrap());
+        let e = verified("ior-easy-read", &path, 1).unwrap_err().to_string();
+        assert!(
+            e.contains("1 reads in") && e.contains("ior_file_easy"),
+            "{e}"
+        );
+        verified("ior-easy-read", &path, 0).unwrap();
+    }
 
     #[test]
     fn scores_are_geometric_means_as_io500_computes_them() {

@@ -102,11 +102,19 @@ pub(super) fn create(path: &CStr) -> Result<(), WorkloadError> {
     create_open(path).map(drop)
 }
 
-/// An mdtest-hard file: created with its 3,901 bytes, in one write after a seek to 0.
-pub(super) fn create_written(path: &CStr) -> Result<(), WorkloadError> {
+/// What `rank` writes into each of its mdtest-hard files: IOR's timestamp buffer
+/// (`--dataPacketType=timestamp`, made once per phase as mdtest makes its `write_buffer`).
+pub(super) fn hard_buffer(rank: usize) -> [u8; HARD_BYTES] {
+    let mut buf = [0u8; HARD_BYTES];
+    super::data_check::fill(&mut buf, rank);
+    buf
+}
+
+/// An mdtest-hard file: created with its 3,901 bytes (`buf`), in one write after a seek to 0.
+pub(super) fn create_written(path: &CStr, buf: &[u8; HARD_BYTES]) -> Result<(), WorkloadError> {
     let f = create_open(path)?;
     failed(lseek(&f.fd, 0, Whence::SeekSet), "seek", path)?;
-    let n = failed(write_fd(&f.fd, &[0x3cu8; HARD_BYTES]), "write", path)?;
+    let n = failed(write_fd(&f.fd, buf), "write", path)?;
     short(n, "wrote", path)
 }
 
@@ -118,14 +126,19 @@ pub(super) fn remove(path: &CStr) -> Result<(), WorkloadError> {
     failed(unlink(path), "unlink", path)
 }
 
-/// An mdtest-hard file's 3,901 bytes, in one read after a seek to 0, as mdtest's; a shorter
-/// file fails.
-pub(super) fn read(path: &CStr) -> Result<(), WorkloadError> {
+/// An mdtest-hard file's 3,901 bytes, in one read after a seek to 0, as mdtest's, checked as
+/// `-X` checks them (the buffer invalidated before, compared with what `writer` wrote
+/// after: false when it differs); a shorter file fails.
+pub(super) fn read(path: &CStr, writer: usize) -> Result<bool, WorkloadError> {
+    use super::data_check::{holds, invalidate};
     let mut buf = [0u8; HARD_BYTES];
     let f = failed(open(path, OFlag::O_RDONLY, Mode::empty()), "open", path).map(BackendFd::new)?;
+    invalidate(&mut buf);
     failed(lseek(&f.fd, 0, Whence::SeekSet), "seek", path)?;
     let n = failed(read_fd(&f.fd, &mut buf), "read", path)?;
-    short(n, "read", path)
+    short(n, "read", path)?;
+    // mdtest passes the item's number, which only seeds the check's unused rand_r draw.
+    Ok(holds(&buf, writer, 0))
 }
 
 /// mdtest counts a transfer of other than its size as an error; so does fsbattery.
@@ -150,7 +163,7 @@ mod tests {
         let hard = names.made(7).to_owned();
         let easy = names.looked_up(12).to_owned();
         assert!(easy.to_bytes().ends_with(b"/file.mdtest.3.12"));
-        create_written(&hard).unwrap();
+        create_written(&hard, &hard_buffer(3)).unwrap();
         create(&easy).unwrap();
         assert_eq!(
             std::fs::metadata(d.path().join("file.mdtest.3.7"))
@@ -158,9 +171,10 @@ mod tests {
                 .len(),
             HARD_BYTES as u64
         );
-        read(&hard).unwrap();
+        assert!(read(&hard, 3).unwrap(), "rank 3's data");
+        assert!(!read(&hard, 2).unwrap(), "not rank 2's");
         stat(&easy).unwrap();
-        let e = read(&easy).unwrap_err().to_string();
+        let e = read(&easy, 3).unwrap_err().to_string();
         assert!(e.contains("read 0 of 3901 bytes"), "{e}");
         remove(&hard).unwrap();
         let e = stat(&hard).unwrap_err().to_string();

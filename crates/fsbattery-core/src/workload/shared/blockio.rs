@@ -189,6 +189,21 @@ impl BlockFile {
         chunk: u32,
         seed: u64,
     ) -> Result<BlockFile, WorkloadError> {
+        let mut base = vec![0u8; chunk as usize];
+        io.fill.generate(seed, &mut base);
+        BlockFile::open_holding(path, how, io, &base, io.fill.stamps())
+    }
+
+    /// As [`BlockFile::open`], every write carrying `base` (its length is the chunk), stamped
+    /// with its offset when `stamps` is set.
+    pub fn open_holding(
+        path: &Path,
+        how: Open,
+        io: &IoSettings,
+        base: &[u8],
+        stamps: bool,
+    ) -> Result<BlockFile, WorkloadError> {
+        let chunk = u32::try_from(base.len()).expect("a chunk fits in u32");
         let mut o = OpenOptions::new();
         o.read(true).write(true);
         match how {
@@ -210,9 +225,7 @@ impl BlockFile {
         };
         let depth = io.engine.depth() as usize;
         let mut pool = BufferPool::new(depth, chunk as usize, mem_align);
-        let mut base = vec![0u8; chunk as usize];
-        io.fill.generate(seed, &mut base);
-        pool.fill_all(&base);
+        pool.fill_all(base);
         let mut engine = io.engine.build(pool)?;
         let id = engine.add_file(file)?;
         Ok(BlockFile {
@@ -220,7 +233,7 @@ impl BlockFile {
             file: id,
             path: path.to_path_buf(),
             chunk,
-            stamps: io.fill.stamps(),
+            stamps,
             slot: 0,
         })
     }
@@ -278,12 +291,18 @@ impl BlockFile {
     /// Change one word of the chunk last read, as bonnie's `dirty_buffer` does before writing
     /// a block back (the driver's LIFO free list gives the next single write the same slot).
     pub fn dirty(&mut self) {
-        let slot = usize::from(self.slot);
-        let b = self.driver.engine_mut().buffers_mut().slot_mut(slot);
+        let b = self.last_buffer();
         if b.len() >= 4 {
             let w = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).wrapping_add(1);
             b[..4].copy_from_slice(&w.to_ne_bytes());
         }
+    }
+
+    /// The buffer of the chunk last read (or slot 0): what a read left there, for a check of
+    /// it, or to change before the next read into it (with one slot, every read uses it).
+    pub fn last_buffer(&mut self) -> &mut [u8] {
+        let slot = usize::from(self.slot);
+        self.driver.engine_mut().buffers_mut().slot_mut(slot)
     }
 
     /// fsync the file and wait for it.
