@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench/io500.sh: fsbattery's io500 suite against IOR, mdtest and pfind run as the io500 app
-# runs them (its options, phase order and scores), the same total work on the same directory.
+# bench/io500.sh: fsbattery's io500 suite against the io500 app itself (IO500_SRC given), or
+# against IOR, mdtest and pfind run one phase at a time with the app's options; the same total
+# work on the same directory.
 #
 # Each round runs both tools, in an order alternating per round. Once, before the first
 # round, a warm-up writes and removes as many bytes as a run will hold: fresh VM pages are
@@ -8,25 +9,32 @@
 # and not before every run: a warm-up just before each run favoured fsbattery, whose phases
 # all follow it within seconds in one process, over the reference's later phases, each a new
 # mpirun (mdtest-hard-write 1.38-1.83 with it before every run, 0.995 with it once;
-# 2026-11-27). fsbattery runs the 12
-# phases in one `mpirun fsbattery run --suite io500 --cache none` (the app's behaviour:
-# nothing done to the cache between phases); IOR, mdtest and pfind run as one mpirun per
-# phase, in the app's order, with the app's flags (io500 src/phase_*.c):
-#   ior-easy  ior -C -Q 1 -g -G 27 -k -e -o D/ior-easy/ior_file_easy -t 2m -b EASY -F -w|-r
-#   ior-hard  ior -C -Q 1 -g -G=27 -k -e -o D/ior-hard/file -t 47008 -b 47008 -s HARD -w|-r
+# 2026-11-27). fsbattery runs the 12 phases in one `mpirun fsbattery run --suite io500
+# --cache none` (the app's behaviour: nothing done to the cache between phases).
+#
+# The reference, with IO500_SRC: the io500 app (github.com/IO500/io500, built here against
+# IOR_SRC and PFIND_SRC as its prepare.sh would), one mpirun per round running every phase
+# back to back in one process, as a real IO500 run does, with its own options (it prints them
+# with --dry-run). Its stonewall is 300 s and every write phase ends before it, so the app
+# calls these runs INVALID: expected, the sizes are fixed so that both sides do the same work.
+# Without IO500_SRC: one mpirun per phase, in the app's order, with the app's flags
+# (io500 src/phase_*.c) but without the stonewall (-D 300 -O stoneWallingWearOut=1, -W 300):
+#   ior-easy  ior -C -Q 1 -g -G 27 -k -e -o D/ior-easy/ior_file_easy -t 2m -b EASY -F -w|-r -R
+#   ior-hard  ior -C -Q 1 -g -G=27 -k -e -o D/ior-hard/file -t 47008 -b 47008 -s HARD -w|-r -R
 #   mdtest-easy  mdtest -n MDE -u -L -F -P -G 27 -N 1 -d D/mdtest-easy -C -Y | -T | -r
-#   mdtest-hard  mdtest -n MDH -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d D/mdtest-hard -C -Y | -T | -E | -r
+#   mdtest-hard  mdtest -n MDH -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d D/mdtest-hard -C -Y | -T | -E -X | -r
 #   find      pfind D -newer TIMESTAMP -size 3901c -name "*01*" -C -q 10000 (-D rates: its rate)
+# every IOR and mdtest call with --dataPacketType=timestamp, and the reads checking the data
+# (-R, -X) as fsbattery's do.
 # find: both sides split the tree between the ranks by directory (pfind by stealing work,
 # fsbattery level by level), so on io500's few large directories the split decides much of
-# the rate; see bench/README.md for the one-rank comparison of the work per entry.
-# Left out on both sides: the stonewall (-D 300 with stoneWallingWearOut=1; a fixed amount
-# instead, so both do the same work) and data verification (-R, -X), which fsbattery does
-# not do. Per phase the script prints both medians, the median of the per-round ratios
-# fsbattery / reference (higher is better for fsbattery in every phase) with their range.
+# the rate; see bench/README.md. Per phase the script prints both medians, the median of the
+# per-round ratios fsbattery / reference (higher is better for fsbattery in every phase) with
+# their range.
 #
-#   IOR_SRC=/path/to/ior PFIND_SRC=/path/to/pfind RUNS=7 bash bench/io500.sh
+#   IO500_SRC=/path/to/io500 IOR_SRC=/path/to/ior PFIND_SRC=/path/to/pfind RUNS=7 bash bench/io500.sh
 #
+# IO500_SRC: a checkout of github.com/IO500/io500 (its io500 built here unless present);
 # IOR_SRC: a checkout of github.com/hpc/ior (built here with ./bootstrap, ./configure and make
 # unless src/ior and src/mdtest exist); PFIND_SRC: a checkout of github.com/VI4IO/pfind (built
 # with its compile.sh unless pfind exists). Knobs: RANKS (2), RUNS (7), EASY_MB (512 per
@@ -57,6 +65,15 @@ if [[ ! -x $IOR_SRC/src/ior || ! -x $IOR_SRC/src/mdtest ]]; then
 fi
 [[ -x $PFIND_SRC/pfind ]] || (cd "$PFIND_SRC" && bash compile.sh) >&2
 IOR=$IOR_SRC/src/ior MDTEST=$IOR_SRC/src/mdtest PFIND=$PFIND_SRC/pfind
+# The io500 app links IOR's libaiori.a and pfind.a from its build/ior and build/pfind (its
+# Makefile); it is built against the two checkouts above, as its prepare.sh would.
+if [[ -n ${IO500_SRC:-} && ! -x $IO500_SRC/io500 ]]; then
+    [[ -f $PFIND_SRC/pfind.a && -f $IOR_SRC/src/libaiori.a ]] || { echo "io500.sh: IO500_SRC needs pfind.a in PFIND_SRC and src/libaiori.a in IOR_SRC" >&2; exit 5; }
+    mkdir -p "$IO500_SRC/build"
+    ln -sfn "$(realpath "$IOR_SRC")" "$IO500_SRC/build/ior"
+    ln -sfn "$(realpath "$PFIND_SRC")" "$IO500_SRC/build/pfind"
+    make -C "$IO500_SRC" >&2
+fi
 
 mkdir -p "$DIR"
 trap 'rm -rf "$DIR"' EXIT
@@ -97,10 +114,11 @@ reference_round() {
     local top=$DIR/ref r
     local d=$top/t/fsbattery-io500
     rm -rf "$top" && mkdir -p "$d/datafiles/ior-easy" "$d/datafiles/ior-hard" "$d/datafiles/mdtest-easy" "$d/datafiles/mdtest-hard" "$d/res"
-    local easy=("$IOR" -C -Q 1 -g -G 27 -k -e -o "$d/datafiles/ior-easy/ior_file_easy" -t 2m -b "${EASY_MB}m" -F)
-    local hard=("$IOR" -C -Q 1 -g -G=27 -k -e -o "$d/datafiles/ior-hard/file" -t 47008 -b 47008 -s "$HARD")
-    local mde=("$MDTEST" -n "$MDE" -u -L -F -P -G 27 -N 1 -d "$d/datafiles/mdtest-easy")
-    local mdh=("$MDTEST" -n "$MDH" -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d "$d/datafiles/mdtest-hard")
+    local t=--dataPacketType=timestamp
+    local easy=("$IOR" "$t" -C -Q 1 -g -G 27 -k -e -o "$d/datafiles/ior-easy/ior_file_easy" -t 2m -b "${EASY_MB}m" -F)
+    local hard=("$IOR" "$t" -C -Q 1 -g -G=27 -k -e -o "$d/datafiles/ior-hard/file" -t 47008 -b 47008 -s "$HARD")
+    local mde=("$MDTEST" "$t" -n "$MDE" -u -L -F -P -G 27 -N 1 -d "$d/datafiles/mdtest-easy")
+    local mdh=("$MDTEST" "$t" -n "$MDH" -t -w 3901 -e 3901 -P -G=27 -N 1 -F -d "$d/datafiles/mdtest-hard")
     run() { "${MPIRUN[@]}" "$@" 2>"$d.err" || { cat "$d.err" >&2; exit 1; }; }
     echo "ior_easy_write $(run "${easy[@]}" -w | ior_gib)"
     echo "mdtest_easy_write $(run "${mde[@]}" -C -Y | md_k creation)"
@@ -109,13 +127,46 @@ reference_round() {
     echo "mdtest_hard_write $(run "${mdh[@]}" -C -Y | md_k creation)"
     r=$(run "$PFIND" "$d/datafiles" -newer "$d/res/timestampfile" -size 3901c -name "*01*" -C -q 10000 -D rates)
     echo "find $(awk '/^\[DONE\]/ {print $3; exit}' <<<"$r")"
-    echo "ior_easy_read $(run "${easy[@]}" -r | ior_gib)"
+    echo "ior_easy_read $(run "${easy[@]}" -r -R | ior_gib)"
     echo "mdtest_easy_stat $(run "${mde[@]}" -T | md_k stat)"
-    echo "ior_hard_read $(run "${hard[@]}" -r | ior_gib)"
+    echo "ior_hard_read $(run "${hard[@]}" -r -R | ior_gib)"
     echo "mdtest_hard_stat $(run "${mdh[@]}" -T | md_k stat)"
     echo "mdtest_easy_delete $(run "${mde[@]}" -r | md_k removal)"
-    echo "mdtest_hard_read $(run "${mdh[@]}" -E | md_k read)"
+    echo "mdtest_hard_read $(run "${mdh[@]}" -E -X | md_k read)"
     echo "mdtest_hard_delete $(run "${mdh[@]}" -r | md_k removal)"
+    rm -rf "$top"
+}
+
+# The reference as the io500 app itself: one mpirun of all phases, back to back in one process,
+# with the app's own flags (stonewall 300 s, wear-out, -R/-X verification on reads), at the same
+# sizes. Its [RESULT] lines give the phases (GiB/s, kIOPS); the extended phase is switched off.
+# Every write phase ends before the stonewall, so the app calls the run INVALID: expected here.
+app_round() {
+    local top=$DIR/ref
+    local d=$top/t/fsbattery-io500
+    rm -rf "$top" && mkdir -p "$d"
+    cat >"$top/config.ini" <<INI
+[global]
+datadir = $d/datafiles
+resultdir = $d/res
+timestamp-datadir = FALSE
+timestamp-resultdir = FALSE
+[debug]
+stonewall-time = 300
+[ior-easy]
+transferSize = 2m
+blockSize = ${EASY_MB}m
+[mdtest-easy]
+n = $MDE
+[ior-hard]
+segmentCount = $HARD
+[mdtest-hard]
+n = $MDH
+[ior-rnd4K-easy-read]
+run = FALSE
+INI
+    (cd "$top" && "${MPIRUN[@]}" "$IO500_SRC/io500" config.ini >"$d.out" 2>&1) || { cat "$d.out" >&2; exit 1; }
+    awk '$1 == "[RESULT]" {gsub("-", "_", $2); print $2, $3}' "$d/res/result_summary.txt"
     rm -rf "$top"
 }
 
@@ -123,11 +174,14 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 
 echo "# $(date -u '+%F %H:%M UTC'), $(nproc) cores, $(uname -r), $(mpirun --version | head -1), fsbattery $("$FSB" --version | awk '{print $2}'), ior $(git -C "$IOR_SRC" rev-parse --short HEAD 2>/dev/null || echo '?'), pfind $(git -C "$PFIND_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "# RANKS=$RANKS RUNS=$RUNS EASY_MB=$EASY_MB HARD=$HARD MDE=$MDE MDH=$MDH, tmpfs $DIR"
+REFERENCE=reference_round
+[[ -n ${IO500_SRC:-} ]] && REFERENCE=app_round
+echo "# reference: $([[ $REFERENCE == app_round ]] && echo "the io500 app ($(git -C "$IO500_SRC" rev-parse --short HEAD 2>/dev/null || echo "$IO500_SRC")), one mpirun" || echo "IOR, mdtest and pfind, one mpirun per phase")"
 declare -A F R Q
 warm_up
 for ((round = 0; round < RUNS; round++)); do
-    if ((round % 2)); then ref=$(reference_round); fsb=$(fsbattery_round);
-    else fsb=$(fsbattery_round); ref=$(reference_round); fi
+    if ((round % 2)); then ref=$($REFERENCE); fsb=$(fsbattery_round);
+    else fsb=$(fsbattery_round); ref=$($REFERENCE); fi
     for p in "${PHASES[@]}"; do
         f=$(awk -v p="$p" '$1 == p {print $2}' <<<"$fsb")
         r=$(awk -v p="$p" '$1 == p {print $2}' <<<"$ref")

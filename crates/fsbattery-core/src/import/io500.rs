@@ -146,6 +146,33 @@ mod tests {
         assert_eq!(t.value, 0.001875);
     }
 
+    /// The io500 app (02091cf, IOR 5fcf0ba, pfind aaba722) built and run here: 2 ranks on a
+    /// tmpfs, fixed sizes with the 300 s stonewall, so its write phases ended early and it
+    /// marked them and the run INVALID; its extended phase switched off (2026-11-27), verbatim.
+    const HERE: &str = include_str!("testdata/io500-app-here-result_summary.txt");
+
+    #[test]
+    fn a_real_app_run_imports_with_its_invalid_write_phases() {
+        let p = Io500.parse(HERE.as_bytes()).unwrap();
+        assert_eq!(p.version, "io500-isc26_v2-26-g02091cf254d8");
+        assert_eq!(p.params["app_valid"], "no");
+        assert_eq!(
+            p.params["app_invalid"],
+            "ior-easy-write,mdtest-easy-write,ior-hard-write,mdtest-hard-write"
+        );
+        let names: Vec<&str> = p.metrics.iter().map(|(m, _)| m.name.as_str()).collect();
+        assert_eq!(
+            names.len(),
+            15,
+            "the unscored timestamp and rnd4K lines left out: {names:?}"
+        );
+        let find = names.iter().position(|n| *n == "find").unwrap();
+        let Reading::Value(s) = &p.metrics[find].1 else {
+            panic!("find has a value")
+        };
+        assert_eq!((s.value, s.elapsed_s), (2790.908367, 0.215));
+    }
+
     #[test]
     fn a_summary_without_its_score_line_is_refused_with_the_fix() {
         let cut: String = S3.lines().take(5).map(|l| format!("{l}\n")).collect();
