@@ -1,9 +1,10 @@
 //! `MPI_COMM_WORLD` as a [`Collective`]: rank, size, processor name, the node-local
 //! communicator (`MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`) to pick one leader per node,
-//! and the two all-gathers.
+//! the two all-gathers, and point-to-point sends and probes.
 
 use fsbattery_core::collective::{Collective, Word};
 use mpi::datatype::PartitionMut;
+use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::Count;
@@ -52,6 +53,27 @@ impl Collective for World {
         flat.chunks_exact(4)
             .map(|c| [c[0], c[1], c[2], c[3]])
             .collect()
+    }
+    fn send(&self, to: usize, tag: u16, bytes: &[u8]) {
+        self.world
+            .process_at_rank(to as i32)
+            .send_with_tag(bytes, i32::from(tag));
+    }
+    fn try_receive(&self, from: Option<usize>, tag: u16) -> Option<(usize, Vec<u8>)> {
+        let tag = i32::from(tag);
+        // A matched probe: the message found is the one received, even with several senders.
+        let probed = match from {
+            Some(r) => self
+                .world
+                .process_at_rank(r as i32)
+                .immediate_matched_probe_with_tag(tag)?,
+            None => self
+                .world
+                .any_process()
+                .immediate_matched_probe_with_tag(tag)?,
+        };
+        let (bytes, status) = probed.matched_receive_vec::<u8>();
+        Some((status.source_rank() as usize, bytes))
     }
     fn all_gather_bytes(&self, mine: &[u8]) -> Vec<Vec<u8>> {
         let n = self.size();

@@ -37,6 +37,22 @@ pub trait Collective {
     fn all_gather(&self, mine: Word) -> Vec<Word>;
     /// Every rank's bytes (any length), in rank order; returns once every rank has called it.
     fn all_gather_bytes(&self, mine: &[u8]) -> Vec<Vec<u8>>;
+    /// Point to point, for a protocol whose ranks do not move in step (io500's find steals
+    /// work as pfind does): `bytes` to rank `to` under `tag`, returning once they are sent
+    /// or buffered. A single process has no other rank to send to.
+    fn send(&self, to: usize, tag: u16, bytes: &[u8]) {
+        unreachable!(
+            "rank {} of 1 sent {} bytes to rank {to} (tag {tag})",
+            self.rank(),
+            bytes.len()
+        )
+    }
+    /// A message under `tag` from rank `from` (any rank: `None`), if one is waiting: its
+    /// sender and bytes. Messages from one sender under one tag arrive in the order sent.
+    fn try_receive(&self, from: Option<usize>, tag: u16) -> Option<(usize, Vec<u8>)> {
+        let _ = (from, tag);
+        None
+    }
 }
 
 /// A run of one process: rank 0 of 1.

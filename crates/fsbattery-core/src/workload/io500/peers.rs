@@ -4,8 +4,10 @@
 //!
 //! Every exchange is [`Team::gather`] with its own tag, so a rank that left the phase (it
 //! failed) makes the others' exchange fail instead of hang (see `collective`'s invariants).
-//! For a single process each is immediate.
+//! For a single process each is immediate. find's messages are point to point instead
+//! ([`Mail`]); its protocol ends on every rank together (see `find`).
 
+use super::find::Mail;
 use crate::collective::Team;
 use crate::error::WorkloadError;
 
@@ -38,25 +40,6 @@ impl<'a> Peers<'a> {
         }
     }
 
-    /// Every rank's `items` (byte strings holding no NUL), in rank order: each rank ends up
-    /// with the same list (find's directories of the next level).
-    pub(super) fn all_items(
-        &self,
-        what: &str,
-        items: Vec<Vec<u8>>,
-    ) -> Result<Vec<Vec<u8>>, WorkloadError> {
-        let Some(team) = self.team else {
-            return Ok(items);
-        };
-        let mine = items.join(&0u8);
-        let parts = team.gather_bytes(what, &mine)?;
-        Ok(parts
-            .iter()
-            .filter(|p| !p.is_empty())
-            .flat_map(|p| p.split(|&b| b == 0).map(<[u8]>::to_vec))
-            .collect())
-    }
-
     /// How many ranks share rank 0's host, and whether ranks fill a node before the next
     /// (rank 1 on rank 0's host: IOR's "tasks block mapping"); both as IOR's
     /// `GetNumTasksOnNode0` and `QueryNodeMapping` find them.
@@ -79,6 +62,24 @@ impl<'a> Peers<'a> {
 }
 
 /// FNV-1a of `s`.
+/// find's messages go over the run's transport; a single process is rank 0 of 1.
+impl Mail for Peers<'_> {
+    fn rank(&self) -> usize {
+        self.team.map_or(0, |t| t.comm().rank())
+    }
+    fn size(&self) -> usize {
+        self.team.map_or(1, |t| t.comm().size())
+    }
+    fn send(&self, to: usize, tag: u16, bytes: &[u8]) {
+        if let Some(t) = self.team {
+            t.comm().send(to, tag, bytes);
+        }
+    }
+    fn try_receive(&self, from: Option<usize>, tag: u16) -> Option<(usize, Vec<u8>)> {
+        self.team?.comm().try_receive(from, tag)
+    }
+}
+
 pub(super) fn fnv(s: &[u8]) -> u64 {
     s.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
