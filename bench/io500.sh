@@ -26,9 +26,9 @@
 #   find      pfind D -newer TIMESTAMP -size 3901c -name "*01*" -C -q 10000 (-D rates: its rate)
 # every IOR and mdtest call with --dataPacketType=timestamp, and the reads checking the data
 # (-R, -X) as fsbattery's do.
-# find: both sides split the tree between the ranks by directory (pfind by stealing work,
-# fsbattery level by level), so on io500's few large directories the split decides much of
-# the rate; see bench/README.md. Per phase the script prints both medians, the median of the
+# find: both sides steal work as pfind does, so on io500's three large directories the split
+# between the ranks (2:1, or 3:0 with the other rank only stat'ing stolen matches) varies from
+# run to run on both sides and decides much of the rate; see bench/README.md. Per phase the script prints both medians, the median of the
 # per-round ratios fsbattery / reference (higher is better for fsbattery in every phase) with
 # their range.
 #

@@ -1,7 +1,9 @@
 //! Many processes running one plan together (MPI ranks), without the runner knowing MPI.
 //!
 //! [`Collective`] is the transport: rank, size, host, whether this rank speaks for its node,
-//! and two all-gathers. A single process is [`Solo`]; the `fsbattery-mpi` crate implements it
+//! two all-gathers, and point-to-point messages for the one protocol whose ranks do not move
+//! in step (io500's find, which steals work as pfind does and ends on every rank together by
+//! its own token ring). A single process is [`Solo`]; the `fsbattery-mpi` crate implements it
 //! over MPI. [`Team`] is the protocol every rank follows on top of it:
 //! - a timed phase starts and ends with an exchange (each is a barrier: nobody leaves an
 //!   all-gather before every rank has entered it), and each rank times itself in between;
@@ -180,14 +182,6 @@ impl<'a> Team<'a> {
                 elapsed_s: f64::from_bits(w[3]),
             })
             .collect())
-    }
-
-    /// Every rank's bytes of `what` (any length), in rank order. A tagged exchange comes
-    /// first, so a rank elsewhere in the plan makes this fail on every rank instead of
-    /// pairing its bytes with another exchange.
-    pub fn gather_bytes(&self, what: &str, mine: &[u8]) -> Result<Vec<Vec<u8>>, Fault> {
-        self.exchange(SAMPLE, tag(what), mine.len() as f64, 0.0)?;
-        Ok(self.comm.all_gather_bytes(mine))
     }
 
     /// Whether any rank wants to stop (a signal reached it); every rank gets the same answer,

@@ -43,7 +43,7 @@ mod stonewall;
 use super::blockio::{bytes, choice, count, BlockFile, IoSettings, Open};
 use super::{Workload, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
-use crate::error::WorkloadError;
+use crate::error::{IoContext, WorkloadError};
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params};
@@ -539,37 +539,60 @@ pub fn geomean(xs: &[f64]) -> f64 {
     (kept.iter().map(|x| x.ln()).sum::<f64>() / kept.len() as f64).exp()
 }
 
-/// The bytes of the ior phases move through the engine (sync, buffered: IOR's POSIX API),
-/// as every workload's do: chunks of `transfer` bytes, every one holding IOR's buffer as
-/// `rank` writes it ([`data_check`]).
-fn io_file(path: &Path, how: Open, transfer: u64, rank: usize) -> Result<BlockFile, WorkloadError> {
-    let io = IoSettings {
-        engine: EngineSpec::Sync,
-        fill: Fill::Random,
-        direct: false,
-        fell_back: false,
-    };
-    let chunk = usize::try_from(transfer.min(u64::from(u32::MAX))).unwrap_or(usize::MAX);
-    let mut base = vec![0u8; chunk];
-    data_check::fill(&mut base, rank);
-    BlockFile::open_holding(path, how, &io, &base, false)
+/// An ior file: its bytes move through the engine (sync, buffered: IOR's POSIX API), as
+/// every workload's do, in chunks of `transfer` bytes, each holding IOR's buffer as `rank`
+/// writes it ([`data_check`]). IOR's POSIX backend seeks before every transfer (`lseek64`,
+/// then `read` or `write`) where the engine's sync path calls `pread`/`pwrite`; the seek is
+/// made on a second descriptor of the file, so each transfer costs IOR's two calls.
+struct IorFile {
+    io: BlockFile,
+    seek: std::fs::File,
 }
 
-/// One read of `len` bytes at `at` checked as IOR's `-R` checks it: the buffer's first byte
-/// flipped before, every byte compared with what `writer` wrote after; false when it differs.
-fn read_checked(
-    f: &mut BlockFile,
-    at: u64,
-    len: u64,
-    writer: usize,
-) -> Result<bool, WorkloadError> {
-    data_check::invalidate(f.last_buffer());
-    f.stream_from(OpKind::Read, at, len)?;
-    Ok(data_check::holds(
-        &f.last_buffer()[..len as usize],
-        writer,
-        at,
-    ))
+impl IorFile {
+    fn open(path: &Path, how: Open, transfer: u64, rank: usize) -> Result<IorFile, WorkloadError> {
+        let io = IoSettings {
+            engine: EngineSpec::Sync,
+            fill: Fill::Random,
+            direct: false,
+            fell_back: false,
+        };
+        let chunk = usize::try_from(transfer.min(u64::from(u32::MAX))).unwrap_or(usize::MAX);
+        let mut base = vec![0u8; chunk];
+        data_check::fill(&mut base, rank);
+        let io = BlockFile::open_holding(path, how, &io, &base, false)?;
+        let seek = std::fs::File::open(path).ctx(|| format!("open {}", path.display()))?;
+        Ok(IorFile { io, seek })
+    }
+
+    /// `POSIX_Xfer`'s `lseek64(fd, offset, SEEK_SET)`.
+    fn seek(&self, at: u64) -> Result<(), WorkloadError> {
+        let to = i64::try_from(at).unwrap_or(i64::MAX);
+        nix::unistd::lseek(&self.seek, to, nix::unistd::Whence::SeekSet)
+            .map(drop)
+            .map_err(std::io::Error::from)
+            .ctx(|| format!("lseek {}", self.io.path().display()))
+    }
+
+    /// One write of `len` bytes at `at`.
+    fn write(&mut self, at: u64, len: u64) -> Result<(), WorkloadError> {
+        self.seek(at)?;
+        self.io.stream_from(OpKind::Write, at, len).map(drop)
+    }
+
+    /// One read of `len` bytes at `at` checked as IOR's `-R` checks it: the buffer's first
+    /// byte flipped before, every byte compared with what `writer` wrote after; false when
+    /// it differs.
+    fn read_checked(&mut self, at: u64, len: u64, writer: usize) -> Result<bool, WorkloadError> {
+        data_check::invalidate(self.io.last_buffer());
+        self.seek(at)?;
+        self.io.stream_from(OpKind::Read, at, len)?;
+        Ok(data_check::holds(
+            &self.io.last_buffer()[..len as usize],
+            writer,
+            at,
+        ))
+    }
 }
 
 /// A read phase's reads (IOR transfers, mdtest files) that did not hold what was written: the
@@ -589,16 +612,15 @@ fn verified(what: &str, path: &Path, bad: u64) -> Result<(), WorkloadError> {
 /// the stonewall, fsync at the end (IOR `-e`), `-g` barriers after the open and the
 /// transfers; returns the bytes written.
 fn write_seq(r: &Run<'_>, path: &Path, size: u64, transfer: u64) -> Result<u64, WorkloadError> {
-    let mut f = io_file(path, Open::Truncate, transfer, r.l.rank)?;
+    let mut f = IorFile::open(path, Open::Truncate, transfer, r.l.rank)?;
     r.peers.barrier("io500-ior-easy-write-open")?;
     let n = size.div_ceil(transfer);
     let done = r.wall.run(r.peers, "io500-wearout-ior-easy", n, |i| {
         let at = i * transfer;
-        f.stream_from(OpKind::Write, at, transfer.min(size - at))
-            .map(drop)
+        f.write(at, transfer.min(size - at))
     })?;
     r.peers.barrier("io500-ior-easy-write-done")?;
-    f.fsync()?;
+    f.io.fsync()?;
     Ok((done * transfer).min(size))
 }
 
@@ -610,14 +632,14 @@ fn read_seq(
     size: u64,
     transfer: u64,
 ) -> Result<u64, WorkloadError> {
-    let mut f = io_file(path, Open::Existing, transfer, writer)?;
+    let mut f = IorFile::open(path, Open::Existing, transfer, writer)?;
     r.peers.barrier("io500-ior-easy-read-open")?;
     let mut bad = 0;
     let mut at = 0;
     while at < size {
         crate::workload::poll(at / transfer)?;
         let len = transfer.min(size - at);
-        bad += u64::from(!read_checked(&mut f, at, len, writer)?);
+        bad += u64::from(!f.read_checked(at, len, writer)?);
         at += len;
     }
     r.peers.barrier("io500-ior-easy-read-done")?;
@@ -630,13 +652,13 @@ fn read_seq(
 /// bytes.
 fn hard_write(r: &Run<'_>, n: u64) -> Result<u64, WorkloadError> {
     let l = &r.l;
-    let mut f = io_file(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank)?;
+    let mut f = IorFile::open(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank)?;
     r.peers.barrier("io500-ior-hard-write-open")?;
     let done = r.wall.run(r.peers, "io500-wearout-ior-hard", n, |i| {
-        f.write_at(hard_offset(l, i, l.rank), i * HARD_TRANSFER)
+        f.write(hard_offset(l, i, l.rank), HARD_TRANSFER)
     })?;
     r.peers.barrier("io500-ior-hard-write-done")?;
-    f.fsync()?;
+    f.io.fsync()?;
     Ok(done * HARD_TRANSFER)
 }
 
@@ -645,14 +667,14 @@ fn hard_write(r: &Run<'_>, n: u64) -> Result<u64, WorkloadError> {
 fn hard_read(r: &Run<'_>, bytes: u64, of_rank: usize) -> Result<u64, WorkloadError> {
     let l = &r.l;
     let path = l.hard_file();
-    let mut f = io_file(&path, Open::Existing, HARD_TRANSFER, of_rank)?;
+    let mut f = IorFile::open(&path, Open::Existing, HARD_TRANSFER, of_rank)?;
     r.peers.barrier("io500-ior-hard-read-open")?;
     let n = bytes / HARD_TRANSFER;
     let mut bad = 0;
     for i in 0..n {
         crate::workload::poll(i)?;
         let at = hard_offset(l, i, of_rank);
-        bad += u64::from(!read_checked(&mut f, at, HARD_TRANSFER, of_rank)?);
+        bad += u64::from(!f.read_checked(at, HARD_TRANSFER, of_rank)?);
     }
     r.peers.barrier("io500-ior-hard-read-done")?;
     verified("ior-hard-read", &path, bad)?;
@@ -674,24 +696,23 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let path = d.path().join("ior_file_easy");
         let transfer = 3 * 4096 + 5;
-        let mut w = io_file(&path, Open::Truncate, transfer, 1).unwrap();
+        let mut w = IorFile::open(&path, Open::Truncate, transfer, 1).unwrap();
         for i in 0..3 {
-            w.stream_from(OpKind::Write, i * transfer, transfer)
-                .unwrap();
+            w.write(i * transfer, transfer).unwrap();
         }
         drop(w);
-        let mut r = io_file(&path, Open::Existing, transfer, 1).unwrap();
-        assert!(read_checked(&mut r, transfer, transfer, 1).unwrap());
+        let mut r = IorFile::open(&path, Open::Existing, transfer, 1).unwrap();
+        assert!(r.read_checked(transfer, transfer, 1).unwrap());
         assert!(
-            !read_checked(&mut r, transfer, transfer, 0).unwrap(),
+            !r.read_checked(transfer, transfer, 0).unwrap(),
             "rank 0 wrote none"
         );
         // One byte changed on disk, in the last transfer.
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[(3 * transfer - 2) as usize] ^= 0x40;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(read_checked(&mut r, 0, transfer, 1).unwrap());
-        assert!(!read_checked(&mut r, 2 * transfer, transfer, 1).unwrap());
+        assert!(r.read_checked(0, transfer, 1).unwrap());
+        assert!(!r.read_checked(2 * transfer, transfer, 1).unwrap());
         let e = verified("ior-easy-read", &path, 1).unwrap_err().to_string();
         assert!(
             e.contains("1 reads in") && e.contains("ior_file_easy"),

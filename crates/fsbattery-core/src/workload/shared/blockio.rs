@@ -238,6 +238,11 @@ impl BlockFile {
         })
     }
 
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Bytes per operation.
     pub fn chunk(&self) -> u32 {
         self.chunk
