@@ -37,10 +37,12 @@ pub(super) const QUEUE_LENGTH: usize = 10_000;
 pub(super) struct Queue(Vec<u8>);
 
 impl Queue {
+    // Written, not `vec![0; n]` (calloc): the pages are touched here, before the clock, as
+    // by pfind's memset; calloc's would be faulted in by the walk.
+    #[allow(clippy::slow_vector_initialization)]
     pub(super) fn new() -> Queue {
         let n = (QUEUE_LENGTH + 1) * RECORD;
         let mut bytes = Vec::with_capacity(n);
-        // Written, not calloc'ed: every page is touched now, as by pfind's memset.
         bytes.resize(n, 0);
         Queue(bytes)
     }
