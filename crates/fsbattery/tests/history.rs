@@ -1,8 +1,13 @@
 //! `fsbattery history` over real runs: a loop ext4 measured five times as made, then five
-//! times mounted `sync` (every file creation waits for the disk). By options, the one series
-//! has exactly one change point, before the first `sync` run, a regression, and
-//! `--fail-on-regression` exits 4; by time, each option set is a flat series of its own, and
-//! `--fail-on-regression` exits 0.
+//! times mounted `sync` (every file creation waits for the disk, about 28 times as slow). By
+//! options, the one series has exactly one large change point, before the first `sync` run, a
+//! regression, and `--fail-on-regression` exits 4; by time, each option set is a series of its
+//! own with no large change, and `--fail-on-regression` above the noise exits 0.
+//!
+//! "Large" is more than [`LARGE`] %: these are real timings of 1 ms phases, and a run that
+//! comes out 20 % faster than the four before it is a real, significant change on this
+//! machine (a CI run found one at p = 0.005, 2026-11-27), not a fault of `history`. The
+//! planted change is +2,500 % or more.
 //!
 //! Needs root, loop devices and mkfs.ext4 (skipped with the reason otherwise, a failure under
 //! FSBATTERY_REQUIRE_PRIVILEGED=1). Runs take about two minutes in all.
@@ -13,6 +18,25 @@ use common::{bin, code, stderr, stdout};
 use std::path::Path;
 
 const PER_SIDE: usize = 5;
+
+/// A change larger than this (in %, either way) is not timing noise here.
+const LARGE: f64 = 100.0;
+
+/// The change points `history` printed, as (line, size in %).
+fn changes(text: &str) -> Vec<(&str, f64)> {
+    text.lines()
+        .filter(|l| l.contains("change before run"))
+        .map(|l| {
+            let pct = l
+                .split(": ")
+                .nth(1)
+                .and_then(|r| r.split(" %").next())
+                .and_then(|n| n.trim_start_matches('+').parse::<f64>().ok())
+                .unwrap_or_else(|| panic!("no size in {l:?}"));
+            (l, pct)
+        })
+        .collect()
+}
 
 fn run(work: &Path, db: &Path, i: usize, mount: &str) {
     let spec = format!("loop:ext4,size=32MiB{mount}");
@@ -62,17 +86,19 @@ fn a_mount_option_switched_mid_series_is_the_one_change_point() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
     eprintln!("{text}");
-    let changes: Vec<&str> = text
-        .lines()
-        .filter(|l| l.contains("change before run"))
+    let by_options = changes(&text).len();
+    let large: Vec<&str> = changes(&text)
+        .into_iter()
+        .filter(|(_, pct)| pct.abs() > LARGE)
+        .map(|(l, _)| l)
         .collect();
-    assert_eq!(changes.len(), 1, "exactly one change point:\n{text}");
+    assert_eq!(large.len(), 1, "exactly one large change point:\n{text}");
     let first_sync = PER_SIDE + 1;
     assert!(
-        changes[0].contains(&format!("change before run {first_sync}:"))
-            && changes[0].contains("a regression"),
+        large[0].contains(&format!("change before run {first_sync}:"))
+            && large[0].contains("a regression"),
         "{}",
-        changes[0]
+        large[0]
     );
     assert!(
         text.contains("either side:") && text.contains("r04") && text.contains("r05"),
@@ -92,13 +118,13 @@ fn a_mount_option_switched_mid_series_is_the_one_change_point() {
     assert_eq!(code(&o), 4, "{}", stderr(&o));
     assert!(stderr(&o).contains("regression"), "{}", stderr(&o));
 
-    // By time, the two option sets are two series, each flat.
-    let o = history(&db, &["--fail-on-regression"]);
+    // By time, the two option sets are two series, neither with a large change.
+    let o = history(&db, &["--fail-on-regression", "--threshold", "100"]);
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
     let text = stdout(&o);
-    assert_eq!(
-        text.matches("no change point at p = 0.01").count(),
-        2,
+    assert_eq!(text.matches("same in every run").count(), 2, "{text}");
+    assert!(
+        changes(&text).iter().all(|(_, pct)| pct.abs() <= LARGE),
         "{text}"
     );
 
@@ -108,7 +134,8 @@ fn a_mount_option_switched_mid_series_is_the_one_change_point() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let page = std::fs::read_to_string(&html).unwrap();
     assert_eq!(page.matches("<svg class=\"trend\"").count(), 1);
-    assert_eq!(page.matches("class=\"change\"").count(), 1);
+    // Every change point the text showed is marked, the planted one among them.
+    assert_eq!(page.matches("class=\"change\"").count(), by_options);
 }
 
 /// Copies of one real run whose kernel and touch_files samples are rewritten: three runs on
