@@ -93,7 +93,7 @@ fn prefill(root: &Path) {
 /// PostMark's configuration (its own defaults otherwise: 500..10,000 bytes, seed 42, biases
 /// 5): about a second per run on this machine, long enough for its phases to be timed.
 const FILES: u64 = 2_000;
-const TRANSACTIONS: u64 = 40_000;
+const TRANSACTIONS: u64 = 10_000;
 const SUBDIRS: u64 = 10;
 
 /// The rates compared: (workload metric, PostMark's rate of the same name).

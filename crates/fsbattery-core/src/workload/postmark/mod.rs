@@ -33,7 +33,6 @@
 use super::fileset::{count, Tally, MAX_FILES};
 mod mt;
 mod run;
-mod stdio;
 
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::WorkloadError;
