@@ -551,6 +551,7 @@ struct IorFile {
 
 impl IorFile {
     fn open(path: &Path, how: Open, transfer: u64, rank: usize) -> Result<IorFile, WorkloadError> {
+        // The fill is not used: every chunk holds `base` below.
         let io = IoSettings {
             engine: EngineSpec::Sync,
             fill: Fill::Random,
@@ -574,10 +575,17 @@ impl IorFile {
             .ctx(|| format!("lseek {}", self.io.path().display()))
     }
 
-    /// One write of `len` bytes at `at`.
+    /// One write of `len` bytes at `at`, the file's bytes before it (a sequential file's).
     fn write(&mut self, at: u64, len: u64) -> Result<(), WorkloadError> {
         self.seek(at)?;
         self.io.stream_from(OpKind::Write, at, len).map(drop)
+    }
+
+    /// One whole transfer at `at` of a shared file; `written` (this rank's bytes so far, not
+    /// `at`) only feeds the "target full" message.
+    fn write_transfer(&mut self, at: u64, written: u64) -> Result<(), WorkloadError> {
+        self.seek(at)?;
+        self.io.write_at(at, written)
     }
 
     /// One read of `len` bytes at `at` checked as IOR's `-R` checks it: the buffer's first
@@ -655,7 +663,7 @@ fn hard_write(r: &Run<'_>, n: u64) -> Result<u64, WorkloadError> {
     let mut f = IorFile::open(&l.hard_file(), Open::Existing, HARD_TRANSFER, l.rank)?;
     r.peers.barrier("io500-ior-hard-write-open")?;
     let done = r.wall.run(r.peers, "io500-wearout-ior-hard", n, |i| {
-        f.write(hard_offset(l, i, l.rank), HARD_TRANSFER)
+        f.write_transfer(hard_offset(l, i, l.rank), i * HARD_TRANSFER)
     })?;
     r.peers.barrier("io500-ior-hard-write-done")?;
     f.io.fsync()?;
