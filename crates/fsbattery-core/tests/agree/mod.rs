@@ -3,7 +3,8 @@
 //! interleaved rounds compared by the median of per-round ratios.
 //!
 //! The disk is shared with other work, so single runs swing by several times. Sides run
-//! interleaved in rounds; rounds continue, 3 to [`MAX_ROUNDS`], until every pair agrees; the
+//! interleaved in rounds; rounds continue, 3 to [`MAX_ROUNDS`] (or a test's own
+//! limit), until every pair agrees; the
 //! median of ours ÷ theirs per round is what is held to the tolerance.
 #![allow(dead_code)] // each test binary uses its own subset
 
@@ -173,9 +174,19 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 /// tolerance) all agree by the median of the per-round ratios: at least three measured rounds
 /// per pair (a round may put nothing when it finds itself disturbed), at most [`MAX_ROUNDS`]
 /// in all; then every pair is checked and reported.
-pub fn converge(mut round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -> Best {
+pub fn converge(round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -> Best {
+    converge_up_to(MAX_ROUNDS, round, pairs)
+}
+
+/// [`converge`] with at most `max_rounds` rounds, for a comparison whose single rounds vary
+/// more than [`MAX_ROUNDS`] can settle.
+pub fn converge_up_to(
+    max_rounds: usize,
+    mut round: impl FnMut(&mut Best),
+    pairs: &[(&str, &str, f64)],
+) -> Best {
     let mut best = Best::default();
-    for _ in 1..=MAX_ROUNDS {
+    for _ in 1..=max_rounds {
         round(&mut best);
         let agree = pairs
             .iter()
@@ -189,7 +200,7 @@ pub fn converge(mut round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -
         eprintln!("ROUNDS {o} / {r}: {n} measured");
         assert!(
             n >= 3,
-            "{o} vs {r}: only {n} of {MAX_ROUNDS} rounds ran undisturbed (see the SKIP lines); \
+            "{o} vs {r}: only {n} of {max_rounds} rounds ran undisturbed (see the SKIP lines); \
              rerun on a quieter machine"
         );
     }
