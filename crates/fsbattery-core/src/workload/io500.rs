@@ -32,6 +32,7 @@
 
 mod data_check;
 mod find;
+mod find_query;
 mod find_work;
 mod layout;
 mod mdtest;
@@ -370,7 +371,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     // pfind's stack is allocated and zeroed before its clock starts.
     let queue = std::cell::RefCell::new(find_work::Queue::new());
     md.push(go("find", file, &|| {
-        let q = find::io500_query(&l.timestamp())?;
+        let q = find_query::io500_query(&l.timestamp())?;
         let seen = find::find(&l.data(), &q, &r.peers, &mut queue.borrow_mut())?;
         found.set(seen.found);
         Ok(seen.total)

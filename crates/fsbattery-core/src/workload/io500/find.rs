@@ -22,55 +22,12 @@
 //! every rank is done, so no rank waits for one that left; errors are counted and reported
 //! once all are done (pfind counts them and goes on).
 
+use super::find_query::{Found, Query};
 use super::find_work::{Queue, Walker};
-use super::name_match::NameMatch;
 use crate::error::{IoContext, WorkloadError};
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-
-/// What find counts.
-pub(super) struct Query {
-    /// Status change time of the timestamp file, whole seconds.
-    pub newer_s: i64,
-    /// The size a match has (IO500: 3,901 bytes).
-    pub size: u64,
-    /// The `-name` pattern (IO500: `*01*`).
-    pub name: NameMatch,
-}
-
-impl Query {
-    /// Whether a file of status `st` (its name already matched) is a match: pfind's
-    /// `check_buf`.
-    pub(super) fn holds(&self, st: &libc::stat) -> bool {
-        st.st_ctime >= self.newer_s && st.st_size as u64 == self.size
-    }
-}
-
-/// What one rank saw.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Found {
-    /// Files looked at.
-    pub total: u64,
-    /// Files that matched.
-    pub found: u64,
-}
-
-/// IO500's `-name` pattern.
-pub(super) const IO500_NAME: &str = "*01*";
-
-/// The query of `timestamp` for IO500's rule.
-pub(super) fn io500_query(timestamp: &Path) -> Result<Query, WorkloadError> {
-    let m = timestamp
-        .symlink_metadata()
-        .ctx(|| format!("stat {}", timestamp.display()))?;
-    Ok(Query {
-        newer_s: m.ctime(),
-        size: 3_901,
-        name: NameMatch::new(IO500_NAME)?,
-    })
-}
 
 /// The messages find's ranks exchange, point to point (pfind's `MPI_Send`/`MPI_Iprobe`).
 pub(super) trait Mail {
@@ -205,6 +162,8 @@ fn steal(mail: &dyn Mail, w: &mut Walker<'_>) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::find_query::IO500_NAME;
+    use super::super::name_match::NameMatch;
     use super::*;
     use std::collections::VecDeque;
     use std::sync::{Arc, Mutex};

@@ -19,7 +19,7 @@
 //! and the walk goes on, as in pfind; the caller fails the phase once every rank is done.
 //! Written by hand: it is pfind's algorithm, which no crate implements.
 
-use super::find::{Found, Query};
+use super::find_query::{Found, Query};
 use std::ffi::{CStr, CString};
 
 const PATH_MAX: usize = libc::PATH_MAX as usize;

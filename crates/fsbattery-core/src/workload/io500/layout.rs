@@ -10,7 +10,7 @@
 //! +1, read +2, delete +3). `read_shift = rank` keeps fsbattery's earlier rule instead: every
 //! later phase works on the next rank's data.
 
-use super::find::IO500_NAME;
+use super::find_query::IO500_NAME;
 use super::mdtest::Names;
 use super::name_match::NameMatch;
 use crate::error::{IoContext, WorkloadError};
