@@ -14,15 +14,16 @@
 //! The loop is IOR's shape on purpose: IOR's C (gcc -O2) compares one word per iteration,
 //! dispatching on the pattern's kind and testing `i % 512` inside the loop, no vector
 //! instructions. A loop a compiler vectorises checks several times as fast, and the read
-//! phases would no longer cost what the app's do. Timed against IOR's own
-//! `verify_memory_pattern` from libaiori.a (a C caller, 11 interleaved runs of each, medians,
-//! 2026-11-27): with only the comparison, fsbattery's check took 4.3 µs for a 47,008-byte
-//! transfer and 245 µs for 2 MiB where IOR's took 8.19 and 347; with IOR's dispatch (its
-//! random kind's arm and the `i % 512` test, `black_box` on the kind so it stays per word)
-//! 8.19 and 350 µs. (A first pass of 15 and 7 runs had put the 2 MiB check at 1.15 of IOR's.)
+//! phases would no longer cost what the app's do (a plain comparison took 0.53 of IOR's time
+//! for a 47,008-byte transfer, 0.70 for 2 MiB: 11 interleaved runs against IOR's own
+//! `verify_memory_pattern` from libaiori.a, 2026-11-27). What counts is the loop as built
+//! into the read phase, not alone: with the kind behind `black_box` (a store and a load per
+//! word) it matched IOR's alone (350 against 347 µs for 2 MiB), yet in ior-easy-read it took
+//! 1.34 times IOR's samples (`perf record` of both, 1 GiB read and checked on 2 ranks,
+//! 2026-11-27) and the phase ran at 0.71–0.94 of IOR's. Now the kind is a volatile load (IOR
+//! reloads its seed from the stack every word) and `i % 512` is a branch, as gcc lays out
+//! IOR's: 658 samples against IOR's 631 (two runs each).
 //! Written by hand: the check is defined by IOR's code, not by any crate's.
-
-use std::hint::black_box;
 
 extern "C" {
     /// POSIX `rand_r` (glibc has it; the `libc` crate does not declare it).
@@ -82,8 +83,12 @@ pub(super) fn holds(buf: &[u8], rank: usize, item: u64) -> bool {
     let mut error = false;
     let mut k: u32 = 1;
     let words = buf.len() / 8;
+    let made = Kind::Timestamp;
     for (i, w) in buf.chunks_exact(8).enumerate() {
-        let kind = black_box(Kind::Timestamp);
+        // SAFETY: reads a live local. Volatile, so the kind is loaded and dispatched on per
+        // word as IOR's loop does (it reloads its seed from the stack every word), without
+        // the store `black_box` adds.
+        let kind = unsafe { std::ptr::read_volatile(&made) };
         let mut exp = match kind {
             Kind::Random => {
                 state = state.wrapping_mul(GOLDEN) >> 3;
@@ -91,9 +96,14 @@ pub(super) fn holds(buf: &[u8], rank: usize, item: u64) -> bool {
             }
             _ => expected(rank, i),
         };
-        if i % 512 == 0 && kind != Kind::Timestamp && kind != Kind::Random {
-            exp = u64::from((item as u32).wrapping_mul(k)) | ((rank as u64) << 32);
-            k += 1;
+        // A branch on `i % 512` first, as gcc lays out IOR's test (taken 511 times in 512),
+        // not a flag computed every word.
+        if i % 512 == 0 {
+            std::hint::cold_path();
+            if kind != Kind::Timestamp && kind != Kind::Random {
+                exp = u64::from((item as u32).wrapping_mul(k)) | ((rank as u64) << 32);
+                k += 1;
+            }
         }
         let got = u64::from_ne_bytes(w.try_into().expect("8 bytes"));
         if got != exp {
