@@ -319,13 +319,15 @@ const FILE_RATES: [&str; 6] = [
 const FILES_K: u64 = 128;
 
 /// Most rounds the six file rates may take. A single round's ratio varies by about 0.13
-/// (standard deviation; 49 rounds of 9 runs, 2026-11-26/27, the same on an image in memory
-/// and with both tools pinned to one CPU, so the machine, not the disk), and the six must agree
-/// at one look. Pooled over those rounds, fsbattery's stat passes ran 0.96–0.97 × bonnie++'s,
-/// the other passes 0.98–1.0. A simulation of that (per-round noise, those medians, a run-level
-/// drift of 2 %) failed a correct comparison in 26 % of runs with 9 rounds: fresh-clone CI
-/// runs failed on this test 4 times in 5 (1.164, 1.114, 0.878, 0.831). With 25 rounds it fails
-/// about 3 % of runs; a round takes 15–20 s and most runs stop within 10.
+/// (standard deviation over 49 rounds from 9 runs, 2026-11-26/27; the same with the image in
+/// memory and with both tools pinned to one CPU, so the machine, not the disk), and the six
+/// must agree at one look. Pooled over those rounds, fsbattery's stat passes ran 0.96–0.97 ×
+/// bonnie++'s, the other passes 0.98–1.0; seq_stat was 0.89–0.91 in three later runs that
+/// morning (the same system calls per file on both sides, user-space time a few per cent of
+/// either's: cause not found). A simulation of that (per-round noise, those medians, a
+/// run-level drift of 2 %) failed a correct comparison in 26 % of runs with 9 rounds, and
+/// fresh-clone CI runs failed on this test 4 times in 5 (1.164, 1.114, 0.878, 0.831). With 25
+/// rounds it fails about 3 % of runs; a round takes 15–20 s and most runs stop within 12.
 const FILE_RATE_ROUNDS: usize = 25;
 
 /// One round of bonnie++'s six file tests and fsbattery's, through the runner, the one first
