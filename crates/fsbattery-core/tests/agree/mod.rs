@@ -3,9 +3,8 @@
 //! interleaved rounds compared by the median of per-round ratios.
 //!
 //! The disk is shared with other work, so single runs swing by several times. Sides run
-//! interleaved in rounds; rounds continue, 3 to [`MAX_ROUNDS`] (or a test's own
-//! limit), until every pair agrees; the
-//! median of ours ÷ theirs per round is what is held to the tolerance.
+//! interleaved in rounds; rounds continue, 3 to [`MAX_ROUNDS`] (or a test's own limit), until
+//! every pair agrees; the median of ours ÷ theirs per round is what is held to the tolerance.
 #![allow(dead_code)] // each test binary uses its own subset
 
 use fsbattery_core::cache::CacheMode;
