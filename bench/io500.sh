@@ -28,9 +28,11 @@
 # (-R, -X) as fsbattery's do.
 # find: both sides steal work as pfind does, so on io500's three large directories the split
 # between the ranks (2:1, or 3:0 with the other rank only stat'ing stolen matches) varies from
-# run to run on both sides and decides much of the rate; see bench/README.md. Per phase the script prints both medians, the median of the
-# per-round ratios fsbattery / reference (higher is better for fsbattery in every phase) with
-# their range.
+# run to run on both sides and decides much of the rate; see bench/README.md.
+# Per phase the script prints both medians, the median of the per-round ratios fsbattery /
+# reference (higher is better for fsbattery in every phase), that median's distribution-free
+# 95 % interval (from 6 rounds on) and the ratios' range. On this VM one round's ratio varies
+# by about 0.2, so a median settles to a few per cent only after some 30 rounds.
 #
 #   IO500_SRC=/path/to/io500 IOR_SRC=/path/to/ior PFIND_SRC=/path/to/pfind RUNS=7 bash bench/io500.sh
 #
@@ -171,6 +173,16 @@ INI
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# A distribution-free 95 % interval of the median of the sorted values on stdin: the k-th
+# smallest and k-th largest, k the largest rank with P(Binomial(n, 1/2) < k) <= 0.025
+# (the sign test's interval; "-" with fewer than 6 values, where none exists).
+median_ci() {
+    awk '{a[NR]=$1} END {
+        n = NR; p = 2 ^ -n; cum = 0; k = 0
+        for (i = 0; i < n; i++) { if (cum + p > 0.025) break; cum += p; k = i + 1; p = p * (n - i) / (i + 1) }
+        if (k < 1) print "-"; else printf "%s..%s\n", a[k], a[n - k + 1]
+    }'
+}
 
 echo "# $(date -u '+%F %H:%M UTC'), $(nproc) cores, $(uname -r), $(mpirun --version | head -1), fsbattery $("$FSB" --version | awk '{print $2}'), ior $(git -C "$IOR_SRC" rev-parse --short HEAD 2>/dev/null || echo '?'), pfind $(git -C "$PFIND_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "# RANKS=$RANKS RUNS=$RUNS EASY_MB=$EASY_MB HARD=$HARD MDE=$MDE MDH=$MDH, tmpfs $DIR"
@@ -189,10 +201,10 @@ for ((round = 0; round < RUNS; round++)); do
     done
     echo "# round $((round + 1)) done" >&2
 done
-printf '%-20s %12s %12s %8s  %s\n' phase fsbattery reference ratio "ratios (min..max; every round)"
+printf '%-20s %12s %12s %8s %13s  %s\n' phase fsbattery reference ratio "95% CI" "ratios (min..max; every round)"
 for p in "${PHASES[@]}"; do
     q=$(tr ' ' '\n' <<<"${Q[$p]}" | grep . | sort -g)
-    printf "%-20s %12.5g %12.5g %8s  %s..%s; %s\n" "$p" \
+    printf "%-20s %12.5g %12.5g %8s %13s  %s..%s; %s\n" "$p" \
         "$(tr ' ' '\n' <<<"${F[$p]}" | grep . | median)" "$(tr ' ' '\n' <<<"${R[$p]}" | grep . | median)" \
-        "$(median <<<"$q")" "$(head -1 <<<"$q")" "$(tail -1 <<<"$q")" "${Q[$p]}"
+        "$(median <<<"$q")" "$(median_ci <<<"$q")" "$(head -1 <<<"$q")" "$(tail -1 <<<"$q")" "${Q[$p]}"
 done
