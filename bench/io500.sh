@@ -10,7 +10,9 @@
 # all follow it within seconds in one process, over the reference's later phases, each a new
 # mpirun (mdtest-hard-write 1.38-1.83 with it before every run, 0.995 with it once;
 # 2026-11-27). fsbattery runs the 12 phases in one `mpirun fsbattery run --suite io500
-# --cache none` (the app's behaviour: nothing done to the cache between phases).
+# --cache none` (the app's behaviour: nothing done to the cache between phases), with
+# mdtest's sleep(1) before each mdtest phase as the app's mdtest does (io500.mdtest_sleep_s=1,
+# quick scale's default is 0).
 #
 # The reference, with IO500_SRC: the io500 app (github.com/IO500/io500, built here against
 # IOR_SRC and PFIND_SRC as its prepare.sh would), one mpirun per round running every phase
@@ -98,7 +100,7 @@ fsbattery_round() {
     "${MPIRUN[@]}" "$FSB" run -q --no-store --no-ceiling --cache none --suite io500 --scale quick \
         --target "dir:$d/t" --out "$d/out" --set "io500.easy_size=${EASY_MB}MiB" \
         --set io500.easy_transfer=2MiB --set "io500.hard_transfers=$HARD" \
-        --set "io500.md_easy_files=$MDE" --set "io500.md_hard_files=$MDH" \
+        --set "io500.md_easy_files=$MDE" --set "io500.md_hard_files=$MDH" --set io500.mdtest_sleep_s=1 \
         >/dev/null 2>"$d.err" || { cat "$d.err" >&2; exit 1; }
     jq -r '.cells[] | select(.workload == "io500") | "\(.metric) \(.samples[0].value)"' "$d/out/results.json"
 }

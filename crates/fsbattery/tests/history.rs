@@ -86,8 +86,9 @@ fn a_mount_option_switched_mid_series_is_the_one_change_point() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
     eprintln!("{text}");
-    let by_options = changes(&text).len();
-    let large: Vec<&str> = changes(&text)
+    let found = changes(&text);
+    let by_options = found.len();
+    let large: Vec<&str> = found
         .into_iter()
         .filter(|(_, pct)| pct.abs() > LARGE)
         .map(|(l, _)| l)
@@ -119,7 +120,10 @@ fn a_mount_option_switched_mid_series_is_the_one_change_point() {
     assert!(stderr(&o).contains("regression"), "{}", stderr(&o));
 
     // By time, the two option sets are two series, neither with a large change.
-    let o = history(&db, &["--fail-on-regression", "--threshold", "100"]);
+    let o = history(
+        &db,
+        &["--fail-on-regression", "--threshold", &LARGE.to_string()],
+    );
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
     let text = stdout(&o);
     assert_eq!(text.matches("same in every run").count(), 2, "{text}");

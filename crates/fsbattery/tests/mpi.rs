@@ -235,8 +235,12 @@ fn io500_on_two_ranks_scores_as_io500_and_leaves_nothing_behind() {
     assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }
 
+/// One process, with mdtest's sleep before each of the seven mdtest phases
+/// (`mdtest_sleep_s=1`): the run lasts those 7 s at least, and no phase's clock holds its
+/// sleep (each of these tiny phases takes well under a second).
 #[test]
 fn io500_runs_as_one_process_too() {
+    let started = std::time::Instant::now();
     let r = shared_run(
         None,
         &[
@@ -250,17 +254,35 @@ fn io500_runs_as_one_process_too() {
             "io500.md_easy_files=20",
             "--set",
             "io500.md_hard_files=10",
+            "--set",
+            "io500.mdtest_sleep_s=1",
         ],
         |_| {},
     );
+    let took = started.elapsed().as_secs_f64();
     let (o, shared, out) = (&r.output, &r.shared, &r.out);
     assert_eq!(code(o), 0, "{}", stderr(o));
+    assert!(
+        took >= 7.0,
+        "seven sleeps of 1 s, yet the run took {took:.2} s"
+    );
     let rec = results(out);
     let cells = rec["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 15);
     assert!(cells
         .iter()
         .all(|c| c["samples"][0]["value"].as_f64().unwrap() > 0.0));
+    for c in cells
+        .iter()
+        .filter(|c| c["metric"].as_str().unwrap().starts_with("mdtest"))
+    {
+        let t = c["samples"][0]["elapsed_s"].as_f64().unwrap();
+        assert!(
+            t < 1.0,
+            "{}: {t} s on the clock, the sleep inside it",
+            c["metric"]
+        );
+    }
     assert!(cells.iter().all(|c| c["samples"][0].get("ranks").is_none()));
     assert_eq!(entries(shared), Vec::<std::path::PathBuf>::new());
 }

@@ -52,6 +52,7 @@ use layout::Layout;
 use mdtest::Names;
 use peers::Peers;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use stonewall::Stonewall;
 
 /// The io500 workload.
@@ -117,6 +118,16 @@ const PARAMS: &[ParamSpec] = &[
         0,
         0,
     ),
+    count(
+        "mdtest_sleep_s",
+        "seconds every rank sleeps before each mdtest phase, outside its clock, as mdtest \
+         does before its test (sleep(1) in mdtest_run, so in every mdtest phase of the io500 \
+         app); on a virtual machine the phase after an idle second runs slower (about 10 % \
+         here); 0 = run it straight after the phase before",
+        0,
+        1,
+    )
+    .range(0, 3_600),
     count(
         "md_hard_files",
         "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
@@ -193,6 +204,8 @@ struct Config {
     wearout: bool,
     /// Reads shift by one rank (the old rule) instead of by the tasks on a node (IOR's -C).
     read_by_rank: bool,
+    /// The sleep before each mdtest phase (mdtest's `sleep(1)`).
+    mdtest_sleep: Duration,
 }
 
 impl Config {
@@ -206,6 +219,7 @@ impl Config {
             stonewall_s: p.get("stonewall_s"),
             wearout: p.get("wearout") == 1,
             read_by_rank: p.get("read_shift") == 1,
+            mdtest_sleep: Duration::from_secs(p.get("mdtest_sleep_s")),
         }
     }
 }
@@ -299,7 +313,7 @@ impl Workload for Io500 {
         let wall = Stonewall {
             deadline: Some(c.stonewall_s)
                 .filter(|&s| s > 0)
-                .map(std::time::Duration::from_secs),
+                .map(Duration::from_secs),
             wearout: c.wearout,
         };
         run_phases(ctx, &Run { l, peers, wall }, &c)
@@ -383,6 +397,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     })?);
     let (stat_of, read_of, rm_of) = (l.md_source(1), l.md_source(2), l.md_source(3));
     let p = r.peers;
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     md.push(go("mdtest_easy_stat", file, &|| {
         let n = made.easy_files[stat_of];
         mdtest::each(
@@ -396,6 +411,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
     bw.push(go("ior_hard_read", byte, &|| {
         hard_read(r, made.hard_bytes[src], src)
     })?);
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     md.push(go("mdtest_hard_stat", file, &|| {
         let n = made.hard_files[stat_of];
         mdtest::each(
@@ -406,6 +422,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
             mdtest::stat,
         )
     })?);
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     md.push(go("mdtest_easy_delete", file, &|| {
         let n = made.easy_files[rm_of];
         mdtest::each(
@@ -416,6 +433,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
             mdtest::remove,
         )
     })?);
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     md.push(go("mdtest_hard_read", file, &|| {
         let n = made.hard_files[read_of];
         let bad = std::cell::Cell::new(0);
@@ -429,6 +447,7 @@ fn run_phases(ctx: &mut WorkloadCtx<'_>, r: &Run<'_>, c: &Config) -> Result<(), 
         verified("mdtest-hard-read", &l.data(), bad.get())?;
         Ok(done)
     })?);
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     md.push(go("mdtest_hard_delete", file, &|| {
         let n = made.hard_files[rm_of];
         mdtest::each(
@@ -464,6 +483,7 @@ fn write_phases(
         write_seq(r, &l.easy_file(me), easy_size, transfer)
     })?;
     let mut bw = vec![rate];
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     let (rate, easy_files) = write_phase(ctx, "mdtest_easy_write", file, &|| {
         let n = c.md_easy_files;
         let mut names = l.md_easy(me)?;
@@ -483,6 +503,7 @@ fn write_phases(
         hard_write(r, c.hard_transfers)
     })?;
     bw.push(rate);
+    mdtest::sleep_before_test(c.mdtest_sleep)?;
     let (rate, hard_files) = write_phase(ctx, "mdtest_hard_write", file, &|| {
         let n = c.md_hard_files;
         let mut names = l.md_hard(me)?;

@@ -187,6 +187,24 @@ pub fn names() -> String {
         .join(", ")
 }
 
+/// Sleep for `d`, waking every 100 ms to fail with [`WorkloadError::Interrupted`] once a
+/// signal came (a long pause must not hold up Ctrl-C).
+pub(crate) fn sleep_interruptibly(d: std::time::Duration) -> Result<(), WorkloadError> {
+    let step = std::time::Duration::from_millis(100);
+    let mut left = d;
+    loop {
+        if crate::interrupt::requested() {
+            return Err(WorkloadError::Interrupted);
+        }
+        if left.is_zero() {
+            return Ok(());
+        }
+        let d = left.min(step);
+        std::thread::sleep(d);
+        left -= d;
+    }
+}
+
 /// Fail with [`WorkloadError::Interrupted`] once a signal came, reading the flag as
 /// [`crate::interrupt::due`] does (every `POLL_EVERY` iterations).
 #[inline]

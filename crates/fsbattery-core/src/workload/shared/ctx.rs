@@ -346,18 +346,6 @@ impl<'a> WorkloadCtx<'a> {
     }
 
     fn pause_interruptibly(&self) -> Result<(), WorkloadError> {
-        let step = Duration::from_millis(100);
-        let mut left = self.pause;
-        loop {
-            if crate::interrupt::requested() {
-                return Err(WorkloadError::Interrupted);
-            }
-            if left.is_zero() {
-                return Ok(());
-            }
-            let d = left.min(step);
-            std::thread::sleep(d);
-            left -= d;
-        }
+        crate::workload::sleep_interruptibly(self.pause)
     }
 }
