@@ -122,8 +122,8 @@ const PARAMS: &[ParamSpec] = &[
         "mdtest_sleep_s",
         "seconds every rank sleeps before each mdtest phase, outside its clock, as mdtest \
          does before its test (sleep(1) in mdtest_run, so in every mdtest phase of the io500 \
-         app); on a virtual machine the phase after an idle second runs slower (about 10 % \
-         here); 0 = run it straight after the phase before",
+         app); on a virtual machine a phase after an idle second can run slower (stat, read \
+         and delete 7-26 % here); 0 = run it straight after the phase before",
         0,
         1,
     )

@@ -64,8 +64,9 @@ pub(super) fn each(
 
 /// mdtest's `sleep(1)` at the start of its test (`mdtest_run`, before it builds its
 /// communicator and the phase's barrier), so every mdtest phase of the io500 app starts after
-/// an idle second. On this VM that matters: with it, fsbattery's later mdtest phases ran
-/// 0.92-1.02 times the app's; without, 1.01-1.19 (21 interleaved rounds, 2026-11-27).
+/// an idle second. On this VM that matters: with it, fsbattery's stat, read and delete
+/// phases ran 0.92-1.02 times the app's; without, 1.01-1.19 (21 interleaved rounds,
+/// 2026-11-27; the write phases showed no such difference).
 pub(super) fn sleep_before_test(d: std::time::Duration) -> Result<(), WorkloadError> {
     crate::workload::sleep_interruptibly(d)
 }
