@@ -566,7 +566,14 @@ fn two_runs_into_one_out_directory_one_refuses_in_one_line() {
         .map(|r| r.finish(Duration::from_secs(120), &workdir, || {}))
         .collect();
     ends.sort();
-    assert_eq!(ends[0].0, 0, "pids {pids:?}: {ends:?}");
+    // The run that went on: had it failed, its cells' reasons say why.
+    let why = || std::panic::catch_unwind(|| failures(&tmp.path().join("same")));
+    assert_eq!(
+        ends[0].0,
+        0,
+        "pids {pids:?}: {ends:?}; failed cells: {:?}",
+        why()
+    );
     let (code, refusal) = &ends[1];
     assert_eq!(*code, 2, "{refusal}");
     assert_eq!(refusal.lines().count(), 1, "{refusal}");
