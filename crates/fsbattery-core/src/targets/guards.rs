@@ -56,11 +56,18 @@ fn file_safe(label: &str) -> String {
 impl Session {
     /// Start a session: state file `WORKDIR/fsb-LABEL-PID-SEQ.state` and its directory.
     pub(crate) fn begin(workdir: &Path, label: &str) -> Result<Session, TargetError> {
-        std::fs::create_dir_all(workdir).map_err(io_err(format!("mkdir {}", workdir.display())))?;
-        let workdir = workdir
-            .canonicalize()
-            .map_err(io_err(format!("resolve {}", workdir.display())))?;
+        let given = workdir;
         for _ in 0..1000 {
+            // Made on every try: another run that made the work directory removes it again,
+            // when empty, as it ends or refuses (`MadeWorkdir`); that can fall between this
+            // mkdir and the state file below, which then finds no directory (a refused run
+            // beside a starting one failed its cells so once in CI, 2026-11-27).
+            std::fs::create_dir_all(given).map_err(io_err(format!("mkdir {}", given.display())))?;
+            let workdir = match given.canonicalize() {
+                Ok(w) => w,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_err(format!("resolve {}", given.display()))(e)),
+            };
             let seq = SEQ.fetch_add(1, Ordering::Relaxed);
             let name = format!("fsb-{}-{}-{seq}", file_safe(label), std::process::id());
             let dir = workdir.join(&name);
@@ -71,6 +78,8 @@ impl Session {
             let state = match StateFile::create(&state_path, &dir) {
                 Ok(s) => s,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                // The work directory went away since the mkdir above (see there).
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(io_err(format!("create {}", state_path.display()))(e)),
             };
             let mut s = Session {
@@ -89,7 +98,7 @@ impl Session {
         }
         Err(TargetError(format!(
             "no free session name under {}",
-            workdir.display()
+            given.display()
         )))
     }
 
@@ -447,5 +456,42 @@ impl Drop for Session {
                 self.state.path().display()
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another run that made the work directory removes it when empty as it ends or refuses;
+    /// a session beginning meanwhile makes it again instead of failing. Here a thread removes
+    /// the directory whenever it is empty while 2,000 sessions begin and end one after another.
+    #[test]
+    fn a_session_begins_though_the_empty_work_directory_is_removed_meanwhile() {
+        let tmp = tempfile::tempdir().unwrap();
+        let workdir = tmp.path().join("work");
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let remover = {
+            let (dir, stop) = (workdir.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut removed = 0u64;
+                // A short breath between removals: another run removes it once, not in a
+                // tight loop that would leave a beginning session no moment to make it.
+                while !stop.load(Ordering::Relaxed) {
+                    removed += u64::from(std::fs::remove_dir(&dir).is_ok());
+                    std::thread::sleep(std::time::Duration::from_micros(10));
+                }
+                removed
+            })
+        };
+        for i in 0..2000 {
+            let s = Session::begin(&workdir, "race").unwrap_or_else(|e| panic!("try {i}: {e}"));
+            drop(s);
+        }
+        stop.store(true, Ordering::Relaxed);
+        assert!(
+            remover.join().unwrap() > 0,
+            "the directory was never removed"
+        );
     }
 }
