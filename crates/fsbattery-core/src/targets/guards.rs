@@ -62,7 +62,12 @@ impl Session {
             // when empty, as it ends or refuses (`MadeWorkdir`); that can fall between this
             // mkdir and the state file below, which then finds no directory (a refused run
             // beside a starting one failed its cells so once in CI, 2026-11-27).
-            std::fs::create_dir_all(given).map_err(io_err(format!("mkdir {}", given.display())))?;
+            match std::fs::create_dir_all(given) {
+                Ok(()) => {}
+                // It was there when mkdir looked, gone when it checked again: try again.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(io_err(format!("mkdir {}", given.display()))(e)),
+            }
             let workdir = match given.canonicalize() {
                 Ok(w) => w,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
