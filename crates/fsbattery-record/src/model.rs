@@ -208,6 +208,10 @@ pub struct PlanInfo {
     /// (suite, command line, default); absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Box<crate::settings::RunSettings>>,
+    /// The composite's group weights the run asked for (`--weights GROUP=W`); a group not
+    /// named weighs 1, the lifecycle rows 0. Empty in older records and by default.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub weights: std::collections::BTreeMap<String, f64>,
 }
 
 /// A default target left out of a run because this machine cannot make it.

@@ -28,6 +28,7 @@ fn plan() -> PlanInfo {
         age: None,
         cache: None,
         settings: None,
+        weights: Default::default(),
     }
 }
 

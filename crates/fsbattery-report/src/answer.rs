@@ -7,23 +7,20 @@
 //! Built from the table's own rows ([`Matrix::build_main`]) and their verdicts (Welch and
 //! TOST against the best, Holm over the row; a RAM reference left out unless ranked).
 //!
-//! The composite score of a target is the geometric mean, over the rows every ranked target
-//! measured, of its shown value relative to the row's best, oriented so that 1 is the best and
-//! 1.2 is "1.2 times worse" (as the Phoronix Test Suite's geometric mean, but relative to the
-//! best rather than to a reference machine). Its 95 % interval comes from a bootstrap over each
-//! cell's samples with a fixed seed, so one record always gives the same interval.
+//! The composite is defined once, here, and every renderer (terminal, Markdown, HTML, JSON)
+//! shows this one: [`fsbattery_stats::composite`] over the rows every ranked target measured,
+//! grouped by workload so that a workload weighs once however many rows it has, with the
+//! filesystem's lifecycle rows (mkfs, mount, unmount, space) left out unless a weight asks for
+//! them (`--weights filesystem=1`). Its intervals come from the rounds as measured; a pairwise
+//! test decides which targets it separates, and the ranking orders only those. An interrupted
+//! run ranks nothing overall: it names the cells it lacks instead.
 
 use crate::matrix::{Entry, Matrix, Quantity};
 use crate::verdict_text::sentence;
 use crate::Report;
+use fsbattery_stats::composite::{composite, CompositeRow, PairMethod};
 use fsbattery_stats::{Aggregate, Better, Outcome, DEFAULT_ALPHA};
-use rand::{RngExt, SeedableRng};
 use serde::Serialize;
-
-/// Bootstrap resamples behind a composite score's interval.
-const RESAMPLES: usize = 1000;
-/// The bootstrap's seed: fixed, so the same record gives the same interval.
-const SEED: u64 = 0x5eed_f5ba;
 
 /// The whole answer.
 #[derive(Debug, Clone, Serialize)]
@@ -36,10 +33,19 @@ pub struct Answer {
     pub unranked: Vec<String>,
     /// Every ranked row, in table order.
     pub rows: Vec<RowAnswer>,
-    /// The composite ranking, best first (empty when no row has two ranked targets).
+    /// The composite ranking, best first (empty when no row has two ranked targets, or the
+    /// run was interrupted).
     pub overall: Vec<Score>,
     /// Rows the composite score is taken over.
     pub overall_rows: usize,
+    /// The workload groups the composite is taken over, with their weights.
+    pub groups: Vec<Group>,
+    /// Groups measured but left out of the composite (weight 0: the lifecycle rows by default).
+    pub left_out: Vec<String>,
+    /// Every pair of ranked targets as the composite's test saw it.
+    pub pairs: Vec<PairAnswer>,
+    /// Set when the run was interrupted: what it lacks.
+    pub partial: Option<Partial>,
     /// How the rows came out.
     pub counts: Counts,
 }
@@ -64,10 +70,49 @@ pub struct RowAnswer {
 pub struct Score {
     /// The target.
     pub target: String,
-    /// Geometric mean of value relative to the best (1 = best in every row).
+    /// Weighted geometric mean of value relative to the best (1 = best in every row).
     pub score: f64,
-    /// Its 95 % bootstrap interval.
+    /// Its 95 % interval (bootstrap over whole rounds).
     pub ci95: (f64, f64),
+    /// Its place: targets of one tier are not separated by the composite (0 = first).
+    pub tier: usize,
+}
+
+/// A workload group of the composite.
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    /// The workload.
+    pub name: String,
+    /// Its weight (1 unless `--weights` said otherwise).
+    pub weight: f64,
+    /// Its rows in the composite (averaged within the group).
+    pub rows: usize,
+}
+
+/// Two ranked targets on the composite.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairAnswer {
+    /// The better-scored target.
+    pub better: String,
+    /// The other.
+    pub worse: String,
+    /// How many times worse `worse` is, as the test estimates it.
+    pub ratio: f64,
+    /// The ratio's 95 % interval.
+    pub ci95: (f64, f64),
+    /// p of "no difference", Holm-adjusted over every pair.
+    pub p_holm: f64,
+    /// Whether the composite separates them.
+    pub separated: bool,
+    /// Paired by round, or the bootstrap's paired draws.
+    pub method: PairMethod,
+}
+
+/// What an interrupted run lacks.
+#[derive(Debug, Clone, Serialize)]
+pub struct Partial {
+    /// "target · workload" of every planned cell not measured whole.
+    pub missing: Vec<String>,
 }
 
 /// How many rows came out which way.
@@ -90,16 +135,17 @@ impl Counts {
     }
 }
 
-/// A row as the composite score sees it: the ranked columns' shown values and samples.
+/// A row as the composite sees it: its group, and the ranked columns' samples in round order
+/// (`None`: not measured there).
 struct Judged {
+    group: String,
     better: Better,
-    /// Per ranked target: shown value and samples (`None`: not measured there).
-    cells: Vec<Option<(f64, Vec<f64>)>>,
+    cells: Vec<Option<Vec<f64>>>,
     agg: Aggregate,
 }
 
 /// The answer for `report`: the table's verdicts, the reference targets its matrix leaves
-/// out, and the composite score over the ranked ones.
+/// out, and the composite over the ranked ones.
 pub fn for_report(report: &Report<'_>) -> Answer {
     let m = Matrix::build_main(report, Quantity::Value);
     let excluded = crate::reference::excluded(report.record, &m.columns, report.rank_reference);
@@ -117,6 +163,10 @@ pub fn for_report(report: &Report<'_>) -> Answer {
         rows: Vec::new(),
         overall: Vec::new(),
         overall_rows: 0,
+        groups: Vec::new(),
+        left_out: Vec::new(),
+        pairs: Vec::new(),
+        partial: None,
         counts: Counts::default(),
     };
     let name = |c: usize| m.columns[c].clone();
@@ -145,14 +195,18 @@ pub fn for_report(report: &Report<'_>) -> Answer {
             text: sentence(v, &name),
         });
     }
+    if report.record.interrupted {
+        answer.partial = Some(Partial {
+            missing: crate::partial::missing(report.record, &answer.ranked),
+        });
+        return answer;
+    }
     let judged = judged_rows(report, &m, &cols);
-    let (overall, rows) = composite(&judged, &answer.ranked);
-    answer.overall = overall;
-    answer.overall_rows = rows;
+    fill_composite(&mut answer, &judged, &crate::weights::of(report.record));
     answer
 }
 
-/// The ranked rows with two or more ranked targets measured, for the composite score.
+/// The ranked rows with two or more ranked targets measured, for the composite.
 fn judged_rows(report: &Report<'_>, m: &Matrix, cols: &[usize]) -> Vec<Judged> {
     let rec = report.record;
     let mut out = Vec::new();
@@ -161,17 +215,12 @@ fn judged_rows(report: &Report<'_>, m: &Matrix, cols: &[usize]) -> Vec<Judged> {
         .iter()
         .filter(|r| r.verdict.outcome != Outcome::NoContest)
     {
-        let agg = row.aggregate_or(report.aggregate);
-        let cells: Vec<Option<(f64, Vec<f64>)>> = cols
+        let cells: Vec<Option<Vec<f64>>> = cols
             .iter()
             .map(|&i| match &row.entries[i] {
-                Entry::Measured(s) if !row.tool_bound[i] => {
-                    let samples = rec
-                        .cell(&m.columns[i], &row.workload, &row.metric)
-                        .map(fsbattery_record::Cell::values)
-                        .unwrap_or_default();
-                    Some((s.aggregate(agg), samples))
-                }
+                Entry::Measured(_) if !row.tool_bound[i] => rec
+                    .cell(&m.columns[i], &row.workload, &row.metric)
+                    .map(in_round_order),
                 _ => None,
             })
             .collect();
@@ -179,168 +228,126 @@ fn judged_rows(report: &Report<'_>, m: &Matrix, cols: &[usize]) -> Vec<Judged> {
             continue;
         }
         out.push(Judged {
+            group: row.workload.clone(),
             better: row.better,
             cells,
-            agg,
+            agg: row.aggregate_or(report.aggregate),
         });
     }
     out
 }
 
-/// Each target's composite score over the rows every ranked target measured, best first, and
-/// how many rows that is.
-fn composite(judged: &[Judged], names: &[String]) -> (Vec<Score>, usize) {
+/// A cell's values ordered by the round (repeat) that measured them.
+fn in_round_order(c: &fsbattery_record::Cell) -> Vec<f64> {
+    let mut s: Vec<(u32, f64)> = c.samples.iter().map(|s| (s.repeat, s.value)).collect();
+    s.sort_by_key(|x| x.0);
+    s.into_iter().map(|x| x.1).collect()
+}
+
+/// The composite over the rows every ranked target measured, into `answer`.
+fn fill_composite(answer: &mut Answer, judged: &[Judged], weight: &dyn Fn(&str) -> f64) {
     let full: Vec<&Judged> = judged
         .iter()
-        .filter(|j| {
-            j.cells
-                .iter()
-                .all(|c| c.as_ref().is_some_and(|c| c.0 > 0.0))
+        .filter(|j| j.cells.iter().all(Option::is_some))
+        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for j in &full {
+        if !names.contains(&j.group) {
+            names.push(j.group.clone());
+        }
+    }
+    let weights: Vec<f64> = names.iter().map(|n| weight(n)).collect();
+    let rows: Vec<CompositeRow<'_>> = full
+        .iter()
+        .map(|j| CompositeRow {
+            group: names.iter().position(|n| *n == j.group).unwrap_or(0),
+            better: j.better,
+            agg: j.agg,
+            cells: j.cells.iter().flatten().map(Vec::as_slice).collect(),
         })
         .collect();
-    if full.is_empty() || names.len() < 2 {
-        return (Vec::new(), 0);
-    }
-    let shown: Vec<Vec<f64>> = full
+    answer.left_out = names
         .iter()
-        .map(|j| j.cells.iter().flatten().map(|c| c.0).collect())
+        .zip(&weights)
+        .filter(|(_, w)| **w <= 0.0)
+        .map(|(n, _)| n.clone())
         .collect();
-    let best = best_of(&full, &shown);
-    let point = scores(&full, &shown, &best);
-    let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(SEED);
-    let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); names.len()];
-    for _ in 0..RESAMPLES {
-        let resampled: Vec<Vec<f64>> = full
+    let Some(c) = composite(&rows, &weights, answer.ranked.len(), answer.alpha) else {
+        return;
+    };
+    answer.overall_rows = c.rows;
+    answer.groups = names
+        .iter()
+        .zip(&weights)
+        .filter(|(_, w)| **w > 0.0)
+        .map(|(n, w)| Group {
+            name: n.clone(),
+            weight: *w,
+            rows: full.iter().filter(|j| j.group == *n).count(),
+        })
+        .collect();
+    let target = |t: usize| answer.ranked[t].clone();
+    answer.overall = c
+        .order
+        .iter()
+        .map(|&t| Score {
+            target: target(t),
+            score: c.scores[t],
+            ci95: c.ci95[t],
+            tier: c.tiers[t],
+        })
+        .collect();
+    answer.pairs = c
+        .pairs
+        .iter()
+        .map(|p| PairAnswer {
+            better: target(p.better),
+            worse: target(p.worse),
+            ratio: p.ratio,
+            ci95: p.ci95,
+            p_holm: p.p_holm,
+            separated: p.separated,
+            method: p.method,
+        })
+        .collect();
+}
+
+impl Answer {
+    /// The pair of `a` and `b`, whichever order.
+    pub fn pair(&self, a: &str, b: &str) -> Option<&PairAnswer> {
+        self.pairs
             .iter()
-            .map(|j| {
-                j.cells
-                    .iter()
-                    .flatten()
-                    .map(|(value, s)| {
-                        if s.is_empty() {
-                            return *value;
-                        }
-                        let pick: Vec<f64> = (0..s.len())
-                            .map(|_| s[rng.random_range(0..s.len())])
-                            .collect();
-                        aggregate(&pick, j.agg, j.better)
-                    })
-                    .collect()
-            })
-            .collect();
-        for (t, s) in scores(&full, &resampled, &best).into_iter().enumerate() {
-            draws[t].push(s);
-        }
-    }
-    let mut out: Vec<Score> = names
-        .iter()
-        .zip(point)
-        .zip(draws)
-        .map(|((target, score), mut d)| {
-            d.sort_by(f64::total_cmp);
-            let at = |q: f64| d[((d.len() - 1) as f64 * q).round() as usize];
-            Score {
-                target: target.clone(),
-                score,
-                ci95: (at(0.025), at(0.975)),
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| a.score.total_cmp(&b.score));
-    (out, full.len())
-}
-
-/// Per target, the geometric mean over `rows` of its value (`values[row][target]`) relative
-/// to the value of the row's best target, `best[row]` (chosen once, from the shown values, so
-/// a resample that reorders the targets does not pick its own best: taking the best of noisy
-/// values would bias every resampled score upwards).
-fn scores(rows: &[&Judged], values: &[Vec<f64>], best: &[usize]) -> Vec<f64> {
-    let targets = values.first().map_or(0, Vec::len);
-    let mut logs = vec![0.0; targets];
-    for ((j, v), &b) in rows.iter().zip(values).zip(best) {
-        for (t, x) in v.iter().enumerate() {
-            let rel = match j.better {
-                Better::Lower => x / v[b],
-                Better::Higher => v[b] / x,
-            };
-            logs[t] += rel.ln();
-        }
-    }
-    logs.iter().map(|l| (l / rows.len() as f64).exp()).collect()
-}
-
-/// Per row of `values`, the index of its best value.
-fn best_of(rows: &[&Judged], values: &[Vec<f64>]) -> Vec<usize> {
-    rows.iter()
-        .zip(values)
-        .map(|(j, v)| {
-            let order = |a: &&f64, b: &&f64| match j.better {
-                Better::Lower => a.total_cmp(b),
-                Better::Higher => b.total_cmp(a),
-            };
-            v.iter()
-                .enumerate()
-                .min_by(|a, b| order(&a.1, &b.1))
-                .map_or(0, |(i, _)| i)
-        })
-        .collect()
-}
-
-/// The shown statistic of `samples` (what the table shows for the row).
-fn aggregate(samples: &[f64], agg: Aggregate, better: Better) -> f64 {
-    let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = samples.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    match agg {
-        Aggregate::Mean => samples.iter().sum::<f64>() / samples.len() as f64,
-        Aggregate::Min => min,
-        Aggregate::Max => max,
-        Aggregate::Best => match better {
-            Better::Lower => min,
-            Better::Higher => max,
-        },
-        Aggregate::Median => {
-            let mut s = samples.to_vec();
-            s.sort_by(f64::total_cmp);
-            let n = s.len();
-            match n % 2 {
-                1 => s[n / 2],
-                _ => (s[n / 2 - 1] + s[n / 2]) / 2.0,
-            }
-        }
+            .find(|p| (p.better == a && p.worse == b) || (p.better == b && p.worse == a))
     }
 }
 
-/// The closing lines after the per-row verdicts: the composite ranking and the count of
-/// decided rows. Nothing when no row reached a verdict (one repeat, one target), as
+/// The closing lines after the per-row verdicts: the composite ranking (ties said as ties),
+/// its scores, and the count of decided rows; for an interrupted run, what it lacks instead
+/// of a ranking. Nothing when no row reached a verdict (one repeat, one target), as
 /// [`crate::closing`] says nothing then either.
 pub fn lines(a: &Answer) -> Vec<String> {
     let mut out = Vec::new();
     let judged = |r: &RowAnswer| matches!(r.outcome, "winner" | "equivalent" | "undecided");
+    if let Some(p) = &a.partial {
+        out.push(partial_line(p));
+    }
     if !a.rows.iter().any(judged) {
         return out;
     }
     if !a.overall.is_empty() {
-        out.push(format!(
-            "Overall, over the {} rows every ranked target measured (geometric mean of each row's \
-             value relative to its best, 1 = best everywhere; 95 % bootstrap interval):",
-            a.overall_rows
-        ));
-        let ranking: Vec<String> = a
+        out.push(format!("Overall: {}.", ranking(a)));
+        let scores: Vec<String> = a
             .overall
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
+            .map(|s| {
                 format!(
-                    "{}. {} {:.2} [{:.2}–{:.2}]",
-                    i + 1,
-                    s.target,
-                    s.score,
-                    s.ci95.0,
-                    s.ci95.1
+                    "{} {:.2} [{:.2}–{:.2}]",
+                    s.target, s.score, s.ci95.0, s.ci95.1
                 )
             })
             .collect();
-        out.push(format!("  {}", ranking.join("   ")));
+        out.push(format!("  scores: {}", scores.join("   ")));
+        out.push(format!("  ({})", definition(a)));
     }
     let c = a.counts;
     out.push(format!(
@@ -352,6 +359,102 @@ pub fn lines(a: &Answer) -> Vec<String> {
         c.undecided
     ));
     out
+}
+
+/// "xfs ≈ ext4 (not separated: …), then ext3 (1.12× xfs [1.08–1.16])": tiers in order, a
+/// tie's members joined by ≈, each later tier with its ratio to the previous tier's first.
+pub fn ranking(a: &Answer) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut lead: Option<&Score> = None;
+    for s in &a.overall {
+        let starts = lead.is_none_or(|l| l.tier != s.tier);
+        if starts {
+            let mut text = s.target.clone();
+            if let (Some(prev), Some(p)) = (lead, lead.and_then(|l| a.pair(&l.target, &s.target))) {
+                text.push_str(&format!(
+                    " ({:.2}× {} [{:.2}–{:.2}], p = {})",
+                    p.ratio,
+                    prev.target,
+                    p.ci95.0,
+                    p.ci95.1,
+                    p_text(p.p_holm)
+                ));
+            }
+            lead = Some(s);
+            parts.push(text);
+        } else if let (Some(l), Some(last)) = (lead, parts.last_mut()) {
+            let tie = a.pair(&l.target, &s.target).map_or(String::new(), |p| {
+                format!(
+                    " (not separated: {:.2}× {} [{:.2}–{:.2}], p = {})",
+                    p.ratio,
+                    l.target,
+                    p.ci95.0,
+                    p.ci95.1,
+                    p_text(p.p_holm)
+                )
+            });
+            last.push_str(&format!(" ≈ {}{tie}", s.target));
+        }
+    }
+    parts.join(", then ")
+}
+
+/// What the composite is, in one parenthesis.
+fn definition(a: &Answer) -> String {
+    let weighted = a.groups.iter().any(|g| g.weight != 1.0);
+    let groups: Vec<String> = a
+        .groups
+        .iter()
+        .map(|g| {
+            if weighted {
+                format!("{}×{}", g.name, g.weight)
+            } else {
+                g.name.clone()
+            }
+        })
+        .collect();
+    let mut text = format!(
+        "composite: 1 = best in every row; {} workload(s) weigh {}, each its {} row(s) averaged:          {}; 95 % intervals by resampling whole rounds; pairs tested per round, Holm-adjusted",
+        a.groups.len(),
+        if weighted { "as weighted" } else { "once each" },
+        a.overall_rows,
+        groups.join(", ")
+    );
+    if !a.left_out.is_empty() {
+        text.push_str(&format!(
+            "; left out: {} (--weights {}=1 adds it)",
+            a.left_out.join(", "),
+            a.left_out[0]
+        ));
+    }
+    text
+}
+
+/// A p-value as the summary prints it.
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+/// The line an interrupted run ends with instead of a ranking.
+fn partial_line(p: &Partial) -> String {
+    const SHOWN: usize = 6;
+    let mut names = p.missing[..p.missing.len().min(SHOWN)].join(", ");
+    if p.missing.len() > SHOWN {
+        names.push_str(&format!(" and {} more", p.missing.len() - SHOWN));
+    }
+    if p.missing.is_empty() {
+        return "Interrupted: every planned cell was measured, but the run did not end; no \
+                overall ranking."
+            .into();
+    }
+    format!(
+        "Interrupted: no overall ranking; {} planned cell(s) not measured whole: {names}.",
+        p.missing.len()
+    )
 }
 
 #[cfg(test)]

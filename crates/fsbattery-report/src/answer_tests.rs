@@ -1,6 +1,7 @@
 //! The answer against planted effects: a 20 % winner, two equivalent targets, a noisy one
-//! left undecided, a reference left unranked, and a composite score whose interval holds the
-//! planted ratio and does not move between two renderings.
+//! left undecided, a reference left unranked, a composite score whose interval holds the
+//! planted ratio and does not move between two renderings; lifecycle rows left out unless
+//! weighted, a workload weighing once, a tie said as a tie, an interrupted run unranked.
 
 use super::*;
 use crate::compare::tests::record;
@@ -8,12 +9,23 @@ use fsbattery_record::RunRecord;
 
 /// A record with one row (metadata touch_files, seconds) and one cell per (target, samples).
 fn row(cols: &[(&str, &[f64])]) -> RunRecord {
+    let cells: Vec<(&str, &str, &str, &[f64])> = cols
+        .iter()
+        .map(|(t, v)| (*t, "metadata", "touch_files", *v))
+        .collect();
+    cells_of(&cells)
+}
+
+/// A record with one cell per (target, workload, metric, samples), all in seconds.
+fn cells_of(cols: &[(&str, &str, &str, &[f64])]) -> RunRecord {
     let base = record(&[1.0]);
     let mut rec = base.clone();
     rec.cells.clear();
-    for (target, values) in cols {
+    for (target, workload, metric, values) in cols {
         let mut c = base.cells[0].clone();
         c.target = target.to_string();
+        c.workload = workload.to_string();
+        c.metric = metric.to_string();
         c.samples = values
             .iter()
             .enumerate()
@@ -75,7 +87,14 @@ fn a_planted_twenty_percent_difference_has_a_winner_with_its_ratio() {
         text.contains("Decided: 1 of 1 ranked rows (1 with a winner, 0 equivalent); 0 undecided."),
         "{text}"
     );
-    assert!(text.contains("1. ext4 1.00"), "{text}");
+    assert!(
+        text.contains("Overall: ext4, then xfs (1.20× ext4 ["),
+        "{text}"
+    );
+    assert!(
+        text.contains("scores: ext4 1.00 [1.00–1.00]   xfs 1.20"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -131,4 +150,111 @@ fn the_composite_interval_is_the_same_every_time() {
 #[test]
 fn one_target_gives_no_answer() {
     assert!(lines(&answer_of(&row(&[("ext4", EXT4)]), &[])).is_empty());
+}
+
+/// Samples around `mean` with the same small per-round wobble for every target (a shared drift).
+fn around(mean: f64) -> Vec<f64> {
+    [1.0, 1.01, 0.99, 1.02, 0.98]
+        .iter()
+        .map(|w| mean * w)
+        .collect()
+}
+
+#[test]
+fn lifecycle_rows_are_left_out_unless_weighted() {
+    // xfs is faster at mkfs (filesystem) and slower at the workload: by default only the
+    // workload counts and ext4 leads; weighted in, mkfs's 4-fold difference turns the order.
+    let (fast, slow) = (around(1.0), around(4.0));
+    let (w1, w2) = (around(1.0), around(1.2));
+    let mut rec = cells_of(&[
+        ("ext4", "filesystem", "mkfs", &slow),
+        ("xfs", "filesystem", "mkfs", &fast),
+        ("ext4", "metadata", "touch_files", &w1),
+        ("xfs", "metadata", "touch_files", &w2),
+    ]);
+    let a = answer_of(&rec, &[]);
+    assert_eq!(a.overall[0].target, "ext4");
+    assert_eq!(a.left_out, ["filesystem"]);
+    assert_eq!(a.overall_rows, 1);
+    let text = lines(&a).join("\n");
+    assert!(
+        text.contains("left out: filesystem (--weights filesystem=1"),
+        "{text}"
+    );
+    rec.plan.weights.insert("filesystem".into(), 1.0);
+    let a = answer_of(&rec, &[]);
+    assert_eq!(a.overall[0].target, "xfs");
+    assert!(a.left_out.is_empty());
+    assert_eq!(a.overall_rows, 2);
+}
+
+#[test]
+fn a_workload_weighs_once_however_many_rows_it_has() {
+    // metadata: three rows where xfs is 1.5 times slower; tree: one row where ext4 is 1.5
+    // times slower. By row ext4 would lead; by workload the two are level.
+    let (one, slow) = (around(1.0), around(1.5));
+    let mut cols: Vec<(&str, &str, &str, &[f64])> = Vec::new();
+    for m in ["touch_files", "find_files", "remove_files"] {
+        cols.push(("ext4", "metadata", m, &one));
+        cols.push(("xfs", "metadata", m, &slow));
+    }
+    cols.push(("ext4", "tree", "untar", &slow));
+    cols.push(("xfs", "tree", "untar", &one));
+    let a = answer_of(&cells_of(&cols), &[]);
+    let ext4 = a.overall.iter().find(|s| s.target == "ext4").unwrap();
+    let xfs = a.overall.iter().find(|s| s.target == "xfs").unwrap();
+    assert!((ext4.score - xfs.score).abs() < 1e-9, "{:?}", a.overall);
+    assert_eq!(a.groups.len(), 2);
+    // Equal scores are not separated: no order is printed between them.
+    assert_eq!(ext4.tier, xfs.tier);
+    let text = lines(&a).join("\n");
+    assert!(
+        text.contains(" ≈ ") && text.contains("not separated"),
+        "{text}"
+    );
+    assert!(!text.contains(", then "), "{text}");
+}
+
+#[test]
+fn noisy_near_equal_targets_are_a_tie_not_a_ranking() {
+    let a = answer_of(
+        &row(&[
+            ("ext4", &[1.00, 1.30, 0.80, 1.10, 0.95]),
+            ("xfs", &[1.05, 0.90, 1.25, 0.85, 1.10]),
+            ("btrfs", &[3.0, 3.1, 2.9, 3.05, 2.95]),
+        ]),
+        &[],
+    );
+    let text = lines(&a).join("\n");
+    let tie = a.overall[0].tier == a.overall[1].tier;
+    assert!(tie, "{:?}", a.overall);
+    assert!(a.overall[2].tier > a.overall[1].tier, "{:?}", a.overall);
+    assert!(
+        text.contains(" ≈ ") && text.contains(", then btrfs"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_interrupted_run_ranks_nothing_and_names_what_it_lacks() {
+    let mut rec = row(&[("ext4", EXT4), ("xfs", XFS)]);
+    rec.interrupted = true;
+    for w in ["metadata", "tree"] {
+        rec.plan.workloads.push(fsbattery_record::WorkloadPlan {
+            name: w.into(),
+            params: Default::default(),
+            param_units: Default::default(),
+            metrics: vec![],
+        });
+    }
+    let a = answer_of(&rec, &[]);
+    assert!(a.overall.is_empty());
+    let missing = &a.partial.as_ref().unwrap().missing;
+    assert_eq!(missing, &["ext4 · tree", "xfs · tree"]);
+    let text = lines(&a).join("\n");
+    assert!(
+        text.starts_with("Interrupted: no overall ranking; 2 planned cell(s)"),
+        "{text}"
+    );
+    assert!(!text.contains("Overall"), "{text}");
 }

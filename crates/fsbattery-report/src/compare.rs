@@ -257,6 +257,7 @@ pub(crate) mod tests {
                 age: None,
                 cache: None,
                 settings: None,
+                weights: Default::default(),
             },
             targets: vec![],
             cells: vec![Cell {

@@ -107,6 +107,7 @@ fn run() -> RunRecord {
             age: None,
             cache: None,
             settings: None,
+            weights: Default::default(),
         },
         targets: vec![target("ext4"), target("xfs")],
         cells,

@@ -28,6 +28,7 @@ pub mod io500;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
+pub mod partial;
 pub mod rank_spread;
 pub mod reference;
 pub mod seed_notes;
@@ -40,6 +41,7 @@ pub mod term_width;
 pub mod then_now;
 pub mod then_now_out;
 pub mod verdict_text;
+pub mod weights;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
 

@@ -22,6 +22,7 @@ mod aggregate;
 mod better;
 mod change_point;
 mod compare;
+pub mod composite;
 mod energy;
 mod equivalence;
 mod futility;

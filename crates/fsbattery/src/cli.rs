@@ -289,6 +289,11 @@ pub struct RunArgs {
     /// they are shown as a reference but take no part in the verdicts or the score.
     #[arg(long)]
     pub rank_reference: bool,
+    /// Weigh a workload GROUP W times in the overall composite (repeatable), e.g.
+    /// `--weights tree=2`; every workload weighs 1 and the lifecycle rows (`filesystem`: mkfs,
+    /// mount, unmount) 0 unless named, so `--weights filesystem=1` adds them.
+    #[arg(long = "weights", value_name = "GROUP=W", value_parser = conditions::weight)]
+    pub weights: Vec<(String, f64)>,
     /// Seconds to pause after sync before each timed phase, 0 to 3600 [default: the suite's
     /// `pause` (S1: 10 s) at standard and full scale; quick shortens it to 0.1 s unless the
     /// suite sets `pause_quick`, and says so].

@@ -229,6 +229,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
             age: None,
             cache: None,
             settings: None,
+            weights: Default::default(),
         },
         targets: vec![TargetRecord {
             label: target.clone(),

@@ -99,6 +99,7 @@ fn plan_on(work: &Path, auto: Option<AutoRepeat>, fresh: Fresh, targets: usize) 
         cache: Default::default(),
         memory: None,
         rank_reference: false,
+        weights: Default::default(),
     }
 }
 

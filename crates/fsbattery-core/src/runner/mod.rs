@@ -106,6 +106,9 @@ pub struct Plan {
     /// `--rank-reference`: rank RAM targets (tmpfs) against disks in `--repeat auto`'s
     /// decisions too.
     pub rank_reference: bool,
+    /// `--weights`: the composite's group weights the run asked for (recorded; the report
+    /// weighs with them).
+    pub weights: std::collections::BTreeMap<String, f64>,
 }
 
 /// `--memory`: the limit, where it came from, and the work directory its state file goes to
@@ -163,6 +166,7 @@ impl Plan {
                 memory: None,
             })),
             settings: Some(Box::new(self.settings.clone())),
+            weights: self.weights.clone(),
         }
     }
 

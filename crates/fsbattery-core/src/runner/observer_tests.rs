@@ -85,6 +85,7 @@ fn plan(root: PathBuf) -> Plan {
         cache: Default::default(),
         memory: None,
         rank_reference: false,
+        weights: Default::default(),
     }
 }
 

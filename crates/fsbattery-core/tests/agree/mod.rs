@@ -291,6 +291,7 @@ pub fn run_via_runner(
         cache,
         memory: None,
         rank_reference: false,
+        weights: Default::default(),
     };
     let mut plan = runner::CheckedPlan::check(plan, true, runner::Space::Checked)
         .unwrap_or_else(|e| panic!("{name}: the plan does not fit its target: {e}"));

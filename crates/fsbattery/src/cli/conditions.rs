@@ -79,6 +79,17 @@ pub(super) fn budget(s: &str) -> Result<std::time::Duration, String> {
     Ok(d)
 }
 
+/// `--weights`: `GROUP=W`, W a finite number from 0 to 100 (0 leaves the group out).
+pub(super) fn weight(s: &str) -> Result<(String, f64), String> {
+    let bad = || "must read GROUP=W with W from 0 to 100, e.g. tree=2 or filesystem=1".to_string();
+    let (group, w) = s.split_once('=').ok_or_else(bad)?;
+    let w: f64 = w.trim().parse().map_err(|_| bad())?;
+    if group.trim().is_empty() || !(0.0..=100.0).contains(&w) {
+        return Err(bad());
+    }
+    Ok((group.trim().to_string(), w))
+}
+
 /// `--age`: `PCT[,seed=N]`, PCT from 1 to 95 (a full filesystem leaves the workloads no room).
 pub(super) fn age(s: &str) -> Result<AgeSpec, String> {
     let bad = || "must read PCT[,seed=N] with PCT from 1 to 95, e.g. 70,seed=7".to_string();
@@ -124,6 +135,15 @@ mod tests {
         assert_eq!(budget("1h 30m"), Ok(std::time::Duration::from_secs(5400)));
         for bad in ["", "0s", "soon", "-5m", "10"] {
             assert!(budget(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn weight_forms() {
+        assert_eq!(weight("tree=2"), Ok(("tree".into(), 2.0)));
+        assert_eq!(weight("filesystem=0.5"), Ok(("filesystem".into(), 0.5)));
+        for bad in ["", "tree", "=2", "tree=-1", "tree=x", "tree=1000"] {
+            assert!(weight(bad).is_err(), "{bad}");
         }
     }
 

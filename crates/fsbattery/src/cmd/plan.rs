@@ -73,6 +73,7 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
     );
     let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
     settings.fs_options = plan_settings::fs_options(&suite, &targets);
+    let weights = plan_settings::weights(&args.weights, &workloads)?;
     let plan = Plan {
         repeat,
         auto,
@@ -94,6 +95,7 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
         cache,
         memory,
         rank_reference: args.rank_reference,
+        weights,
     };
     let mut plan = CheckedPlan::check(plan, !args.targets.is_empty(), space)?;
     // Labels name the filesystems of the targets that stayed in the checked plan.

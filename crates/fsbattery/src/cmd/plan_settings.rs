@@ -172,3 +172,30 @@ pub fn record(
         memory,
     }
 }
+
+/// `--weights`: each group must be a planned workload or the lifecycle rows (`filesystem`);
+/// a group named twice takes its last weight.
+pub fn weights(
+    given: &[(String, f64)],
+    workloads: &[fsbattery_core::runner::PlannedWorkload],
+) -> Result<std::collections::BTreeMap<String, f64>, UsageError> {
+    let lifecycle = fsbattery_record::lifecycle::WORKLOAD;
+    let names: Vec<&str> = workloads
+        .iter()
+        .map(|w| w.workload.name())
+        .chain([lifecycle])
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for (group, w) in given {
+        if !names.contains(&group.as_str()) {
+            return Err(UsageError::Invalid(format!(
+                "--weights {group}={w}: '{group}' is not a workload of this run{}; its groups \
+                 are: {}",
+                fsbattery_core::suggest::hint(group, names.iter().copied()),
+                names.join(", ")
+            )));
+        }
+        out.insert(group.clone(), *w);
+    }
+    Ok(out)
+}
