@@ -145,6 +145,7 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         summary: Vec::new(),
         published: None,
         then_and_now: None,
+        composite: None,
     };
     for ev in &events[1..] {
         apply(&mut rec, ev);

@@ -16,6 +16,7 @@
 pub mod aging;
 pub mod cache;
 pub mod cell_stats;
+pub mod composite;
 pub mod dataset;
 pub mod journal;
 pub mod lifecycle;

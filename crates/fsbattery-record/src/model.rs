@@ -73,6 +73,10 @@ pub struct RunRecord {
     /// and the rank flips. Derived like `summary`: written with it, absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub then_and_now: Option<Box<crate::then_now::ThenAndNow>>,
+    /// The composite answer ([`crate::composite`]). Derived like `summary`: written with it,
+    /// absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub composite: Option<Box<crate::composite::Composite>>,
 }
 
 /// Where an imported record's numbers came from.

@@ -46,6 +46,8 @@ pub struct Answer {
     pub pairs: Vec<PairAnswer>,
     /// Set when the run was interrupted: what it lacks.
     pub partial: Option<Partial>,
+    /// What the numbers were measured on ([`crate::measured_on`]).
+    pub measured_on: Option<String>,
     /// How the rows came out.
     pub counts: Counts,
 }
@@ -167,6 +169,7 @@ pub fn for_report(report: &Report<'_>) -> Answer {
         left_out: Vec::new(),
         pairs: Vec::new(),
         partial: None,
+        measured_on: crate::measured_on::line(report.record),
         counts: Counts::default(),
     };
     let name = |c: usize| m.columns[c].clone();
@@ -313,6 +316,57 @@ fn fill_composite(answer: &mut Answer, judged: &[Judged], weight: &dyn Fn(&str) 
 }
 
 impl Answer {
+    /// The answer as the record keeps it ([`fsbattery_record::composite`]).
+    pub fn to_record(&self) -> fsbattery_record::composite::Composite {
+        use fsbattery_record::composite as c;
+        c::Composite {
+            scores: self
+                .overall
+                .iter()
+                .map(|s| c::CompositeScore {
+                    target: s.target.clone(),
+                    score: s.score,
+                    ci95: [s.ci95.0, s.ci95.1],
+                    tier: s.tier,
+                })
+                .collect(),
+            ranking: ranking(self),
+            groups: self
+                .groups
+                .iter()
+                .map(|g| c::CompositeGroup {
+                    name: g.name.clone(),
+                    weight: g.weight,
+                    rows: g.rows,
+                })
+                .collect(),
+            left_out: self.left_out.clone(),
+            pairs: self
+                .pairs
+                .iter()
+                .map(|p| c::CompositePair {
+                    better: p.better.clone(),
+                    worse: p.worse.clone(),
+                    ratio: p.ratio,
+                    ci95: [p.ci95.0, p.ci95.1],
+                    p_holm: p.p_holm,
+                    separated: p.separated,
+                    method: match p.method {
+                        PairMethod::PairedRounds => "paired_rounds",
+                        PairMethod::TooFewRounds => "too_few_rounds",
+                    }
+                    .into(),
+                })
+                .collect(),
+            measured_on: self.measured_on.clone(),
+            missing: self
+                .partial
+                .as_ref()
+                .map(|p| p.missing.clone())
+                .unwrap_or_default(),
+        }
+    }
+
     /// The pair of `a` and `b`, whichever order.
     pub fn pair(&self, a: &str, b: &str) -> Option<&PairAnswer> {
         self.pairs
@@ -332,6 +386,7 @@ pub fn lines(a: &Answer) -> Vec<String> {
         out.push(partial_line(p));
     }
     if !a.rows.iter().any(judged) {
+        out.extend(a.measured_on.clone());
         return out;
     }
     if !a.overall.is_empty() {
@@ -349,6 +404,7 @@ pub fn lines(a: &Answer) -> Vec<String> {
         out.push(format!("  scores: {}", scores.join("   ")));
         out.push(format!("  ({})", definition(a)));
     }
+    out.extend(a.measured_on.clone());
     let c = a.counts;
     out.push(format!(
         "Decided: {} of {} ranked rows ({} with a winner, {} equivalent); {} undecided.",
@@ -414,7 +470,9 @@ fn definition(a: &Answer) -> String {
         })
         .collect();
     let mut text = format!(
-        "composite: 1 = best in every row; {} workload(s) weigh {}, each its {} row(s) averaged:          {}; 95 % intervals by resampling whole rounds; pairs tested per round, Holm-adjusted",
+        "composite: 1 = best in every row; {} workload(s) weigh {}, their {} row(s) averaged \
+         within each: {}; 95 % intervals by resampling whole rounds; pairs tested per round, \
+         Holm-adjusted",
         a.groups.len(),
         if weighted { "as weighted" } else { "once each" },
         a.overall_rows,

@@ -72,11 +72,14 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
         rank_reference,
     };
     let mut summary = crate::closing::lines(&Matrix::build_main(&report, Quantity::Value));
-    summary.extend(crate::answer::lines(&crate::answer::for_report(&report)));
+    let answer = crate::answer::for_report(&report);
+    summary.extend(crate::answer::lines(&answer));
+    let composite = Some(Box::new(answer.to_record()));
     let then_and_now = crate::then_now::for_report(&report).map(Box::new);
     summary.extend(crate::io500::notes(record));
     record.summary = summary;
     record.then_and_now = then_and_now;
+    record.composite = composite;
     for c in &mut record.cells {
         c.stats = None;
     }

@@ -276,6 +276,7 @@ pub(crate) mod tests {
             summary: Vec::new(),
             published: None,
             then_and_now: None,
+            composite: None,
         }
     }
 

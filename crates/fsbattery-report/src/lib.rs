@@ -28,6 +28,7 @@ pub mod io500;
 pub mod iozone_tables;
 pub mod markdown;
 pub mod matrix;
+pub mod measured_on;
 pub mod partial;
 pub mod rank_spread;
 pub mod reference;

@@ -150,9 +150,12 @@ fn terminal_table_marks_a_winner_only_where_there_is_one() {
     assert!(tail.contains("Find: ext4 wins, 2.00×"), "{tail}");
     // And a composite with its interval, best first: ext4 is best at Find and about even at
     // Touch.
-    let at = tail.find("Overall, over the").expect("composite ranking");
+    let at = tail.find("Overall: ").expect("composite ranking");
     let ranking = tail[at..].lines().nth(1).unwrap();
-    assert!(ranking.trim_start().starts_with("1. ext4 "), "{ranking}");
+    assert!(
+        ranking.trim_start().starts_with("scores: ext4 "),
+        "{ranking}"
+    );
 }
 
 #[test]
@@ -195,7 +198,8 @@ fn html_marks_undecided_keeps_space_out_of_the_score_and_says_n_a() {
         "tmpfs has no mkfs"
     );
     // The summary says the row is undecided and names no winner.
-    let summary = &html[html.find("data-test=\"metadata/touch_files\"").unwrap()..];
+    let summary = &html[html.find("<section id=\"summary\">").unwrap()..];
+    let summary = &summary[summary.find("data-test=\"metadata/touch_files\"").unwrap()..];
     let summary = &summary[..summary.find("</tr>").unwrap()];
     assert!(summary.contains("(best value; undecided)") && summary.contains("too noisy to tell"));
     assert!(
@@ -259,7 +263,7 @@ fn tmpfs_is_shown_but_not_ranked_by_default() {
         "tmpfs takes no part: {touch}"
     );
     assert!(text.contains("not ranked: tmpfs (in RAM"), "{text}");
-    let at = text.find("Overall, over the").expect("composite ranking");
+    let at = text.find("Overall: ").expect("composite ranking");
     let ranking = text[at..].lines().nth(1).unwrap();
     assert!(
         !ranking.contains("tmpfs"),
@@ -317,4 +321,61 @@ fn cells_carry_their_statistics_and_verdict_for_json_and_csv() {
         ),
         "{header}"
     );
+}
+
+#[test]
+fn terminal_html_and_json_give_one_composite() {
+    let rec = record();
+    let text = render(&TerminalTable { styled: false }, &rec);
+    let overall = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Overall: "))
+        .expect("composite ranking")
+        .trim_end_matches('.')
+        .to_string();
+    let scores = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("scores: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let json_renderer =
+        (fsbattery_report::formats::JSON.renderer)(&fsbattery_report::Options { styled: false });
+    let json = render(json_renderer.as_ref(), &rec);
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let c = &json["composite"];
+    assert_eq!(c["ranking"].as_str(), Some(overall.as_str()), "{c}");
+    let order: Vec<&str> = c["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["target"].as_str().unwrap())
+        .collect();
+    let first = format!(
+        "scores: {} {:.2}",
+        order[0],
+        c["scores"][0]["score"].as_f64().unwrap()
+    );
+    assert!(scores.starts_with(&first), "{scores} / {first}");
+    let summary: Vec<&str> = json["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(summary.iter().any(|l| l.trim() == scores), "{summary:?}");
+    let html = render(&Html, &rec);
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    assert!(
+        html.contains(&esc(&format!("Overall: {overall}."))),
+        "html lacks the ranking"
+    );
+    assert!(html.contains(&esc(&scores)), "html lacks the scores");
+    // The answer opens the page, the heat-map right after it.
+    let at = |id: &str| html.find(&format!("<section id=\"{id}\">")).unwrap();
+    assert!(at("answer") < at("all-tests") && at("all-tests") < at("summary"));
 }

@@ -4,10 +4,12 @@
 //! mailed: every style and script is inline, fonts are the system's, charts are inline SVG
 //! written by hand (module `charts`), and a Content-Security-Policy forbids the page to load
 //! anything. Sections, in order (each a `<section id=...>` a browser test can find):
-//! `summary` (winner per test, S1's total-time composite, a geometric-mean score),
+//! `answer` (the composite ranking with its ties, the conditions, the composite chart and the
+//! per-row verdicts: what the terminal ends with), `all-tests` (a heat-map of every test ×
+//! target, `id="heatmap"`, cells shaded by their ratio to the row's best, sortable),
+//! `summary` (winner per test, S1's total time),
 //! `comparison` (two or more runs: Welch t-test per metric), `tests` (bar chart per test
-//! with CI95 whiskers and n), `cpu` (CPU % per test), `all-tests` (a heat-map of every test × target,
-//! `id="heatmap"`, cells shaded by their ratio to the row's best, sortable), `matrices` (the raw numbers, S2's best-of-row marks),
+//! with CI95 whiskers and n), `cpu` (CPU % per test), `matrices` (the raw numbers, S2's best-of-row marks),
 //! `then-and-now` (each label as measured beside the seed's own wording and sizes, where they
 //! differ), `device-io` (bytes the block
 //! devices wrote and the write amplification, block-backed targets only), `iozone`
@@ -29,6 +31,7 @@
 //! every string from a record is HTML-escaped (`esc`); the output is deterministic (no
 //! clock, no randomness), so golden files can compare it byte for byte.
 
+mod answer;
 mod assets;
 mod charts;
 pub(crate) mod data;
@@ -105,11 +108,12 @@ impl Renderer for Html {
 /// The whole page.
 fn page(d: &Data<'_>) -> String {
     let sections: Vec<(&str, &str, String)> = vec![
+        ("answer", "The answer", answer::section(d)),
+        ("all-tests", "All tests", heatmap::section(d)),
         ("summary", "Summary", sections::summary(d)),
         ("comparison", "Comparison", sections::comparison(d)),
         ("tests", "Per test", sections::per_test(d, false)),
         ("cpu", "CPU", sections::per_test(d, true)),
-        ("all-tests", "All tests", heatmap::section(d)),
         ("matrices", "Raw numbers", sections::matrices(d)),
         (
             "then-and-now",

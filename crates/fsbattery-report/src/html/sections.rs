@@ -1,10 +1,10 @@
 //! The page's result sections: summary, comparison, per-test and CPU charts, and the raw
-//! matrices (the all-tests heat-map is `heatmap`).
+//! matrices (the all-tests heat-map is `heatmap`, the answer and its composite `answer`).
 //!
 //! Role: arrange [`Data`] into HTML. Invariants: only ordinary test lines (not iozone, not
 //! latency) appear here; a pending row or a failed cell is shown with its word and reason;
-//! composites (total time, score) only use tests measured on every column, because a target
-//! that failed a test would otherwise look faster.
+//! S1's total time only uses tests measured on every column, because a target that failed a
+//! test would otherwise look faster.
 
 use super::charts::{bar_chart, Bar, BarChart, BarState};
 use super::data::{Data, Line};
@@ -53,63 +53,18 @@ pub(crate) fn summary(d: &Data<'_>) -> String {
             };
             out.push_str(&format!("<p class=\"{class}\">{}</p>", esc(&l)));
         }
-        out.push_str(&verdicts(d, run.record));
         out.push_str(&winners(d, ri));
         out.push_str("</div>\n");
     }
-    out.push_str("<h3>Composite</h3>\n<div class=\"chart-grid\">");
+    out.push_str("<h3>Total time</h3>\n<div class=\"chart-grid\">");
     out.push_str(&total_time(d));
-    out.push_str(&score(d));
     out.push_str(
-        "</div>\n<p class=\"note\">Score: each test is scaled so the best column scores \
-        1.0 (times: best ÷ yours, rates: yours ÷ best) and a column's score is the geometric mean \
-        over the tests every column measured, so 1.0 means best at everything and no single long \
-        test dominates. iozone and latency results are summarised in their own sections.</p>\n",
+        "</div>\n<p class=\"note\">Total time: S1's sum of every time test, shown as the 2006 \
+        study summed it. It is not the composite: long tests dominate it and it carries no \
+        uncertainty, so no bar is marked best. The composite that ranks the targets is in \
+        <a href=\"#answer\">the answer</a>.</p>\n",
     );
     out.push_str(&not_scored(d));
-    out
-}
-
-/// The run's closing summary ([`crate::closing`], [`crate::answer`]), the same lines the
-/// terminal ends with: per workload what was decided, each row's verdict in one sentence, the
-/// composite ranking and the count of decided rows.
-fn verdicts(d: &Data<'_>, record: &fsbattery_record::RunRecord) -> String {
-    let report = crate::Report {
-        record,
-        aggregate: d.aggregate,
-        rank_reference: d.rank_reference,
-    };
-    let m = crate::matrix::Matrix::build_main(&report, crate::matrix::Quantity::Value);
-    let lines = crate::closing::lines(&m);
-    let Some((head, rest)) = lines.split_first() else {
-        return String::new();
-    };
-    let mut out = format!("<div class=\"verdicts\"><p>{}</p><ul>", esc(head));
-    let mut open = false;
-    for l in rest {
-        if let Some(row) = l.strip_prefix("    ") {
-            if !open {
-                out.push_str("<ul>");
-                open = true;
-            }
-            out.push_str(&format!("<li>{}</li>", esc(row)));
-        } else {
-            if open {
-                out.push_str("</ul></li>");
-                open = false;
-            } else if out.ends_with("</strong>") {
-                out.push_str("</li>");
-            }
-            out.push_str(&format!("<li><strong>{}</strong>", esc(l.trim_start())));
-        }
-    }
-    out.push_str(if open { "</ul></li>" } else { "</li>" });
-    out.push_str("</ul>");
-    // The composite ranking and the count of decided rows, as the terminal ends.
-    for l in crate::answer::lines(&crate::answer::for_report(&report)) {
-        out.push_str(&format!("<p>{}</p>", esc(l.trim_start())));
-    }
-    out.push_str("</div>\n");
     out
 }
 
@@ -324,20 +279,6 @@ fn plain_bars(d: &Data<'_>, values: &[f64], best: Option<usize>) -> Vec<Bar> {
         .collect()
 }
 
-/// The best composite among the ranked columns (reference targets in RAM never take it).
-fn pick(d: &Data<'_>, values: &[f64], better: Better) -> Option<usize> {
-    let mut best: Option<usize> = None;
-    for (i, v) in values.iter().enumerate() {
-        if d.columns.get(i).is_some_and(|c| c.reference) {
-            continue;
-        }
-        if best.is_none_or(|b| better.is_better(*v, values[b])) {
-            best = Some(i);
-        }
-    }
-    best.filter(|_| values.len() > 1)
-}
-
 /// S1's composite: the sum of every time test, per column.
 fn total_time(d: &Data<'_>) -> String {
     let lines = complete(d, true);
@@ -356,7 +297,7 @@ fn total_time(d: &Data<'_>) -> String {
             lines.len()
         ),
         axis: "seconds, summed over the tests — lower is better".into(),
-        bars: plain_bars(d, &totals, pick(d, &totals, Better::Lower)),
+        bars: plain_bars(d, &totals, None),
     };
     let sub = format!(
         "sum of the {} of {} time tests measured on every target",
@@ -364,58 +305,6 @@ fn total_time(d: &Data<'_>) -> String {
         lines.len()
     );
     figure("total-time", "Total time", &sub, &bar_chart(&chart))
-}
-
-/// Geometric mean of per-test scores normalised to the best column.
-fn score(d: &Data<'_>) -> String {
-    let lines: Vec<&Line> = complete(d, false)
-        .into_iter()
-        .filter(|l| (0..l.value.len()).all(|c| l.value_at(c).is_some_and(|v| v > 0.0)))
-        .collect();
-    if lines.is_empty() {
-        return "<p class=\"note\">Score: no test was measured on every target.</p>".into();
-    }
-    let mut logs = vec![0.0; d.columns.len()];
-    for l in &lines {
-        let vals: Vec<f64> = (0..l.value.len()).filter_map(|c| l.value_at(c)).collect();
-        // Scaled to the best ranked column: a reference in RAM is scored against the disks'
-        // best (it may exceed 1.0), never the other way round.
-        let ranked: Vec<f64> = vals
-            .iter()
-            .enumerate()
-            .filter(|(c, _)| !d.columns[*c].reference)
-            .map(|(_, v)| *v)
-            .collect();
-        let pool = if ranked.is_empty() { &vals } else { &ranked };
-        let best = match l.better {
-            Better::Lower => pool.iter().copied().fold(f64::INFINITY, f64::min),
-            Better::Higher => pool.iter().copied().fold(0.0, f64::max),
-        };
-        for (c, v) in vals.iter().enumerate() {
-            let s = if l.better == Better::Lower {
-                best / v
-            } else {
-                v / best
-            };
-            logs[c] += s.ln();
-        }
-    }
-    let scores: Vec<f64> = logs
-        .iter()
-        .map(|s| (s / lines.len() as f64).exp())
-        .collect();
-    let chart = BarChart {
-        kind: "score",
-        test: "score".into(),
-        title: format!(
-            "Geometric-mean score over {} tests, 1.0 = best at every test",
-            lines.len()
-        ),
-        axis: "score (1.0 = best at every test) — higher is better".into(),
-        bars: plain_bars(d, &scores, pick(d, &scores, Better::Higher)),
-    };
-    let sub = format!("geometric mean over {} tests", lines.len());
-    figure("score", "Score", &sub, &bar_chart(&chart))
 }
 
 /// One bar per column from matrix entries; a significant winner's value is printed bold.
