@@ -40,6 +40,14 @@ pub struct CellStats {
     /// The row's verdict as a sentence, with the numbers behind it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub row_verdict: String,
+    /// Repeats (their `repeat` index) whose value is an outlier among the cell's repeats
+    /// (modified z-score above 14, as hyperfine flags them); empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outliers: Vec<u32>,
+    /// A monotone trend across the repeats (Mann–Kendall): Kendall's τ (positive: rising)
+    /// and its p; absent when none was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trend: Option<[f64; 2]>,
 }
 
 /// Where a cell stands in its row.

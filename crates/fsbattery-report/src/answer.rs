@@ -48,6 +48,8 @@ pub struct Answer {
     pub partial: Option<Partial>,
     /// What the numbers were measured on ([`crate::measured_on`]).
     pub measured_on: Option<String>,
+    /// Cells whose repeats have an outlier or a trend ([`crate::repeat_flags`]).
+    pub flagged: usize,
     /// How the rows came out.
     pub counts: Counts,
 }
@@ -170,6 +172,7 @@ pub fn for_report(report: &Report<'_>) -> Answer {
         pairs: Vec::new(),
         partial: None,
         measured_on: crate::measured_on::line(report.record),
+        flagged: crate::repeat_flags::count(report.record),
         counts: Counts::default(),
     };
     let name = |c: usize| m.columns[c].clone();
@@ -405,6 +408,14 @@ pub fn lines(a: &Answer) -> Vec<String> {
         out.push(format!("  ({})", definition(a)));
     }
     out.extend(a.measured_on.clone());
+    if a.flagged > 0 {
+        out.push(format!(
+            "Repeats flagged: {} cell(s) have an outlier or a trend across their repeats (named \
+             under the table): a slow first repeat is often a warm-up, a trend a drifting \
+             machine; their verdicts assume exchangeable repeats.",
+            a.flagged
+        ));
+    }
     let c = a.counts;
     out.push(format!(
         "Decided: {} of {} ranked rows ({} with a winner, {} equivalent); {} undecided.",

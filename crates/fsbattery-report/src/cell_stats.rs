@@ -32,6 +32,7 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
         let Some(s) = Summary::from_samples(&cell.values(), cell.better) else {
             continue;
         };
+        let flags = fsbattery_stats::sample_flags(&cell.values());
         let row = m
             .rows
             .iter()
@@ -63,6 +64,12 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
                 verdict,
                 p,
                 row_verdict: words,
+                outliers: flags
+                    .outliers
+                    .iter()
+                    .map(|&i| cell.samples[i].repeat)
+                    .collect(),
+                trend: flags.trend.map(|(tau, p)| [tau, p]),
             },
         ));
     }

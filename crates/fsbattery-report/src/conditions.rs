@@ -133,6 +133,7 @@ pub fn notes(rec: &RunRecord) -> Vec<String> {
             ));
         }
     }
+    out.extend(crate::repeat_flags::lines(rec));
     out
 }
 

@@ -32,6 +32,7 @@ pub mod measured_on;
 pub mod partial;
 pub mod rank_spread;
 pub mod reference;
+pub mod repeat_flags;
 pub mod seed_notes;
 pub mod seed_tables;
 pub mod settings_notes;
