@@ -15,6 +15,8 @@ mod budget;
 mod chart;
 mod drive;
 mod objective;
+mod outcome;
+mod paste;
 mod phase;
 mod plan;
 mod resume;
@@ -37,6 +39,16 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<ExitCode> {
         return plan::dry_run(&args, &searches);
     }
     let out = plan::out_dir(&args)?;
+    if args.resume {
+        if let Some(answer) = show::finished(&args, &out) {
+            errln!(
+                "tune: {} holds a finished tune; its answer again:",
+                out.display()
+            );
+            crate::stdout::write_unless_closed(answer)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     match drive::execute(&args, &objective, &mut searches, &out) {
         Ok(a) => {
             show::print(&args, &searches, &a, &out)?;
