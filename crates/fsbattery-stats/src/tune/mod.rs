@@ -16,7 +16,7 @@ mod race;
 mod select;
 mod verdict;
 
-pub use design::{full_factorial, latin_hypercube, Config, Factor};
+pub use design::{fill_distinct, full_factorial, latin_hypercube, Config, Factor};
 pub use effects::{estimate, LevelEffect, Observation, OptionEffect};
 pub use lsq::{fit, Fit};
 pub use race::{leader, survivors};

@@ -11,7 +11,7 @@
 use super::search::{mean, FsSearch};
 use crate::cli::TuneArgs;
 use fsbattery_stats::tune::Config;
-use fsbattery_stats::{pair, Better, Pair, PairOutcome};
+use fsbattery_stats::PairOutcome;
 use serde_json::{json, Value};
 
 /// The winner against the defaults.
@@ -49,17 +49,41 @@ pub struct Ranked {
     pub search: usize,
     /// Geometric-mean objective of its winner in the verification.
     pub value: f64,
-    /// This place against the first (None for the first): `ratio` is this / the first, with
-    /// its CI; `BBetter` means the first is significantly better.
-    pub versus_first: Option<Pair>,
+    /// This place against the first (None for the first).
+    pub versus_first: Option<VersusFirst>,
 }
 
-impl Ranked {
-    /// Whether the first place is significantly better than this one.
-    pub fn separated(&self) -> bool {
-        self.versus_first
-            .is_some_and(|p| p.outcome == PairOutcome::BBetter)
-    }
+/// A place against the first, on the logs of the objective: the ratio of geometric means
+/// and its `1 − α` interval (Welch on the logs, exponentiated), so the ratio is always
+/// positive and the interval excludes 1 exactly when the difference is significant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VersusFirst {
+    /// This one / the first.
+    pub ratio: f64,
+    /// Its interval.
+    pub ci: (f64, f64),
+    /// Welch's p of a difference.
+    pub p: f64,
+    /// The first is significantly better (the interval lies below 1).
+    pub separated: bool,
+    /// The interval lies within ±margin: shown equivalent.
+    pub equivalent: bool,
+}
+
+/// `this` against `first` (log samples) at `alpha`, margin ±`margin` %.
+fn versus(this: &[f64], first: &[f64], alpha: f64, margin: f64) -> Option<VersusFirst> {
+    let (lo, hi) = fsbattery_stats::tune::log_margin(margin);
+    // TOST at α/2 reports the two-sided 1 − α interval of the difference.
+    let t = fsbattery_stats::tost(this, first, hi, alpha / 2.0)?;
+    let p = fsbattery_stats::welch_t_test(this, first)?.p_value;
+    let ci = (t.diff_ci.0.exp(), t.diff_ci.1.exp());
+    Some(VersusFirst {
+        ratio: t.diff.exp(),
+        ci,
+        p,
+        separated: t.diff_ci.1 < 0.0,
+        equivalent: t.diff_ci.0 > lo && t.diff_ci.1 < hi,
+    })
 }
 
 /// Everything the tune found.
@@ -90,22 +114,17 @@ pub fn rank(searches: &[FsSearch], v: &[Option<Verified>], alpha: f64, margin: f
         .filter(|&i| !samples[i].is_empty())
         .collect();
     order.sort_by(|&a, &b| mean(&samples[b]).total_cmp(&mean(&samples[a])));
-    let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
     order
         .iter()
         .enumerate()
         .map(|(k, &i)| Ranked {
             search: i,
             value: mean(&samples[i]).exp(),
-            versus_first: (k > 0).then(|| {
-                pair(
-                    &e(&samples[i]),
-                    &e(&samples[order[0]]),
-                    Better::Higher,
-                    alpha,
-                    margin,
-                )
-            }),
+            versus_first: if k > 0 {
+                versus(&samples[i], &samples[order[0]], alpha, margin)
+            } else {
+                None
+            },
         })
         .collect()
 }
@@ -152,8 +171,10 @@ fn changes_json(s: &FsSearch) -> (Vec<Value>, Vec<Value>) {
     };
     let changes = sel.changes.iter().map(|c| {
         let (n, v) = name(c.factor, c.effect.level);
+        let risk = s.space.options[c.factor].risk.get(&v).cloned();
         json!({"option": n, "value": v, "effect": pct(c.effect.effect),
-            "ci": [pct(c.effect.ci.0), pct(c.effect.ci.1)], "p": c.effect.p_holm})
+            "ci": [pct(c.effect.ci.0), pct(c.effect.ci.1)], "p": c.effect.p_holm,
+            "risk": risk})
     });
     let left = sel.left_out.iter().map(|c| {
         let (n, v) = name(c.factor, c.effect.level);
@@ -234,11 +255,17 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
         .iter()
         .map(|r| {
             let s = &searches[r.search];
-            let vs = r.versus_first.map(|p| {
+            let vs = r.versus_first.map(|v| {
+                let verdict = if v.separated {
+                    "first significantly better"
+                } else if v.equivalent {
+                    "equivalent within the margin"
+                } else {
+                    "not separated"
+                };
                 json!({
-                    "verdict": format!("{:?}", p.outcome), "p": p.p(),
-                    "ratio": p.ratio, "ci": p.ratio_ci.map(|(a, b)| [a, b]),
-                    "separated": r.separated(),
+                    "ratio": v.ratio, "ci": [v.ci.0, v.ci.1], "p": v.p,
+                    "separated": v.separated, "equivalent": v.equivalent, "verdict": verdict,
                 })
             });
             json!({

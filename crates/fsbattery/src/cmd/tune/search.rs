@@ -7,8 +7,8 @@
 use super::budget::RACE_CANDIDATES;
 use fsbattery_core::tune::OptionSpace;
 use fsbattery_stats::tune::{
-    estimate, full_factorial, judge, latin_hypercube, leader, select, survivors, Config, Factor,
-    Observation, OptionEffect, Selection, Verdict,
+    estimate, fill_distinct, full_factorial, judge, latin_hypercube, leader, select, survivors,
+    Config, Factor, Observation, OptionEffect, Selection, Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -95,15 +95,16 @@ impl FsSearch {
 
     /// Lay out a screen of `runs` configurations (all valid ones when that is fewer).
     pub fn plan_screen(&mut self, runs: usize, seed: u64) {
-        let valid = |c: &[usize]| self.space.broken_rule(c).is_none();
-        let all = self.valid_configs(runs + 1);
-        self.design = if all <= runs {
-            full_factorial(&self.factors(), &valid)
+        let space = &self.space;
+        let valid = |c: &[usize]| space.broken_rule(c).is_none();
+        let (factors, all) = (self.factors(), self.valid_configs(runs + 1));
+        let mut design = if all <= runs {
+            full_factorial(&factors, &valid)
         } else {
-            latin_hypercube(&self.factors(), runs, seed, &valid)
+            latin_hypercube(&factors, runs, seed, &valid)
         };
-        let mut seen = std::collections::BTreeSet::new();
-        self.design.retain(|c| seen.insert(c.clone()));
+        fill_distinct(&mut design, &factors, runs.min(all), seed, &valid);
+        self.design = design;
     }
 
     /// Take a phase's samples (by spec) for the configurations of this search.

@@ -36,15 +36,17 @@ pub fn text(
         writeln!(out, "\nat their best (as recommended):")?;
         for (k, r) in a.ranking.iter().enumerate() {
             let s = &searches[r.search];
-            let vs = r.versus_first.map_or("  best".to_string(), |p| {
-                let size = match (p.ratio, p.ratio_ci) {
-                    (Some(x), Some((a, b))) => format!("{x:.3}× the 1st [{a:.3}, {b:.3}], "),
-                    _ => String::new(),
+            let vs = r.versus_first.map_or("  the best".to_string(), |v| {
+                let what = if v.separated {
+                    "the 1st significantly faster"
+                } else if v.equivalent {
+                    "not separated: equivalent within the margin"
+                } else {
+                    "not separated"
                 };
                 format!(
-                    "  {size}{}{}",
-                    verdict_vs(p.outcome),
-                    p.p().map_or(String::new(), |p| format!(", p = {p:.2e}"))
+                    "  {:.3}× the 1st [{:.3}, {:.3}], {what}, p = {:.2e}",
+                    v.ratio, v.ci.0, v.ci.1, v.p
                 )
             });
             let rec = recommended(s, a.verified[r.search].as_ref());
@@ -277,16 +279,6 @@ fn verdict(o: PairOutcome) -> &'static str {
         PairOutcome::BBetter => "significantly worse",
         PairOutcome::Equivalent => "equivalent within the margin",
         PairOutcome::Undecided => "undecided",
-        PairOutcome::NotEnoughSamples => "too few repeats",
-    }
-}
-
-fn verdict_vs(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::ABetter => "better than the 1st",
-        PairOutcome::BBetter => "the 1st significantly better",
-        PairOutcome::Equivalent => "not separated: equivalent within the margin",
-        PairOutcome::Undecided => "not separated",
         PairOutcome::NotEnoughSamples => "too few repeats",
     }
 }
