@@ -84,6 +84,9 @@ fn effects(out: &mut String, args: &TuneArgs, s: &FsSearch) -> Result {
         out,
         "  matters (effect over the default, Holm-consistent interval, share of variance):"
     )?;
+    if of("matters").next().is_none() {
+        writeln!(out, "    -")?;
+    }
     for r in of("matters") {
         writeln!(
             out,
@@ -100,10 +103,16 @@ fn effects(out: &mut String, args: &TuneArgs, s: &FsSearch) -> Result {
         "  no effect beyond ±{} % (every level's interval inside the margin):",
         args.margin
     )?;
+    if of("negligible").next().is_none() {
+        writeln!(out, "    -")?;
+    }
     for r in of("negligible") {
         writeln!(out, "    {:<16} all levels within {}", name(r), iv(r))?;
     }
-    writeln!(out, "  not resolved at this budget (interval of its levels; repeats per configuration it would need):")?;
+    writeln!(out, "  not resolved at this budget (interval of its levels; repeats per configuration that would resolve it if the estimates held):")?;
+    if of("unresolved").next().is_none() {
+        writeln!(out, "    - (every option resolved)")?;
+    }
     for r in of("unresolved") {
         let need = r
             .repeats_needed
