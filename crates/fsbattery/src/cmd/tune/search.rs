@@ -293,3 +293,41 @@ impl FsSearch {
 pub fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follow_up_varies_only_the_options_still_open() {
+        let mut space = fsbattery_core::tune::space("ext4").unwrap();
+        let only = ["data", "atime", "lazytime"].map(String::from);
+        space.narrow(&only, &[], false).unwrap();
+        let mut s = FsSearch::new("loop:ext4", space);
+        let at = |n: &str| s.space.options.iter().position(|o| o.name == n).unwrap();
+        let (data, atime, lazy) = (at("data"), at("atime"), at("lazytime"));
+        s.verdicts = vec![None; 3];
+        s.verdicts[data] = Some(Verdict::Matters);
+        s.verdicts[atime] = Some(Verdict::Negligible);
+        s.verdicts[lazy] = Some(Verdict::Unresolved { grow: Some(3.0) });
+        assert_eq!(s.unresolved(), vec![lazy]);
+        let d = s.follow_up(8, 1);
+        let defaults = s.space.defaults();
+        assert!(d
+            .iter()
+            .all(|c| c[data] == defaults[data] && c[atime] == defaults[atime]));
+        let mut levels: Vec<usize> = d.iter().map(|c| c[lazy]).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        assert_eq!(levels, vec![0, 1], "both levels of the open option: {d:?}");
+        // Nothing open: no follow-up.
+        s.verdicts[lazy] = Some(Verdict::Negligible);
+        assert!(s.follow_up(8, 1).is_empty());
+        // A negligible option goes back to its default in a race candidate.
+        let mut c = defaults.clone();
+        c[atime] = 1;
+        c[data] = 1;
+        let back = s.without_negligible(&c);
+        assert_eq!((back[atime], back[data]), (defaults[atime], 1));
+    }
+}
