@@ -278,3 +278,72 @@ fn three_outcomes_and_lines_to_paste(a: &Value) {
     }
     assert!(a["ended"].is_string(), "{a}");
 }
+
+/// The arguments of a short stream tune into `out` (with `more` after them).
+fn stream_tune_args<'a>(out: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "tune",
+        "--target",
+        "loop:ext4",
+        "--workload",
+        "stream",
+        "--set",
+        "stream.size=16MiB",
+        "--objective",
+        "stream.create_durable",
+        "--option",
+        "data",
+        "--option",
+        "atime",
+        "--budget",
+        "28s",
+        "--out",
+        out,
+        "--format",
+        "json",
+    ];
+    v.extend_from_slice(more);
+    v
+}
+
+#[test]
+fn an_interrupted_tune_resumes_to_an_answer() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::time::{Duration, Instant};
+    if !loop_ext4_available() {
+        return;
+    }
+    let cwd = tempfile::tempdir().unwrap();
+    let child = bin()
+        .current_dir(cwd.path())
+        .args(stream_tune_args("c", &[]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt it once the screen has measured something: pilot finished, screen cut.
+    let journal = cwd.path().join("c/02-screen/journal.jsonl");
+    let start = Instant::now();
+    while std::fs::read_to_string(&journal)
+        .map(|j| !j.contains("\"sample\""))
+        .unwrap_or(true)
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the screen never produced a sample"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 130, "{}", stderr(&o));
+    assert!(!cwd.path().join("c/tune.json").exists());
+
+    let o = run_in(cwd.path(), &stream_tune_args("c", &["--resume"]));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("read back"), "{}", stderr(&o));
+    let a: Value = serde_json::from_str(&stdout(&o)).expect("the answer is JSON");
+    three_outcomes_and_lines_to_paste(&a);
+    assert_clean(&cwd.path().join("fsbattery-work"));
+}
