@@ -1,5 +1,9 @@
 //! The tune's phases in order, each measured by [`super::phase::measure`] and booked into the
-//! filesystems' [`FsSearch`]es; the deadline (start + `--budget`) bounds every phase.
+//! filesystems' [`FsSearch`]es; the deadline (start + `--budget`) bounds every phase. Time
+//! left after the screen goes first to follow-ups on the options not resolved, keeping what
+//! the verification needs (at least a sixth of the budget); what the verification leaves goes
+//! to follow-ups again. The answer says why the tune ended: every option resolved, or how
+//! many were still open when the budget ran out.
 
 use super::answer::{Answer, Verified};
 use super::budget::{sizes, Cost, RACE_CANDIDATES, RACE_REPEATS, SCREEN_REPEATS};

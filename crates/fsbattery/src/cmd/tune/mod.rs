@@ -4,7 +4,11 @@
 //! Phases, each an ordinary run into its own directory under `--out` ([`phase`]):
 //! 1. probe — every non-default option value made and mounted once; refused ones left out;
 //! 2. pilot — the defaults, twice, to learn what a configuration costs ([`budget`]);
-//! 3. screen — a Latin hypercube of configurations, twice each; effects and importance;
+//! 3. screen — a Latin hypercube of configurations, twice each; effects, importance and each
+//!    option's verdict (matters, negligible within ±`--margin`, or unresolved);
+//!    then follow-ups — designs varying only the unresolved options, until each is resolved or
+//!    the time kept for the verification is reached (and again with what the verification
+//!    leaves);
 //! 4. race — the best candidates in rounds, dropping those the leader significantly beats;
 //! 5. verify — each filesystem's recommendation (its defaults changed only where an option's
 //!    effect is significant) against those defaults with adaptive repeats, and the
