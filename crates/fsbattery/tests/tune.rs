@@ -22,6 +22,21 @@ fn list_options_shows_values_defaults_risks_and_invalid_combinations() {
         out.contains("invalid: data=journal with has_journal=off"),
         "{out}"
     );
+    assert!(
+        out.contains("bytes_per_inode") && out.contains("bytes-per-inode ratio (-i)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("lazytime") && out.contains("large_dir"),
+        "{out}"
+    );
+    let o = bin().args(["list", "options", "xfs"]).output().unwrap();
+    let xfs = stdout(&o);
+    assert!(
+        xfs.contains("dir_block_size") && xfs.contains("directory block size (-n size)"),
+        "{xfs}"
+    );
+    assert!(xfs.contains("risk maxpct=5:"), "{xfs}");
     let o = bin().args(["list", "options", "zfs"]).output().unwrap();
     assert_eq!(code(&o), 2);
     assert!(
@@ -33,7 +48,29 @@ fn list_options_shows_values_defaults_risks_and_invalid_combinations() {
 
 #[test]
 fn mistakes_are_refused_in_one_line() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "--target",
+                "loop:ext4",
+                "--target",
+                "loop:xfs",
+                "--workload",
+                "metdata",
+            ],
+            "unknown workload 'metdata' (did you mean 'metadata'?)",
+        ),
+        (
+            &[
+                "--target",
+                "loop:ext4",
+                "--workload",
+                "stream",
+                "--objective",
+                "stream.create_durabel",
+            ],
+            "no metric 'create_durabel' (did you mean 'create_durable'?)",
+        ),
         (
             &["--target", "dir:/tmp", "--workload", "stream"],
             "takes loop:FS[,size=SIZE] targets",
@@ -169,11 +206,144 @@ fn data_journal_is_found_first_on_a_stream_write_twice() {
             .join("02-screen/results.json")
             .is_file());
         assert!(cwd.path().join(out).join("tune.json").is_file());
+        three_outcomes_and_lines_to_paste(&a);
         let page = std::fs::read_to_string(cwd.path().join(out).join("tune.html")).unwrap();
         assert!(
             page.contains("data=journal") && page.contains("<svg"),
             "the charts"
         );
     }
+    // A finished tune resumed: its answer again, nothing measured.
+    let o = run_in(
+        cwd.path(),
+        &[
+            "tune",
+            "--target",
+            "loop:ext4",
+            "--workload",
+            "stream",
+            "--set",
+            "stream.size=16MiB",
+            "--objective",
+            "stream.create_durable",
+            "--option",
+            "data",
+            "--option",
+            "atime",
+            "--budget",
+            "28s",
+            "--seed",
+            "1",
+            "--out",
+            "a",
+            "--format",
+            "json",
+            "--resume",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let again: Value = serde_json::from_str(&stdout(&o)).expect("the answer again");
+    let saved: Value =
+        serde_json::from_slice(&std::fs::read(cwd.path().join("a/tune.json")).unwrap()).unwrap();
+    assert_eq!(again, saved);
+    assert_clean(&cwd.path().join("fsbattery-work"));
+}
+
+/// Every option has one of the three outcomes with its interval, one called negligible has
+/// its interval inside the margin, one that matters excludes 0, and every recommendation
+/// can be pasted.
+fn three_outcomes_and_lines_to_paste(a: &Value) {
+    let margin = a["margin_pct"].as_f64().unwrap();
+    for t in a["targets"].as_array().unwrap() {
+        for o in t["options"].as_array().unwrap() {
+            let ci = |k: usize| o["ci"][k].as_f64();
+            match o["outcome"].as_str().unwrap() {
+                "matters" => {
+                    let (lo, hi) = (ci(0).unwrap(), ci(1).unwrap());
+                    assert!(lo > 0.0 || hi < 0.0, "{o}");
+                }
+                "negligible" => {
+                    let (lo, hi) = (ci(0).unwrap(), ci(1).unwrap());
+                    assert!(lo > -margin && hi < margin, "{o}");
+                }
+                "unresolved" => assert!(o["repeats_needed"].is_number() || ci(0).is_none(), "{o}"),
+                other => panic!("outcome {other}: {o}"),
+            }
+        }
+        let r = &t["recommended"];
+        for k in ["mkfs", "mount_options", "fstab"] {
+            assert!(!r[k].as_str().unwrap().is_empty(), "{k}: {r}");
+        }
+        assert!(r["mkfs"].as_str().unwrap().ends_with("/dev/DEVICE"), "{r}");
+    }
+    assert!(a["ended"].is_string(), "{a}");
+}
+
+/// The arguments of a short stream tune into `out` (with `more` after them).
+fn stream_tune_args<'a>(out: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "tune",
+        "--target",
+        "loop:ext4",
+        "--workload",
+        "stream",
+        "--set",
+        "stream.size=16MiB",
+        "--objective",
+        "stream.create_durable",
+        "--option",
+        "data",
+        "--option",
+        "atime",
+        "--budget",
+        "28s",
+        "--out",
+        out,
+        "--format",
+        "json",
+    ];
+    v.extend_from_slice(more);
+    v
+}
+
+#[test]
+fn an_interrupted_tune_resumes_to_an_answer() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    use std::time::{Duration, Instant};
+    if !loop_ext4_available() {
+        return;
+    }
+    let cwd = tempfile::tempdir().unwrap();
+    let child = bin()
+        .current_dir(cwd.path())
+        .args(stream_tune_args("c", &[]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt it once the screen has measured something: pilot finished, screen cut.
+    let journal = cwd.path().join("c/02-screen/journal.jsonl");
+    let start = Instant::now();
+    while std::fs::read_to_string(&journal)
+        .map(|j| !j.contains("\"sample\""))
+        .unwrap_or(true)
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the screen never produced a sample"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 130, "{}", stderr(&o));
+    assert!(!cwd.path().join("c/tune.json").exists());
+
+    let o = run_in(cwd.path(), &stream_tune_args("c", &["--resume"]));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("read back"), "{}", stderr(&o));
+    let a: Value = serde_json::from_str(&stdout(&o)).expect("the answer is JSON");
+    three_outcomes_and_lines_to_paste(&a);
     assert_clean(&cwd.path().join("fsbattery-work"));
 }

@@ -11,7 +11,8 @@
 //! - row 0 is always the defaults (every factor at its default level), so each effect has its
 //!   reference measured in the same run;
 //! - every row passes `valid` (invalid combinations are repaired by swapping a level with
-//!   another row, and a row that cannot be repaired is dropped rather than measured);
+//!   another row, and a row that cannot be repaired is dropped rather than measured;
+//!   [`fill_distinct`] then replaces what was dropped with random valid rows);
 //! - the same factors, size and seed give the same design.
 
 /// One option as the design sees it: how many levels, and which is the default.
@@ -122,6 +123,34 @@ fn one_hypercube(
     out
 }
 
+/// `design` without repeated rows, then seeded random valid rows, each new, until it has
+/// `runs` distinct rows (or the tries run out): where `[[invalid]]` rules forbid most rows
+/// with one level (ext4 without a journal takes no `data=`, `commit=` or journal size), swaps
+/// cannot repair half a column, the hypercube drops those rows, and a design short of
+/// distinct rows cannot fit the model at all.
+pub fn fill_distinct(
+    design: &mut Vec<Config>,
+    factors: &[Factor],
+    runs: usize,
+    seed: u64,
+    valid: &dyn Fn(&[usize]) -> bool,
+) {
+    let mut seen = std::collections::BTreeSet::new();
+    design.retain(|c| seen.insert(c.clone()));
+    let (out, mut rng) = (design, fastrand::Rng::with_seed(seed ^ 0x5eed));
+    let mut tries = 0;
+    while out.len() < runs && tries < REPAIR_TRIES * runs {
+        tries += 1;
+        let r: Config = factors
+            .iter()
+            .map(|f| rng.usize(..f.levels.max(1)))
+            .collect();
+        if valid(&r) && !out.contains(&r) {
+            out.push(r);
+        }
+    }
+}
+
 /// Swap single levels between rows until invalid rows pass (each swap keeps every column's
 /// level counts, so the hypercube's balance survives repairs).
 fn repair(
@@ -220,6 +249,27 @@ mod tests {
         let d = latin_hypercube(&fs, 17, 3, &valid);
         assert!(d.iter().all(|r| valid(r)));
         assert!(d.len() >= 12, "most rows survive: {}", d.len());
+    }
+
+    #[test]
+    fn rows_a_rule_forbids_in_bulk_are_replaced_so_the_model_still_fits() {
+        // Level 1 of factor 0 (half its column) goes only with every other factor at 0, as
+        // ext4's has_journal=off does: swaps cannot repair that many rows.
+        let fs = [f(2), f(3), f(3), f(4), f(2)];
+        let valid = |r: &[usize]| r[0] == 0 || r[1..].iter().all(|&l| l == 0);
+        let mut d = latin_hypercube(&fs, 16, 5, &valid);
+        assert!(d.len() < 16, "the hypercube alone drops rows: {d:?}");
+        fill_distinct(&mut d, &fs, 16, 5, &valid);
+        assert_eq!(d.len(), 16, "{d:?}");
+        assert!(d.iter().all(|r| valid(r)));
+        let mut seen = d.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), d.len(), "distinct rows");
+        assert!(
+            d.contains(&vec![1, 0, 0, 0, 0]),
+            "the one valid row with level 1"
+        );
     }
 
     #[test]

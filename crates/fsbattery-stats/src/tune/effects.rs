@@ -7,10 +7,17 @@
 //!
 //! - **Effects**: a main-effects model fitted by least squares to every sample, each level
 //!   coded against the option's default (treatment coding), so a level's coefficient is its
-//!   effect over the default with the others held fixed. Its CI and p-value are Student's t
-//!   on the residual variance; the p-values of every level of every option form one family,
+//!   effect over the default with the others held fixed. Its p-value is Student's t on the
+//!   residual variance; the p-values of every level of every option form one family,
 //!   adjusted by Holm ([`crate::holm`]), so a screen of many options that matter nothing calls
 //!   none significant with probability ≥ 1 − α.
+//! - **Intervals** are Holm-consistent: a level Holm rejects at step `r` (0-based, of `m`)
+//!   gets the `1 − α/(m − r)` interval its step tested, every level it does not reject the
+//!   `1 − α/(m − k)` interval of the step where it stopped (`k` rejected). So an interval
+//!   excludes 0 exactly when the level is significant — a printed interval never contradicts
+//!   the verdict — and the intervals of the levels not rejected are simultaneous at `1 − α`
+//!   (Bonferroni over the `m − k` left), which is what a claim of "no effect beyond ±X %"
+//!   over several of them needs.
 //! - **Importance**: Carver's (FAST '20) variance-based metric, the variance reduction from
 //!   splitting the samples by the option's level, `Var(y) − Σ_v (n_v/n) Var(y | level v)`,
 //!   as a share of `Var(y)`: how much of what was measured the option alone explains. Carver
@@ -43,8 +50,15 @@ pub struct LevelEffect {
     pub level: usize,
     /// Estimated effect over the default level.
     pub effect: f64,
-    /// Its `1 - α` confidence interval (unadjusted).
+    /// Its Holm-consistent confidence interval (see the module's header): it excludes 0
+    /// exactly when `p_holm < α`.
     pub ci: (f64, f64),
+    /// The interval's confidence level (`1 − α/(m − r)` at Holm's step `r`).
+    pub conf: f64,
+    /// Standard error of `effect` (residual degrees of freedom `df`).
+    pub se: f64,
+    /// The residual degrees of freedom the interval's quantile used.
+    pub df: f64,
     /// Two-sided p-value, raw.
     pub p: f64,
     /// Holm-adjusted over every level of every option.
@@ -77,7 +91,7 @@ impl OptionEffect {
     }
 }
 
-/// Effects of every factor at significance level `alpha` (CIs at `1 - alpha`).
+/// Effects of every factor at significance level `alpha` (Holm-consistent CIs).
 pub fn estimate(factors: &[Factor], obs: &[Observation], alpha: f64) -> Option<Vec<OptionEffect>> {
     // Columns: intercept, then (factor, level) for every measured non-default level.
     let mut cols: Vec<(usize, usize)> = Vec::new();
@@ -101,13 +115,18 @@ pub fn estimate(factors: &[Factor], obs: &[Observation], alpha: f64) -> Option<V
         .collect();
     let y: Vec<f64> = obs.iter().map(|o| o.value).collect();
     let fit = lsq::fit(&x, &y)?;
-    let q = student_t_quantile(1.0 - alpha / 2.0, fit.df as f64);
-    let raw: Vec<LevelEffect> = cols
+    let mut raw: Vec<LevelEffect> = cols
         .iter()
         .enumerate()
-        .map(|(c, &(_, level))| level_effect(&fit, c + 1, level, q))
+        .map(|(c, &(_, level))| level_effect(&fit, c + 1, level))
         .collect();
     let adjusted = holm(&raw.iter().map(|l| l.p).collect::<Vec<_>>());
+    let levels = holm_levels(&raw, &adjusted, alpha);
+    for (le, conf) in raw.iter_mut().zip(levels) {
+        let q = student_t_quantile(0.5 + conf / 2.0, le.df);
+        le.ci = (le.effect - q * le.se, le.effect + q * le.se);
+        le.conf = conf;
+    }
     let mut out: Vec<OptionEffect> = (0..factors.len())
         .map(|j| OptionEffect {
             factor: j,
@@ -124,8 +143,24 @@ pub fn estimate(factors: &[Factor], obs: &[Observation], alpha: f64) -> Option<V
     Some(out)
 }
 
-/// Coefficient `c` as a level effect with its CI half-width quantile `q`.
-fn level_effect(fit: &lsq::Fit, c: usize, level: usize, q: f64) -> LevelEffect {
+/// The confidence level of each level's interval, consistent with Holm's decisions
+/// `adjusted` at `alpha`: the level of the step that rejected it, or of the step where the
+/// procedure stopped. The order is [`holm`]'s (stable, NaN as 1), so ties step alike.
+fn holm_levels(raw: &[LevelEffect], adjusted: &[f64], alpha: f64) -> Vec<f64> {
+    let m = raw.len();
+    let clean = |x: f64| if x.is_nan() { 1.0 } else { x.clamp(0.0, 1.0) };
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| clean(raw[i].p).total_cmp(&clean(raw[j].p)));
+    let k = adjusted.iter().filter(|&&p| p < alpha).count();
+    let mut conf = vec![1.0 - alpha / (m - k).max(1) as f64; m];
+    for (r, &i) in order.iter().enumerate().take(k) {
+        conf[i] = 1.0 - alpha / (m - r) as f64;
+    }
+    conf
+}
+
+/// Coefficient `c` as a level effect (its interval is set once Holm has stepped).
+fn level_effect(fit: &lsq::Fit, c: usize, level: usize) -> LevelEffect {
     let (b, se) = (fit.beta[c], fit.se(c));
     let p = if se > 0.0 {
         (2.0 * student_t_sf((b / se).abs(), fit.df as f64)).min(1.0)
@@ -137,7 +172,10 @@ fn level_effect(fit: &lsq::Fit, c: usize, level: usize, q: f64) -> LevelEffect {
     LevelEffect {
         level,
         effect: b,
-        ci: (b - q * se, b + q * se),
+        ci: (b, b),
+        conf: 1.0,
+        se,
+        df: fit.df as f64,
         p,
         p_holm: p,
     }

@@ -6,19 +6,24 @@
 //! best configurations with [`survivors`], and verifies the winner against the defaults with
 //! the same pairwise decision ([`crate::pair`]) and adaptive repeats every run uses. What it
 //! recommends is [`select`]: the defaults changed only where an effect is significant.
-//! `planted` tests them against synthetic responses whose effects are known.
+//! Each option's verdict — matters, negligible within a margin, or not resolved — is
+//! [`judge`]'s. `planted` and `planted_verdict` test them against synthetic responses whose effects are known.
 
 mod design;
 mod effects;
 mod lsq;
 mod race;
 mod select;
+mod verdict;
 
-pub use design::{full_factorial, latin_hypercube, Config, Factor};
+pub use design::{fill_distinct, full_factorial, latin_hypercube, Config, Factor};
 pub use effects::{estimate, LevelEffect, Observation, OptionEffect};
 pub use lsq::{fit, Fit};
 pub use race::{leader, survivors};
 pub use select::{select, Change, LeftOut, Selection};
+pub use verdict::{judge, log_margin, Verdict};
 
 #[cfg(test)]
 mod planted;
+#[cfg(test)]
+mod planted_verdict;

@@ -107,6 +107,9 @@ mod tests {
             level,
             effect,
             ci: (effect - 0.05, effect + 0.05),
+            conf: 0.95,
+            se: 0.02,
+            df: 10.0,
             p: p_holm,
             p_holm,
         }

@@ -67,6 +67,20 @@ pub struct TuneArgs {
     /// Significance level of every decision.
     #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// Equivalence margin in percent: an option is called negligible only when every level's
+    /// interval lies within ±this of its default.
+    #[arg(long, value_name = "PCT", default_value_t = 5.0, value_parser = margin)]
+    pub margin: f64,
+}
+
+/// `--margin`: a percentage above 0 and below 100.
+fn margin(s: &str) -> Result<f64, String> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(m) if m > 0.0 && m < 100.0 => Ok(m),
+        _ => Err(format!(
+            "{s}: give a percentage above 0 and below 100, e.g. 5"
+        )),
+    }
 }
 
 /// How the answer is printed.

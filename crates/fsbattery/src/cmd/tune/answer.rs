@@ -11,7 +11,7 @@
 use super::search::{mean, FsSearch};
 use crate::cli::TuneArgs;
 use fsbattery_stats::tune::Config;
-use fsbattery_stats::{pair, Better, PairOutcome};
+use fsbattery_stats::PairOutcome;
 use serde_json::{json, Value};
 
 /// The winner against the defaults.
@@ -49,8 +49,41 @@ pub struct Ranked {
     pub search: usize,
     /// Geometric-mean objective of its winner in the verification.
     pub value: f64,
-    /// Against the first place (None for the first).
-    pub versus_first: Option<(PairOutcome, Option<f64>)>,
+    /// This place against the first (None for the first).
+    pub versus_first: Option<VersusFirst>,
+}
+
+/// A place against the first, on the logs of the objective: the ratio of geometric means
+/// and its `1 − α` interval (Welch on the logs, exponentiated), so the ratio is always
+/// positive and the interval excludes 1 exactly when the difference is significant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VersusFirst {
+    /// This one / the first.
+    pub ratio: f64,
+    /// Its interval.
+    pub ci: (f64, f64),
+    /// Welch's p of a difference.
+    pub p: f64,
+    /// The first is significantly better (the interval lies below 1).
+    pub separated: bool,
+    /// The interval lies within ±margin: shown equivalent.
+    pub equivalent: bool,
+}
+
+/// `this` against `first` (log samples) at `alpha`, margin ±`margin` %.
+fn versus(this: &[f64], first: &[f64], alpha: f64, margin: f64) -> Option<VersusFirst> {
+    let (lo, hi) = fsbattery_stats::tune::log_margin(margin);
+    // TOST at α/2 reports the two-sided 1 − α interval of the difference.
+    let t = fsbattery_stats::tost(this, first, hi, alpha / 2.0)?;
+    let p = fsbattery_stats::welch_t_test(this, first)?.p_value;
+    let ci = (t.diff_ci.0.exp(), t.diff_ci.1.exp());
+    Some(VersusFirst {
+        ratio: t.diff.exp(),
+        ci,
+        p,
+        separated: t.diff_ci.1 < 0.0,
+        equivalent: t.diff_ci.0 > lo && t.diff_ci.1 < hi,
+    })
 }
 
 /// Everything the tune found.
@@ -65,11 +98,13 @@ pub struct Answer {
     pub secs: f64,
     /// The budget in seconds.
     pub budget: f64,
+    /// Why the tune ended when it did ("every option was resolved", or what is still open).
+    pub ended: String,
 }
 
 /// Each filesystem's recommendation ranked by its verification samples, each against the
 /// first.
-pub fn rank(searches: &[FsSearch], v: &[Option<Verified>], alpha: f64) -> Vec<Ranked> {
+pub fn rank(searches: &[FsSearch], v: &[Option<Verified>], alpha: f64, margin: f64) -> Vec<Ranked> {
     let samples: Vec<Vec<f64>> = searches
         .iter()
         .zip(v)
@@ -79,23 +114,17 @@ pub fn rank(searches: &[FsSearch], v: &[Option<Verified>], alpha: f64) -> Vec<Ra
         .filter(|&i| !samples[i].is_empty())
         .collect();
     order.sort_by(|&a, &b| mean(&samples[b]).total_cmp(&mean(&samples[a])));
-    let e = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
     order
         .iter()
         .enumerate()
         .map(|(k, &i)| Ranked {
             search: i,
             value: mean(&samples[i]).exp(),
-            versus_first: (k > 0).then(|| {
-                let p = pair(
-                    &e(&samples[order[0]]),
-                    &e(&samples[i]),
-                    Better::Higher,
-                    alpha,
-                    5.0,
-                );
-                (p.outcome, p.p_diff)
-            }),
+            versus_first: if k > 0 {
+                versus(&samples[i], &samples[order[0]], alpha, margin)
+            } else {
+                None
+            },
         })
         .collect()
 }
@@ -142,8 +171,10 @@ fn changes_json(s: &FsSearch) -> (Vec<Value>, Vec<Value>) {
     };
     let changes = sel.changes.iter().map(|c| {
         let (n, v) = name(c.factor, c.effect.level);
+        let risk = s.space.options[c.factor].risk.get(&v).cloned();
         json!({"option": n, "value": v, "effect": pct(c.effect.effect),
-            "ci": [pct(c.effect.ci.0), pct(c.effect.ci.1)], "p": c.effect.p_holm})
+            "ci": [pct(c.effect.ci.0), pct(c.effect.ci.1)], "p": c.effect.p_holm,
+            "risk": risk})
     });
     let left = sel.left_out.iter().map(|c| {
         let (n, v) = name(c.factor, c.effect.level);
@@ -157,6 +188,30 @@ pub fn pct(x: f64) -> f64 {
     (x.exp() - 1.0) * 100.0
 }
 
+/// Each option's outcome with its decisive interval (see [`super::outcome`]).
+fn options_json(s: &FsSearch, alpha: f64, margin: f64) -> Vec<Value> {
+    super::outcome::outcomes(s, alpha)
+        .iter()
+        .map(|r| {
+            let o = &s.space.options[r.factor];
+            let e = s.effects.as_ref().map(|fx| &fx[r.factor]);
+            json!({
+                "name": o.name, "outcome": r.name(),
+                "value": r.level.map(|l| o.values[l].clone()),
+                "effect": r.effect, "ci": r.ci.map(|(a, b)| [a, b]), "ci_level": r.conf,
+                "margin_pct": margin, "p": r.p,
+                "significant": e.is_some_and(|e| e.significant),
+                "importance": r.importance, "repeats_needed": r.repeats_needed,
+                "risks": o.risk,
+                "levels": e.map_or(Vec::new(), |e| e.levels.iter().map(|l| json!({
+                    "value": o.values[l.level], "effect": pct(l.effect),
+                    "ci": [pct(l.ci.0), pct(l.ci.1)], "ci_level": l.conf, "p": l.p_holm,
+                })).collect()),
+            })
+        })
+        .collect()
+}
+
 /// The JSON answer (the shape, with the option's level and the risks added).
 pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
     let targets: Vec<Value> = searches
@@ -165,34 +220,23 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
         .map(|(s, v)| {
             let best = recommended(s, v.as_ref());
             let (changes, left_out) = changes_json(s);
-            let options: Vec<Value> = s
-                .effects
-                .iter()
-                .flatten()
-                .filter_map(|e| {
-                    let o = &s.space.options[e.factor];
-                    let h = e.headline(args.alpha)?;
-                    Some(json!({
-                        "name": o.name, "value": o.values[h.level],
-                        "effect": pct(h.effect), "ci": [pct(h.ci.0), pct(h.ci.1)],
-                        "p": h.p_holm, "significant": e.significant, "importance": e.importance,
-                    }))
-                })
-                .collect();
             let risks: Vec<Value> = s
                 .space
                 .risks(&best)
                 .into_iter()
                 .map(|(n, v, r)| json!({"option": n, "value": v, "risk": r}))
                 .collect();
+            let paste = super::paste::paste(&s.space, &best);
             json!({
                 "target": s.target,
-                "options": options,
+                "options": options_json(s, args.alpha, args.margin),
                 "best_found": s.spec(&s.best()),
                 "race_beat_candidate": s.race_beat_candidate(),
                 "recommended": {
                     "spec": s.spec(&best),
-                    "mkfs": s.space.mkfs_args(&best), "mount": s.space.mount_opts(&best),
+                    "mkfs": paste.mkfs, "mkfs_defaults": paste.mkfs_defaults,
+                    "mount_options": paste.mount_options, "fstab": paste.fstab,
+                    "mount": paste.mount_options,
                     "risks": risks,
                     "candidate": s.spec(&s.candidate()),
                     "changes": changes, "left_out": left_out,
@@ -206,12 +250,35 @@ pub fn json(args: &TuneArgs, searches: &[FsSearch], a: &Answer) -> Value {
             })
         })
         .collect();
-    let ranking: Vec<Value> = a.ranking.iter().map(|r| json!({
-        "target": searches[r.search].target,
-        "spec": searches[r.search].spec(&recommended(&searches[r.search], a.verified[r.search].as_ref())),
-        "objective": r.value,
-        "versus_first": r.versus_first.map(|(o, p)| json!({"verdict": format!("{o:?}"), "p": p})),
-    })).collect();
-    json!({"objective": args.objective, "targets": targets, "ranking": ranking,
-        "refused": a.refused, "seconds": a.secs, "budget_seconds": a.budget})
+    let ranking: Vec<Value> = a
+        .ranking
+        .iter()
+        .map(|r| {
+            let s = &searches[r.search];
+            let vs = r.versus_first.map(|v| {
+                let verdict = if v.separated {
+                    "first significantly better"
+                } else if v.equivalent {
+                    "equivalent within the margin"
+                } else {
+                    "not separated"
+                };
+                json!({
+                    "ratio": v.ratio, "ci": [v.ci.0, v.ci.1], "p": v.p,
+                    "separated": v.separated, "equivalent": v.equivalent, "verdict": verdict,
+                })
+            });
+            json!({
+                "target": s.target,
+                "spec": s.spec(&recommended(s, a.verified[r.search].as_ref())),
+                "objective": r.value,
+                "versus_first": vs,
+            })
+        })
+        .collect();
+    let open: usize = searches.iter().map(|s| s.unresolved().len()).sum();
+    json!({"objective": args.objective, "margin_pct": args.margin, "alpha": args.alpha,
+        "targets": targets, "ranking": ranking,
+        "refused": a.refused, "seconds": a.secs, "budget_seconds": a.budget,
+        "ended": a.ended, "every_option_resolved": open == 0})
 }

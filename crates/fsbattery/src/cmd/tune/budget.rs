@@ -15,6 +15,9 @@ pub const RACE_CANDIDATES: usize = 4;
 /// Most race rounds.
 pub const RACE_ROUNDS: usize = 4;
 
+/// The most of the budget the smallest screen may take.
+const MAX_SCREEN_SHARE: f64 = 0.9;
+
 /// What one configuration costs, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cost {
@@ -59,10 +62,11 @@ pub fn sizes(
         .map(|(&p, &m)| (p + 3).min(m))
         .collect();
     let min_secs = cost.phase(min.iter().sum(), SCREEN_REPEATS);
-    // A screen may take up to 80 % when that is what the smallest one needs: the race is the
-    // phase a small budget can do without.
-    if min_secs > 0.8 * budget {
-        return Err(min_secs / 0.8);
+    // A screen may take up to 90 % when that is what the smallest one needs: the race and the
+    // follow-ups are the phases a small budget can do without, and the verification's
+    // adaptive repeats start at 3 (what is left is about a dozen configuration repeats).
+    if min_secs > MAX_SCREEN_SHARE * budget {
+        return Err(min_secs / MAX_SCREEN_SHARE);
     }
     let per_fs = 0.5 * budget / columns.len() as f64;
     let round = cost.phase(RACE_CANDIDATES * columns.len(), RACE_REPEATS);

@@ -1,5 +1,9 @@
 //! The tune's phases in order, each measured by [`super::phase::measure`] and booked into the
-//! filesystems' [`FsSearch`]es; the deadline (start + `--budget`) bounds every phase.
+//! filesystems' [`FsSearch`]es; the deadline (start + `--budget`) bounds every phase. Time
+//! left after the screen goes first to follow-ups on the options not resolved, keeping what
+//! the verification needs (at least a sixth of the budget); what the verification leaves goes
+//! to follow-ups again. The answer says why the tune ended: every option resolved, or how
+//! many were still open when the budget ran out.
 
 use super::answer::{Answer, Verified};
 use super::budget::{sizes, Cost, RACE_CANDIDATES, RACE_REPEATS, SCREEN_REPEATS};
@@ -78,7 +82,24 @@ pub fn execute(
         &out.join("02-screen"),
     )?;
     for s in searches.iter_mut() {
-        s.analyse(args.alpha);
+        s.analyse(args.alpha, args.margin);
+    }
+    // Follow-ups first, up to what the verification and a sixth of the budget need: an
+    // option left unresolved is an answer the user cannot act on.
+    let verify_min = cost.phase(2 * searches.len(), 3) + overhead;
+    let keep = verify_min.max(budget / 6.0) + REPORT_SECS;
+    let mut follow = FollowUps::default();
+    follow.run(
+        args,
+        objective,
+        searches,
+        cost,
+        overhead,
+        &|| left(&start) - keep,
+        out,
+    )?;
+    for s in searches.iter_mut() {
+        s.analyse(args.alpha, args.margin);
     }
 
     let round_secs = cost.phase(RACE_CANDIDATES * searches.len(), RACE_REPEATS);
@@ -89,7 +110,6 @@ pub fn execute(
             .flat_map(|(i, s)| s.racing().into_iter().map(move |c| (i, c)))
             .collect();
         // A round starts only when the verification still fits after it.
-        let verify_min = cost.phase(2 * searches.len(), 3) + overhead;
         let after = left(&start) - REPORT_SECS - round_secs - overhead;
         if racing.is_empty() || after < verify_min.max(0.5 * z.verify_secs) {
             break;
@@ -120,15 +140,108 @@ pub fn execute(
         left(&start) - REPORT_SECS,
         out,
     )?;
-    let ranking = super::answer::rank(searches, &verified, args.alpha);
+    // What the verification left goes to the options still open; the recommendation stays
+    // the one verified, only the verdicts are updated.
+    follow.run(
+        args,
+        objective,
+        searches,
+        cost,
+        overhead,
+        &|| left(&start) - REPORT_SECS,
+        out,
+    )?;
+    for s in searches.iter_mut() {
+        s.estimate(args.alpha, args.margin);
+    }
+    let ranking = super::answer::rank(searches, &verified, args.alpha, args.margin);
     report(out);
+    let open: usize = searches.iter().map(|s| s.unresolved().len()).sum();
+    let ended = if open == 0 {
+        "every option was resolved".to_string()
+    } else {
+        format!("the budget ended with {open} option(s) not resolved")
+    };
     Ok(Answer {
         verified,
         ranking,
         refused,
         secs: start.elapsed().as_secs_f64(),
         budget,
+        ended,
     })
+}
+
+/// The follow-up rounds after the screen: each measures, per filesystem with options still
+/// unresolved, a design varying only those, until every option is resolved or the next round
+/// would not fit in the time `left` reports. Rounds are numbered across calls, so a resume
+/// reads back the same directories.
+#[derive(Default)]
+struct FollowUps {
+    round: usize,
+}
+
+/// Most follow-up rounds in one tune (each is at least one phase's start-up).
+const MAX_FOLLOW_UPS: usize = 40;
+
+impl FollowUps {
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        args: &TuneArgs,
+        objective: &Objective,
+        searches: &mut [FsSearch],
+        cost: Cost,
+        overhead: f64,
+        left: &dyn Fn() -> f64,
+        out: &Path,
+    ) -> anyhow::Result<()> {
+        while self.round < MAX_FOLLOW_UPS {
+            let mut configs: Vec<(usize, Config)> = Vec::new();
+            for (i, s) in searches.iter().enumerate() {
+                let runs = s.design.len().max(4);
+                let seed = args.seed.wrapping_add(1000 * (self.round as u64 + 1));
+                configs.extend(s.follow_up(runs, seed).into_iter().map(|c| (i, c)));
+            }
+            if configs.is_empty() {
+                return Ok(());
+            }
+            let most = searches.iter().map(|s| s.design.len()).max().unwrap_or(4);
+            let repeats = ((2 * most * searches.len()) / configs.len()).clamp(2, 8) as u32;
+            let secs = cost.phase(configs.len(), repeats) + overhead;
+            if secs > left() {
+                return Ok(());
+            }
+            self.round += 1;
+            let open: Vec<String> = searches
+                .iter()
+                .flat_map(|s| {
+                    s.unresolved()
+                        .into_iter()
+                        .map(|j| s.space.options[j].name.clone())
+                })
+                .collect();
+            errln!(
+                "tune: follow-up {}: {} configurations × {repeats} repeats for what is not resolved ({})",
+                self.round,
+                configs.len(),
+                open.join(", ")
+            );
+            let dir = out.join(format!("02-follow-{:02}", self.round));
+            run_phase(
+                args,
+                objective,
+                searches,
+                &configs,
+                Repeats::Fixed(repeats),
+                &dir,
+            )?;
+            for s in searches.iter_mut() {
+                s.estimate(args.alpha, args.margin);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The options the probes' targets are made with: the run's default image size (1 GiB at

@@ -17,6 +17,7 @@ pub fn spaces(args: &TuneArgs) -> Result<Vec<FsSearch>, UsageError> {
             "tune needs what to tune for: --workload NAME[,NAME...] or --suite NAME".into(),
         ));
     }
+    check_names(args)?;
     let files: Vec<OptionSpace> = args
         .option_files
         .iter()
@@ -43,6 +44,48 @@ pub fn spaces(args: &TuneArgs) -> Result<Vec<FsSearch>, UsageError> {
         out.push(FsSearch::new(t, space));
     }
     Ok(out)
+}
+
+/// Every workload named exists, and so does the objective's metric (a suite names its own
+/// workloads, checked when its phase plans): a typo fails here, dry run included, with a
+/// suggestion, rather than after every option was probed.
+fn check_names(args: &TuneArgs) -> Result<(), UsageError> {
+    use fsbattery_core::params::Params;
+    use fsbattery_core::workload;
+    for w in &args.workloads {
+        workload::find_or_refuse(w)?;
+    }
+    let Some((wname, metric)) = args.objective.split_once('.') else {
+        return Ok(());
+    };
+    if args.suite.is_some() {
+        return Ok(());
+    }
+    if !args.workloads.iter().any(|w| w == wname) {
+        return Err(UsageError::Invalid(format!(
+            "--objective {}: workload '{wname}' is not tuned here{} (tuned: {})",
+            args.objective,
+            fsbattery_core::suggest::hint(wname, args.workloads.iter().map(String::as_str)),
+            args.workloads.join(", ")
+        )));
+    }
+    let w = workload::find_or_refuse(wname)?;
+    let known = w.metrics(&Params::default_for(w.params()));
+    let names: Vec<&str> = known.iter().map(|m| m.name.as_str()).collect();
+    // A swept metric (iozone's `write@8192`) is named by its base, as suite rows do.
+    let base = metric.split('@').next().unwrap_or(metric);
+    if !names
+        .iter()
+        .any(|n| *n == metric || n.split('@').next() == Some(base))
+    {
+        return Err(UsageError::Invalid(format!(
+            "--objective {}: workload '{wname}' has no metric '{metric}'{} (known: {})",
+            args.objective,
+            fsbattery_core::suggest::hint(metric, names.iter().copied()),
+            names.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// Where the phases go: `--out`, else a fresh timestamped directory.

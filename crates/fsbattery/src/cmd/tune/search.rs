@@ -7,8 +7,8 @@
 use super::budget::RACE_CANDIDATES;
 use fsbattery_core::tune::OptionSpace;
 use fsbattery_stats::tune::{
-    estimate, full_factorial, latin_hypercube, leader, select, survivors, Config, Factor,
-    Observation, OptionEffect, Selection,
+    estimate, fill_distinct, full_factorial, judge, latin_hypercube, leader, select, survivors,
+    Config, Factor, Observation, OptionEffect, Selection, Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -26,6 +26,9 @@ pub struct FsSearch {
     pub design: Vec<Config>,
     /// The screen's effects (None until screened, or when the model could not be fitted).
     pub effects: Option<Vec<OptionEffect>>,
+    /// Per option, its verdict from `effects` (None for an option with one level, or before
+    /// the screen).
+    pub verdicts: Vec<Option<Verdict>>,
     /// Race candidates and which are still in.
     pub candidates: Vec<Config>,
     /// Parallel to `candidates`.
@@ -50,6 +53,7 @@ impl FsSearch {
             samples: BTreeMap::new(),
             design: Vec::new(),
             effects: None,
+            verdicts: Vec::new(),
             candidates: Vec::new(),
             alive: Vec::new(),
             verified: Vec::new(),
@@ -91,15 +95,16 @@ impl FsSearch {
 
     /// Lay out a screen of `runs` configurations (all valid ones when that is fewer).
     pub fn plan_screen(&mut self, runs: usize, seed: u64) {
-        let valid = |c: &[usize]| self.space.broken_rule(c).is_none();
-        let all = self.valid_configs(runs + 1);
-        self.design = if all <= runs {
-            full_factorial(&self.factors(), &valid)
+        let space = &self.space;
+        let valid = |c: &[usize]| space.broken_rule(c).is_none();
+        let (factors, all) = (self.factors(), self.valid_configs(runs + 1));
+        let mut design = if all <= runs {
+            full_factorial(&factors, &valid)
         } else {
-            latin_hypercube(&self.factors(), runs, seed, &valid)
+            latin_hypercube(&factors, runs, seed, &valid)
         };
-        let mut seen = std::collections::BTreeSet::new();
-        self.design.retain(|c| seen.insert(c.clone()));
+        fill_distinct(&mut design, &factors, runs.min(all), seed, &valid);
+        self.design = design;
     }
 
     /// Take a phase's samples (by spec) for the configurations of this search.
@@ -111,9 +116,8 @@ impl FsSearch {
         }
     }
 
-    /// Effects from every sample so far and the changes they support; then the race's
-    /// candidates: that configuration and the best measured ones.
-    pub fn analyse(&mut self, alpha: f64) {
+    /// Effects and verdicts from every sample so far (at `alpha`, margin ±`margin` %).
+    pub fn estimate(&mut self, alpha: f64, margin: f64) {
         let obs: Vec<Observation> = self
             .samples
             .iter()
@@ -125,6 +129,27 @@ impl FsSearch {
             })
             .collect();
         self.effects = estimate(&self.factors(), &obs, alpha);
+        let factors = self.factors();
+        self.verdicts = factors
+            .iter()
+            .enumerate()
+            .map(|(j, f)| {
+                if f.levels < 2 {
+                    return None;
+                }
+                let e = self.effects.as_ref().map(|fx| &fx[j]);
+                Some(e.map_or(Verdict::Unresolved { grow: None }, |e| {
+                    judge(f, e, alpha, margin)
+                }))
+            })
+            .collect();
+    }
+
+    /// [`Self::estimate`], then the changes the effects support and the race's candidates:
+    /// that configuration and the best measured ones, each with the options shown
+    /// negligible put back to their defaults (a later phase does not spend repeats on them).
+    pub fn analyse(&mut self, alpha: f64, margin: f64) {
+        self.estimate(alpha, margin);
         let mut cands: Vec<Config> = Vec::new();
         if let Some(fx) = &self.effects {
             let broken = |c: &[usize]| self.space.broken_rule(c).map(str::to_string);
@@ -136,12 +161,82 @@ impl FsSearch {
             self.samples.iter().map(|(c, v)| (c, mean(v))).collect();
         measured.sort_by(|a, b| b.1.total_cmp(&a.1));
         for (c, _) in measured {
-            if cands.len() < RACE_CANDIDATES && !cands.contains(c) {
-                cands.push(c.clone());
+            let c = self.without_negligible(c);
+            if cands.len() < RACE_CANDIDATES && !cands.contains(&c) {
+                cands.push(c);
             }
         }
         self.alive = vec![true; cands.len()];
         self.candidates = cands;
+    }
+
+    /// `config` with every option shown negligible at its default.
+    fn without_negligible(&self, config: &[usize]) -> Config {
+        let defaults = self.space.defaults();
+        let mut c = config.to_vec();
+        for (j, v) in self.verdicts.iter().enumerate() {
+            if *v == Some(Verdict::Negligible) {
+                c[j] = defaults[j];
+            }
+        }
+        if self.space.broken_rule(&c).is_some() {
+            return config.to_vec();
+        }
+        c
+    }
+
+    /// The options not resolved yet (indices), every searched one before the screen.
+    pub fn unresolved(&self) -> Vec<usize> {
+        self.verdicts
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_some_and(|v| !v.resolved()))
+            .map(|(j, _)| j)
+            .collect()
+    }
+
+    /// Mean repeats per measured configuration so far.
+    pub fn repeats_per_config(&self) -> f64 {
+        let n: usize = self.samples.values().map(Vec::len).sum();
+        n as f64 / self.samples.len().max(1) as f64
+    }
+
+    /// A follow-up design of `runs` configurations varying only the unresolved options, the
+    /// others at their defaults (valid ones only); empty when nothing is unresolved.
+    pub fn follow_up(&self, runs: usize, seed: u64) -> Vec<Config> {
+        let open = self.unresolved();
+        if open.is_empty() {
+            return Vec::new();
+        }
+        let defaults = self.space.defaults();
+        let factors: Vec<Factor> = self
+            .factors()
+            .into_iter()
+            .enumerate()
+            .map(|(j, f)| {
+                if open.contains(&j) {
+                    f
+                } else {
+                    Factor {
+                        levels: 1,
+                        default: 0,
+                    }
+                }
+            })
+            .collect();
+        let real = |c: &[usize]| -> Config {
+            c.iter()
+                .enumerate()
+                .map(|(j, &l)| if open.contains(&j) { l } else { defaults[j] })
+                .collect()
+        };
+        let valid = |c: &[usize]| self.space.broken_rule(&real(c)).is_none();
+        let mut seen = std::collections::BTreeSet::new();
+        latin_hypercube(&factors, runs.max(2), seed, &valid)
+            .iter()
+            .map(|c| real(c))
+            .filter(|c| seen.insert(c.clone()))
+            .collect()
     }
 
     /// Specs of the candidates still racing (none once one is left).
@@ -197,4 +292,42 @@ impl FsSearch {
 /// Mean of a non-empty slice (NaN for an empty one, which sorts last).
 pub fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follow_up_varies_only_the_options_still_open() {
+        let mut space = fsbattery_core::tune::space("ext4").unwrap();
+        let only = ["data", "atime", "lazytime"].map(String::from);
+        space.narrow(&only, &[], false).unwrap();
+        let mut s = FsSearch::new("loop:ext4", space);
+        let at = |n: &str| s.space.options.iter().position(|o| o.name == n).unwrap();
+        let (data, atime, lazy) = (at("data"), at("atime"), at("lazytime"));
+        s.verdicts = vec![None; 3];
+        s.verdicts[data] = Some(Verdict::Matters);
+        s.verdicts[atime] = Some(Verdict::Negligible);
+        s.verdicts[lazy] = Some(Verdict::Unresolved { grow: Some(3.0) });
+        assert_eq!(s.unresolved(), vec![lazy]);
+        let d = s.follow_up(8, 1);
+        let defaults = s.space.defaults();
+        assert!(d
+            .iter()
+            .all(|c| c[data] == defaults[data] && c[atime] == defaults[atime]));
+        let mut levels: Vec<usize> = d.iter().map(|c| c[lazy]).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        assert_eq!(levels, vec![0, 1], "both levels of the open option: {d:?}");
+        // Nothing open: no follow-up.
+        s.verdicts[lazy] = Some(Verdict::Negligible);
+        assert!(s.follow_up(8, 1).is_empty());
+        // A negligible option goes back to its default in a race candidate.
+        let mut c = defaults.clone();
+        c[atime] = 1;
+        c[data] = 1;
+        let back = s.without_negligible(&c);
+        assert_eq!((back[atime], back[data]), (defaults[atime], 1));
+    }
 }

@@ -1,6 +1,7 @@
 //! The tune's answer, shown and saved: `tune.json` and the `tune.html` charts under `--out`,
 //! and on stdout the JSON or the short text. Beside `answer` and `text` (which reads the
-//! answer), so the answer does not reach back to the text that reads it.
+//! answer), so the answer does not reach back to the text that reads it. A finished tune's
+//! answer is kept (`tune.json`, `tune.txt`), and `--resume` of it prints it again.
 
 use super::answer::Answer;
 use super::search::FsSearch;
@@ -13,17 +14,35 @@ pub fn print(args: &TuneArgs, searches: &[FsSearch], a: &Answer, out: &Path) -> 
     let mut bytes = serde_json::to_vec_pretty(&j)?;
     bytes.push(b'\n');
     fsbattery_core::atomic::write(&out.join("tune.json"), &bytes)?;
-    let page = super::chart::html(searches, &args.objective, args.alpha);
+    let page = super::chart::html(searches, &args.objective, args.alpha, args.margin);
     fsbattery_core::atomic::write(&out.join("tune.html"), page.as_bytes())?;
+    let text = format!(
+        "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
+        super::text::text(args, searches, a)?,
+        out.display(),
+        out.join("report.html").display(),
+        out.join("tune.html").display()
+    );
+    fsbattery_core::atomic::write(&out.join(TEXT), text.as_bytes())?;
     let shown = match args.format {
         TuneFormat::Json => String::from_utf8(bytes)?,
-        TuneFormat::Table => format!(
-            "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
-            super::text::text(args, searches, a)?,
-            out.display(),
-            out.join("report.html").display(),
-            out.join("tune.html").display()
-        ),
+        TuneFormat::Table => text,
     };
     crate::stdout::write_unless_closed(shown)
+}
+
+/// The text answer saved beside `tune.json`, so a finished tune can show it again.
+const TEXT: &str = "tune.txt";
+
+/// `--resume` of a tune that finished: its answer again, as it was printed (None when the
+/// tune in `out` has not finished).
+pub fn finished(args: &TuneArgs, out: &Path) -> Option<String> {
+    let file = match args.format {
+        TuneFormat::Json => "tune.json",
+        TuneFormat::Table => TEXT,
+    };
+    out.join("tune.json")
+        .is_file()
+        .then(|| std::fs::read_to_string(out.join(file)).ok())
+        .flatten()
 }

@@ -6,7 +6,6 @@
 use super::answer::{confirmed, pct, recommended, Answer, Verified};
 use super::search::FsSearch;
 use crate::cli::TuneArgs;
-use fsbattery_stats::tune::OptionEffect;
 use fsbattery_stats::PairOutcome;
 use std::fmt::{Result, Write};
 
@@ -25,11 +24,10 @@ pub fn text(
             args.objective,
             s.samples.len()
         )?;
-        let Some(fx) = &s.effects else {
+        if s.effects.is_none() {
             writeln!(out, "  effects: the screen could not separate the options (too few configurations measured)")?;
-            continue;
-        };
-        effects(&mut out, args, s, fx)?;
+        }
+        effects(&mut out, args, s)?;
         changes(&mut out, s, v.as_ref())?;
         lines(&mut out, s, v.as_ref())?;
         race(&mut out, s, args.alpha)?;
@@ -38,55 +36,92 @@ pub fn text(
         writeln!(out, "\nat their best (as recommended):")?;
         for (k, r) in a.ranking.iter().enumerate() {
             let s = &searches[r.search];
-            let vs = r.versus_first.map_or(String::new(), |(o, p)| {
+            let vs = r.versus_first.map_or("  the best".to_string(), |v| {
+                let what = if v.separated {
+                    "the 1st significantly faster"
+                } else if v.equivalent {
+                    "not separated: equivalent within the margin"
+                } else {
+                    "not separated"
+                };
                 format!(
-                    "  vs 1st: {}{}",
-                    verdict_vs(o),
-                    p.map_or(String::new(), |p| format!(", p = {p:.2e}"))
+                    "  {:.3}× the 1st [{:.3}, {:.3}], {what}, p = {:.2e}",
+                    v.ratio, v.ci.0, v.ci.1, v.p
                 )
             });
             let rec = recommended(s, a.verified[r.search].as_ref());
             writeln!(out, "  {}. {}{vs}", k + 1, s.spec(&rec))?;
         }
     }
-    writeln!(out, "\ntook {:.0} s of a {:.0} s budget", a.secs, a.budget)?;
+    writeln!(
+        out,
+        "\ntook {:.0} s of a {:.0} s budget ({:.0} %): {}",
+        a.secs,
+        a.budget,
+        100.0 * a.secs / a.budget.max(1e-9),
+        a.ended
+    )?;
     Ok(out)
 }
 
-/// What matters (effect, CI, importance) and what does not.
-fn effects(out: &mut String, args: &TuneArgs, s: &FsSearch, fx: &[OptionEffect]) -> Result {
-    let mut fx: Vec<_> = fx.iter().collect();
-    fx.sort_by(|a, b| b.importance.total_cmp(&a.importance));
+/// Each option's outcome with the interval that decided it: what matters, what is shown
+/// to make no difference beyond ±margin, and what this budget did not resolve.
+fn effects(out: &mut String, args: &TuneArgs, s: &FsSearch) -> Result {
+    let rows = super::outcome::outcomes(s, args.alpha);
+    let iv = |r: &super::outcome::Outcome| {
+        r.ci.map_or(
+            "no interval (a level was never measured)".into(),
+            |(a, b)| format!("[{a:+.1}, {b:+.1}] %"),
+        )
+    };
+    let name = |r: &super::outcome::Outcome| s.space.options[r.factor].name.as_str();
+    let value = |r: &super::outcome::Outcome| {
+        r.level
+            .map_or("", |l| s.space.options[r.factor].values[l].as_str())
+    };
+    let of = |v: &'static str| rows.iter().filter(move |r| r.name() == v);
     writeln!(
         out,
-        "  matters (effect over the default, 95 % CI, share of variance):"
+        "  matters (effect over the default, Holm-consistent interval, share of variance):"
     )?;
-    for e in fx.iter().filter(|e| e.significant) {
-        let o = &s.space.options[e.factor];
-        if let Some(h) = e.headline(args.alpha) {
-            writeln!(
-                out,
-                "    {:<16} {:<10} {:+6.1} % [{:+.1}, {:+.1}]  importance {:.0} %",
-                o.name,
-                o.values[h.level],
-                pct(h.effect),
-                pct(h.ci.0),
-                pct(h.ci.1),
-                e.importance * 100.0
-            )?;
-        }
+    if of("matters").next().is_none() {
+        writeln!(out, "    -")?;
     }
-    let not: Vec<&str> = fx
-        .iter()
-        .filter(|e| !e.significant && s.space.options[e.factor].values.len() > 1)
-        .map(|e| s.space.options[e.factor].name.as_str())
-        .collect();
-    let not = if not.is_empty() {
-        "-".to_string()
-    } else {
-        not.join(", ")
-    };
-    writeln!(out, "  does not matter here: {not}")
+    for r in of("matters") {
+        writeln!(
+            out,
+            "    {:<16} {:<10} {:+6.1} % {}  importance {:.0} %",
+            name(r),
+            value(r),
+            r.effect.unwrap_or(0.0),
+            iv(r),
+            r.importance * 100.0
+        )?;
+    }
+    writeln!(
+        out,
+        "  no effect beyond ±{} % (every level's interval inside the margin):",
+        args.margin
+    )?;
+    if of("negligible").next().is_none() {
+        writeln!(out, "    -")?;
+    }
+    for r in of("negligible") {
+        writeln!(out, "    {:<16} all levels within {}", name(r), iv(r))?;
+    }
+    writeln!(out, "  not resolved at this budget (interval of its levels; repeats per configuration that would resolve it if the estimates held):")?;
+    if of("unresolved").next().is_none() {
+        writeln!(out, "    - (every option resolved)")?;
+    }
+    for r in of("unresolved") {
+        let need = r
+            .repeats_needed
+            .map_or("more than a tune can give at this noise".into(), |n| {
+                format!("about {n:.0} (has {:.1})", s.repeats_per_config())
+            });
+        writeln!(out, "    {:<16} {}  needs {need}", name(r), iv(r))?;
+    }
+    Ok(())
 }
 
 /// Each change from the defaults with its reason, what was left out, and the verification
@@ -103,7 +138,7 @@ fn changes(out: &mut String, s: &FsSearch, v: Option<&Verified>) -> Result {
     }
     writeln!(
         out,
-        "  changes from the defaults, each for its effect (95 % CI, Holm-adjusted p):"
+        "  changes from the defaults, each for its effect (Holm-consistent interval, Holm-adjusted p):"
     )?;
     for c in &sel.changes {
         let o = &s.space.options[c.factor];
@@ -154,14 +189,20 @@ fn changes(out: &mut String, s: &FsSearch, v: Option<&Verified>) -> Result {
 /// The recommended mkfs and mount lines and their risks.
 fn lines(out: &mut String, s: &FsSearch, v: Option<&Verified>) -> Result {
     let best = recommended(s, v);
-    let mkfs = s.space.mkfs_args(&best);
-    let mount = s.space.mount_opts(&best);
-    let mkfs = if mkfs.is_empty() { "(defaults)" } else { &mkfs };
-    let mount = if mount.is_empty() { "defaults" } else { &mount };
-    writeln!(out, "  recommended: mkfs.{} {mkfs}", s.space.fs)?;
-    writeln!(out, "               mount -o {mount}")?;
+    let p = super::paste::paste(&s.space, &best);
+    let defaults = if p.mkfs_defaults { "defaults: " } else { "" };
+    writeln!(out, "  recommended, ready to paste:")?;
+    writeln!(out, "    {defaults}{}", p.mkfs)?;
+    writeln!(
+        out,
+        "    mount -o {} {} {}",
+        p.mount_options,
+        super::paste::DEVICE,
+        super::paste::MOUNTPOINT
+    )?;
+    writeln!(out, "    /etc/fstab: {}", p.fstab)?;
     for (n, val, r) in s.space.risks(&best) {
-        writeln!(out, "  risk: {n}={val}: {r}")?;
+        writeln!(out, "    risk of {n}={val}: {r}")?;
     }
     Ok(())
 }
@@ -245,17 +286,7 @@ fn verdict(o: PairOutcome) -> &'static str {
     match o {
         PairOutcome::ABetter => "significantly better",
         PairOutcome::BBetter => "significantly worse",
-        PairOutcome::Equivalent => "equivalent within 5 %",
-        PairOutcome::Undecided => "undecided",
-        PairOutcome::NotEnoughSamples => "too few repeats",
-    }
-}
-
-fn verdict_vs(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::ABetter => "1st significantly better",
-        PairOutcome::BBetter => "better than 1st",
-        PairOutcome::Equivalent => "equivalent within 5 %",
+        PairOutcome::Equivalent => "equivalent within the margin",
         PairOutcome::Undecided => "undecided",
         PairOutcome::NotEnoughSamples => "too few repeats",
     }
@@ -296,7 +327,7 @@ mod tests {
             samples.insert(c, v);
         }
         s.samples = samples;
-        s.analyse(0.05);
+        s.analyse(0.05, 5.0);
         // The race's leader: the candidate with has_journal=off-like luck on an option that
         // does not matter (atime), measured a little higher.
         let mut lucky = s.candidate();
@@ -343,8 +374,17 @@ mod tests {
             ),
             "{out}"
         );
-        assert!(out.contains("mount -o data=writeback\n"), "{out}");
-        assert!(out.contains("risk: data=writeback:"), "{out}");
+        assert!(
+            out.contains(
+                "    defaults: mkfs.ext4 /dev/DEVICE\n    mount -o data=writeback /dev/DEVICE /MOUNTPOINT\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("/etc/fstab: /dev/DEVICE  /MOUNTPOINT  ext4  data=writeback  0  2\n"),
+            "{out}"
+        );
+        assert!(out.contains("risk of data=writeback:"), "{out}");
         assert!(
             out.contains(
                 "best measured (data=writeback atime=noatime): not shown better than the recommendation in \
@@ -370,9 +410,10 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("mkfs.ext4 (defaults)\n") && out.contains("mount -o defaults\n"),
+            out.contains("defaults: mkfs.ext4 /dev/DEVICE\n")
+                && out.contains("mount -o defaults /dev/DEVICE"),
             "{out}"
         );
-        assert!(!out.contains("risk:"), "{out}");
+        assert!(!out.contains("risk of"), "{out}");
     }
 }
