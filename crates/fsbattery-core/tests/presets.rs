@@ -218,3 +218,37 @@ fn seed_memory_sizes_are_the_seeds_own_at_standard_scale() {
         assert!(at(Scale::Quick) < 1 << 30, "{suite} {workload}");
     }
 }
+
+/// Each study preset's default repeats and aggregate are its seed's stated policy, read in the
+/// seed's own words as its published file keeps them (`repeat = "..."`): S1 "3 times and the
+/// average", S2 "five times, the best", S3 and S4 one run (postmark is S4's). The plan uses
+/// them for any number of targets (crates/fsbattery/tests/study_repeats.rs).
+#[test]
+fn every_study_preset_repeats_as_its_seed_says() {
+    use fsbattery_stats::Aggregate;
+    let cases = [
+        (
+            "piszcz2006",
+            "piszcz2006",
+            "3 times and the average",
+            3,
+            Aggregate::Mean,
+        ),
+        (
+            "prolinux2013",
+            "prolinux2013",
+            "five times, the best",
+            5,
+            Aggregate::Best,
+        ),
+        ("iozone2016", "iozone2016", "one run", 1, Aggregate::Mean),
+        ("zfs2007", "zfs2007", "one run", 1, Aggregate::Mean),
+        ("postmark", "zfs2007", "one run", 1, Aggregate::Mean),
+    ];
+    for (preset, study, words, repeat, aggregate) in cases {
+        let s = suite::load(preset).unwrap();
+        let p = fsbattery_core::published::for_suite(study).unwrap();
+        assert!(p.repeat.contains(words), "{study}: '{}'", p.repeat);
+        assert_eq!((s.repeat, s.aggregate), (repeat, aggregate), "{preset}");
+    }
+}

@@ -138,6 +138,11 @@ pub struct PubRow {
     /// How the transcription read this row, where the text was not plain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The seed ran this row's cells together and its text does not pin down how they split
+    /// (S4): shown beside the run, but its ranks are not compared (left out of Kendall's τ and
+    /// the rank flips); `note` says why.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ambiguous: bool,
 }
 
 fn value_quantity() -> String {
@@ -202,6 +207,7 @@ mod tests {
             metric: "m".into(),
             values: values.iter().map(|s| s.to_string()).collect(),
             note: None,
+            ambiguous: false,
         }
     }
 

@@ -27,6 +27,16 @@ pub struct AutoRepeat {
     /// no limit. Records written before it existed have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_secs: Option<f64>,
+    /// Every ranked target of a workload stops at the same repeat (the round in which all of
+    /// them are decided, or the maximum, or the budget): set when a row is aggregated by best,
+    /// min or max, whose value grows with the number of samples — the best of 5..30 unequal
+    /// repeats favours the target repeated most. Absent (false) in records before it existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub equal_counts: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn default_margin() -> f64 {
@@ -53,6 +63,7 @@ impl AutoRepeat {
             precision_pct: Self::DEFAULT_PRECISION_PCT,
             margin_pct: Self::DEFAULT_MARGIN_PCT,
             budget_secs: None,
+            equal_counts: false,
         }
     }
 
@@ -62,8 +73,13 @@ impl AutoRepeat {
         let budget = self
             .budget_secs
             .map_or(String::new(), |b| format!("; budget {}", budget_words(b)));
+        let equal = if self.equal_counts {
+            "; equal counts per workload, as best/min/max need"
+        } else {
+            ""
+        };
         format!(
-            "{}..{} repeats (auto: until separated or equivalent within ±{} %, alone ±{} %{budget})",
+            "{}..{} repeats (auto: until separated or equivalent within ±{} %, alone ±{} %{budget}{equal})",
             self.min, self.max, self.margin_pct, self.precision_pct
         )
     }

@@ -40,7 +40,7 @@ pub struct TableThenNow {
     /// The rows both the seed published and the run measured.
     pub rows: Vec<RowThenNow>,
     /// Kendall's tau-b between the ranks then and now, pooled over the rows (pairs within a
-    /// row only); `None` with fewer than two comparable pairs.
+    /// row only; ambiguous rows left out); `None` with fewer than two comparable pairs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tau: Option<f64>,
     /// Its two-sided p-value (normal approximation with ties).
@@ -78,6 +78,10 @@ pub struct RowThenNow {
     /// How the transcription read the seed's row, where it was not plain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The seed's split of this row is not pinned down by its text
+    /// ([`crate::published::PubRow::ambiguous`]): shown, not in τ, no flip.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ambiguous: bool,
     /// One per matched column, in [`TableThenNow::columns`] order.
     pub cells: Vec<CellThenNow>,
 }

@@ -41,6 +41,7 @@ pub mod table;
 pub mod target_match;
 pub mod term_width;
 pub mod then_now;
+pub mod then_now_closing;
 pub mod then_now_out;
 pub mod verdict_text;
 pub mod weights;

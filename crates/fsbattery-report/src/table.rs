@@ -118,6 +118,7 @@ impl TerminalTable {
         // each ranked row's verdict in words, then the composite ranking and the count.
         let mut verdicts = crate::closing::lines(&main);
         verdicts.extend(crate::answer::lines(&crate::answer::for_report(report)));
+        verdicts.extend(crate::then_now_closing::lines(report));
         if !verdicts.is_empty() {
             out.push('\n');
             for l in verdicts {

@@ -5,7 +5,9 @@
 //! table ranked against runs: the run's targets matched to the seed's columns (by filesystem;
 //! where several columns share one, by the target's journal placement), per row each
 //! filesystem's value and rank then and now and the ratio now/then for information, Kendall's
-//! τ-b between the ranks pooled over the rows, and the rank flips in one sentence each.
+//! τ-b between the ranks pooled over the rows, and the rank flips in one sentence each. A row
+//! the transcription marks ambiguous (the seed ran its cells together and the text does not pin
+//! the split) is shown with its ranks but counts in neither τ nor the flips.
 //!
 //! Invariants: ranks are among the matched filesystems with a value both then and now, so the
 //! two rankings rank the same set; absolute values are never judged across the years.
@@ -91,7 +93,10 @@ fn table(year: u32, t: &PubTable, m: &Matrix, report: &Report<'_>) -> TableThenN
         let rank_then = ranks(&then, &both, better);
         let rank_now = ranks(&now, &both, better);
         let pick = |r: &[Option<u32>]| r.iter().flatten().map(|&x| f64::from(x)).collect();
-        strata.push((pick(&rank_then), pick(&rank_now)));
+        // A row whose split the seed's text does not pin down ranks nothing then.
+        if !pr.ambiguous {
+            strata.push((pick(&rank_then), pick(&rank_now)));
+        }
         let names: Vec<&str> = matched
             .iter()
             .map(|(i, _)| m.columns[*i].as_str())
@@ -107,7 +112,7 @@ fn table(year: u32, t: &PubTable, m: &Matrix, report: &Report<'_>) -> TableThenN
             rank_then: &rank_then,
             rank_now: &rank_now,
         };
-        if let Some(f) = flip(year, &seed_label, pr.unit(t), &seen) {
+        if let Some(f) = flip(year, &seed_label, pr.unit(t), &seen).filter(|_| !pr.ambiguous) {
             flips.push(f);
         }
         let cells = (0..matched.len())
@@ -129,6 +134,7 @@ fn table(year: u32, t: &PubTable, m: &Matrix, report: &Report<'_>) -> TableThenN
             better,
             other_scale: other_scale(report.record, &mr.label, &mr.workload),
             note: pr.note.clone(),
+            ambiguous: pr.ambiguous,
             cells,
         });
     }

@@ -35,7 +35,15 @@ pub fn table_line(t: &TableThenNow) -> String {
         (Some(tau), None) => format!("Kendall's tau-b {tau:.2} over {} pairs", t.pairs),
         _ => "Kendall's tau-b: too few ranked pairs".to_string(),
     };
-    format!("{}: {}; {tau}", t.title, cols.join(", "))
+    let ambiguous = t.rows.iter().filter(|r| r.ambiguous).count();
+    let left_out = match ambiguous {
+        0 => String::new(),
+        n => format!(
+            " ({n} row{} whose split the seed's text does not pin down left out, marked{AMBIGUOUS})",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    format!("{}: {}; {tau}{left_out}", t.title, cols.join(", "))
 }
 
 fn pval(p: f64) -> String {
@@ -65,14 +73,20 @@ pub fn cell(c: &CellThenNow) -> String {
 /// Marks a row measured at another scale than the seed's.
 pub const OTHER_SCALE: &str = " †";
 
-/// The row's name: the run's label, the seed's wording when it differs, the unit, and
-/// [`OTHER_SCALE`] when its sizes are not the seed's.
+/// Marks a row whose split the seed's text does not pin down: not in τ, no flip.
+pub const AMBIGUOUS: &str = " ?";
+
+/// The row's name: the run's label, the seed's wording when it differs, the unit,
+/// [`OTHER_SCALE`] when its sizes are not the seed's and [`AMBIGUOUS`] when its split is not
+/// pinned down.
 pub fn row_name(r: &RowThenNow) -> String {
-    let mark = if r.other_scale.is_some() {
+    let scale = if r.other_scale.is_some() {
         OTHER_SCALE
     } else {
         ""
     };
+    let split = if r.ambiguous { AMBIGUOUS } else { "" };
+    let mark = format!("{scale}{split}");
     if r.label == r.seed {
         format!("{} [{}]{mark}", r.label, r.unit)
     } else {
@@ -80,7 +94,7 @@ pub fn row_name(r: &RowThenNow) -> String {
     }
 }
 
-/// The notes under a table: what the `~` mark means (when a row has it), rows at another
+/// The notes under a table: what the marks mean (when a row has one), rows at another
 /// scale whose own label does not show it, and how the transcription read a seed row.
 pub fn row_notes(t: &TableThenNow) -> Vec<String> {
     let mut out = Vec::new();
@@ -88,6 +102,13 @@ pub fn row_notes(t: &TableThenNow) -> Vec<String> {
         out.push(format!(
             "{}: measured at another scale than the seed's (its label names this run's sizes)",
             OTHER_SCALE.trim()
+        ));
+    }
+    if t.rows.iter().any(|r| r.ambiguous) {
+        out.push(format!(
+            "{}: the seed ran the row's cells together and its text does not pin down how they \
+             split; shown, but its ranks are in neither Kendall's tau nor the flips",
+            AMBIGUOUS.trim()
         ));
     }
     for r in &t.rows {

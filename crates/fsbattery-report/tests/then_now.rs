@@ -56,6 +56,7 @@ fn published(rows: &[(&str, &str, [&str; 3])]) -> Published {
                         .chain(["9".into()])
                         .collect(),
                     note: None,
+                    ambiguous: false,
                 })
                 .collect(),
         }],
@@ -205,4 +206,86 @@ fn a_target_stands_beside_its_configuration() {
         }
     }
     assert_eq!(cols(&rec), ["ext4=ext4/internal/sw", "xfs=xfs/external/sw"]);
+}
+
+/// A row whose split the seed's text does not pin down (S4's run-together cells) is shown
+/// with its ranks, but counts in neither τ nor the flips, and every output says so.
+#[test]
+fn an_ambiguous_row_is_shown_but_left_out_of_tau_and_the_flips() {
+    let mut p = published(REVERSED);
+    p.tables[0].rows[3].ambiguous = true; // "Make", reversed like the others
+    let mut rec = common::run();
+    rec.published = Some(Box::new(p));
+    let report = Report::new(&rec, Aggregate::Mean);
+    let tn = fsbattery_report::then_now::for_report(&report).unwrap();
+    let t = &tn.tables[0];
+    assert_eq!(t.rows.len(), 4, "still shown");
+    assert!(t.rows[3].ambiguous && t.rows[3].cells[2].rank_then == Some(1));
+    assert_eq!(
+        (t.tau, t.pairs),
+        (Some(-1.0), 9),
+        "three rows of three pairs"
+    );
+    assert_eq!(t.flips.len(), 3, "{:?}", t.flips);
+    assert!(
+        !t.flips.iter().any(|f| f.starts_with("Make")),
+        "{:?}",
+        t.flips
+    );
+    let term = String::from_utf8(TerminalTable { styled: false }.render(&report).unwrap()).unwrap();
+    assert!(
+        term.contains("(1 row whose split the seed's text does not pin down left out, marked ?)"),
+        "{term}"
+    );
+    assert!(
+        term.contains("in neither Kendall's tau nor the flips"),
+        "{term}"
+    );
+}
+
+/// The closing lines give the then-and-now in one line — τ, p, the flips — and name the
+/// run's targets the study never measured, also when nothing can be ranked.
+#[test]
+fn the_closing_line_gives_tau_the_flips_and_the_targets_the_study_lacked() {
+    let rec = with(REVERSED);
+    let report = Report::new(&rec, Aggregate::Mean);
+    let lines = fsbattery_report::then_now_closing::lines(&report);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let l = &lines[0];
+    assert!(
+        l.starts_with("Then and now (S1, 2006): Kendall's tau-b -1.00 (p "),
+        "{l}"
+    );
+    assert!(
+        l.contains(", 12 pairs in 4 rows); 4 rank flips: Touch: ext2 slowest"),
+        "{l}"
+    );
+    assert!(l.ends_with("; 2 more in the then-and-now table"), "{l}");
+    assert!(!l.contains("not in the"), "{l}");
+    // The terminal's closing lines end with it.
+    let term = String::from_utf8(TerminalTable { styled: false }.render(&report).unwrap()).unwrap();
+    assert_eq!(term.trim_end().lines().last(), Some(l.as_str()), "{term}");
+
+    // A study with only xfs of this run's filesystems (S1 had no ext4): nothing to rank, and
+    // the line says which targets the study lacked instead of only "too few pairs".
+    let mut p = published(SAME);
+    p.tables[0].fs = ["ext3", "jfs", "xfs", "reiserfs"]
+        .map(String::from)
+        .to_vec();
+    let mut rec = common::run();
+    rec.published = Some(Box::new(p));
+    let lines = fsbattery_report::then_now_closing::lines(&Report::new(&rec, Aggregate::Mean));
+    assert_eq!(
+        lines,
+        [
+            "Then and now (S1, 2006): Kendall's tau-b: too few ranked pairs (only xfs stands \
+          beside a column of the study); ext2, ext4 were not in the 2006 study (no column to \
+          rank beside)"
+        ]
+    );
+    // No published numbers: no line.
+    let plain = common::run();
+    assert!(
+        fsbattery_report::then_now_closing::lines(&Report::new(&plain, Aggregate::Mean)).is_empty()
+    );
 }

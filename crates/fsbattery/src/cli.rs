@@ -259,8 +259,10 @@ pub struct RunArgs {
     /// every ranked row is decided — significantly better or worse than the best, or
     /// equivalent within --margin — or MAX or --budget is reached; a target alone repeats until
     /// every comparable metric's 95 % confidence interval is within --precision of its mean.
-    /// [default: auto from the suite's count (else 3) to 30 with two or more targets; the
-    /// suite's count (else 3) for one]
+    /// Under a best, min or max aggregate every ranked target of a workload gets the same
+    /// count. [default: with --suite, the suite's count, so a preset repeats as its study did
+    /// (piszcz2006 3, prolinux2013 5, zfs2007 1); without, auto from 3 to 30 with two or more
+    /// targets, 3 for one]
     #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]
     pub repeat: Option<RepeatArg>,
     /// With --repeat auto, a target alone: the CI95 half-width, in percent of the mean, to stop

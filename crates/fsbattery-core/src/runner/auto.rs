@@ -15,6 +15,10 @@
 //!   the other targets' samples do not exist yet): after each step, once every comparable
 //!   metric's CI95 is within the precision of its mean.
 //!
+//! With [`AutoRepeat::equal_counts`] (a best, min or max aggregate, which grows with the
+//! number of samples) a workload's ranked cells stop together: at the round in which every
+//! one of them would stop, each with its own reason.
+//!
 //! Invariants: a cell is decided at most once, after a finished (not failed, not interrupted)
 //! repeat; never before `min` repeats, always at `max`; a failed step stops its cell. The
 //! schedule is the fixed one for `max` repeats; a stopped cell's later steps are skipped, so a
@@ -268,20 +272,32 @@ impl AutoRun {
             // makes (the maximum) is the final one, at α, as the report's verdict is.
             let interim = self.places(w, fsbattery_stats::look_alpha(alpha, false), alpha);
             let last = self.places(w, alpha, alpha);
+            // (target, why it stops now, or None: it goes on).
+            let mut due: Vec<(usize, Option<StopReason>)> = Vec::new();
             for (t, place) in interim.into_iter().enumerate() {
                 let cell = &self.cells[t][w];
-                if !self.ranked[t] || cell.stopped || cell.made < self.spec.min {
+                if !self.ranked[t] || cell.stopped {
                     continue;
                 }
                 let at_max = cell.made >= self.spec.max;
                 let place = if at_max { last[t] } else { place };
                 let reason = match place {
-                    Place::Decided => StopReason::Decided,
-                    Place::Hopeless => StopReason::Hopeless,
-                    Place::Open if at_max => StopReason::Maximum,
-                    Place::Open => continue,
+                    _ if cell.made < self.spec.min => None,
+                    Place::Decided => Some(StopReason::Decided),
+                    Place::Hopeless => Some(StopReason::Hopeless),
+                    Place::Open if at_max => Some(StopReason::Maximum),
+                    Place::Open => None,
                 };
-                out.push((t, self.stop(t, w, names[w], reason)));
+                due.push((t, reason));
+            }
+            // Equal counts: the workload's ranked cells stop together, once none goes on.
+            if self.spec.equal_counts && due.iter().any(|(_, r)| r.is_none()) {
+                continue;
+            }
+            for (t, reason) in due {
+                if let Some(reason) = reason {
+                    out.push((t, self.stop(t, w, names[w], reason)));
+                }
             }
         }
         out

@@ -125,6 +125,7 @@ const AUTO: AutoRepeat = AutoRepeat {
     precision_pct: 3.0,
     margin_pct: 5.0,
     budget_secs: None,
+    equal_counts: false,
 };
 
 #[test]

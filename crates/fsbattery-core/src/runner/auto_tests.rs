@@ -333,3 +333,33 @@ fn a_row_more_repeats_can_decide_is_not_given_up() {
         assert!(*r >= 9 && *r <= 39, "{r}");
     }
 }
+
+/// Two quiet targets far apart and a noisy one near the best: the far one is decided after
+/// the third round, the other two go on to the maximum. With equal counts (a best-of row)
+/// all three stop together at the maximum, the far one too.
+#[test]
+fn equal_counts_stop_a_workload_on_every_target_together() {
+    let values: [&[f64]; 3] = [
+        &[100.0, 100.5, 99.6],
+        &[50.0, 50.2, 49.9],
+        &[60.0, 140.0, 70.0, 130.0, 102.0, 98.0],
+    ];
+    let unequal = compared(&values, vec![rate("rate")]);
+    let repeats = |out: &[(usize, usize, Convergence)], t: usize| {
+        out.iter()
+            .find(|(_, x, _)| *x == t)
+            .map(|(_, _, c)| c.repeats)
+    };
+    assert_eq!(repeats(&unequal, 1), Some(3), "{unequal:?}");
+    assert_eq!(repeats(&unequal, 0), Some(6), "{unequal:?}");
+    let mut spec = spec();
+    spec.equal_counts = true;
+    let equal = compared_with(spec, &values, vec![rate("rate")]);
+    assert_eq!(equal.len(), 3, "{equal:?}");
+    for (r, _, c) in &equal {
+        assert_eq!((*r, c.repeats), (5, 6), "{equal:?}");
+    }
+    // Each keeps its own reason: the far one was decided, the others reached the maximum.
+    let far = equal.iter().find(|(_, t, _)| *t == 1).unwrap();
+    assert_eq!(far.2.stop, Some(StopReason::Decided));
+}

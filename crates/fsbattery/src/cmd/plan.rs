@@ -507,9 +507,11 @@ fn targets(
 }
 
 /// `--repeat` (else the default: auto from the suite's count when two or more targets are
-/// ranked against each other, the suite's count otherwise) with `--precision`, `--margin` and `--budget`: the
-/// count the schedule runs to (auto's maximum) and auto's rules. Auto's conditions without
-/// auto would be silently ignored: refused.
+/// ranked against each other in a run without `--suite`; the suite's count otherwise, so a
+/// preset repeats exactly as its study did) with `--precision`, `--margin` and `--budget`:
+/// the count the schedule runs to (auto's maximum) and auto's rules. Auto's conditions without
+/// auto would be silently ignored: refused. Auto under a best, min or max aggregate gets equal
+/// counts per workload ([`AutoRepeat::equal_counts`](fsbattery_record::repeats::AutoRepeat)).
 fn repeats(
     args: &RunArgs,
     suite: &Suite,
@@ -518,7 +520,7 @@ fn repeats(
 ) -> Result<(u32, Option<fsbattery_record::repeats::AutoRepeat>), UsageError> {
     use crate::cli::RepeatArg;
     use fsbattery_record::repeats::AutoRepeat;
-    let auto = |min: u32, max: u32| {
+    let auto = |min: u32, max: u32| -> Result<_, UsageError> {
         let budget = args.budget.or(match scale {
             Scale::Quick => Some(DEFAULT_QUICK_BUDGET),
             _ => None,
@@ -527,7 +529,9 @@ fn repeats(
         a.precision_pct = args.precision.unwrap_or(a.precision_pct);
         a.margin_pct = args.margin.unwrap_or(a.margin_pct);
         a.budget_secs = budget.map(|b| b.as_secs_f64());
-        (max, Some(a))
+        a.equal_counts = order_statistic(args, suite).is_some();
+        check_equal_counts(args, suite, ranked)?;
+        Ok((max, Some(a)))
     };
     let conditions = [
         ("--precision", args.precision.is_some()),
@@ -535,21 +539,49 @@ fn repeats(
         ("--budget", args.budget.is_some()),
     ];
     let given = conditions.iter().find(|(_, set)| *set).map(|(f, _)| *f);
+    let adapts_by_default = args.suite.is_none() && ranked >= 2 && suite.repeat >= 2;
     match (args.repeat, given) {
-        (Some(RepeatArg::Auto { min, max }), _) => Ok(auto(min, max)),
+        (Some(RepeatArg::Auto { min, max }), _) => auto(min, max),
         (Some(RepeatArg::Fixed(_)), Some(flag)) => Err(UsageError::Invalid(format!(
             "{flag} applies to --repeat auto: drop the fixed --repeat N, or drop {flag}"
         ))),
         (Some(RepeatArg::Fixed(n)), None) => Ok((n, None)),
-        (None, _) if ranked >= 2 && suite.repeat >= 2 => Ok(auto(
-            suite.repeat,
-            suite.repeat.max(AutoRepeat::DEFAULT_MAX),
-        )),
+        (None, _) if adapts_by_default => {
+            auto(suite.repeat, suite.repeat.max(AutoRepeat::DEFAULT_MAX))
+        }
         (None, Some(flag)) => Err(UsageError::Invalid(format!(
-            "{flag} applies to --repeat auto, which one target does not get by default: add \
-             --repeat auto, or drop {flag}"
+            "{flag} applies to --repeat auto, which a --suite run or one target does not get by \
+             default: add --repeat auto, or drop {flag}"
         ))),
         (None, None) => Ok((suite.repeat, None)),
+    }
+}
+
+/// The first best, min or max aggregate of the plan (`--aggregate`, else the suite's) or of a
+/// suite row: a value that grows with the number of samples, so its cells need equal counts.
+fn order_statistic(args: &RunArgs, suite: &Suite) -> Option<fsbattery_stats::Aggregate> {
+    use fsbattery_stats::Aggregate;
+    let plan = args.aggregate.map(Into::into).unwrap_or(suite.aggregate);
+    std::iter::once(plan)
+        .chain(suite.rows.iter().filter_map(|r| r.aggregate))
+        .find(|a| matches!(a, Aggregate::Best | Aggregate::Min | Aggregate::Max))
+}
+
+/// Equal counts need rounds: with `--fresh once` each target repeats alone, one after the
+/// other, and stops when its own cells are precise, so two ranked targets would get
+/// different counts of a best, min or max: refused.
+fn check_equal_counts(args: &RunArgs, suite: &Suite, ranked: usize) -> Result<(), UsageError> {
+    let once = matches!(
+        fsbattery_core::runner::Fresh::from(args.fresh),
+        fsbattery_core::runner::Fresh::Once
+    );
+    match order_statistic(args, suite) {
+        Some(a) if once && ranked >= 2 => Err(UsageError::Invalid(format!(
+            "--repeat auto with --fresh once repeats each target alone, to different counts, and \
+             the {a} of unequal counts favours the target repeated most: use --repeat N, or \
+             --fresh per-repeat"
+        ))),
+        _ => Ok(()),
     }
 }
 
