@@ -81,6 +81,7 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
     let mut summary = crate::closing::lines(&Matrix::build_main(&report, Quantity::Value));
     let answer = crate::answer::for_report(&report);
     summary.extend(crate::answer::lines(&answer));
+    summary.extend(crate::then_now_closing::lines(&report));
     let composite = Some(Box::new(answer.to_record()));
     let then_and_now = crate::then_now::for_report(&report).map(Box::new);
     summary.extend(crate::io500::notes(record));

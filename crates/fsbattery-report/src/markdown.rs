@@ -65,7 +65,8 @@ impl Renderer for Markdown {
                 out.push_str(&format!("{depth}{}\n", escape(l.trim_start())));
             }
         }
-        let overall = crate::answer::lines(&crate::answer::for_report(report));
+        let mut overall = crate::answer::lines(&crate::answer::for_report(report));
+        overall.extend(crate::then_now_closing::lines(report));
         if !overall.is_empty() {
             out.push('\n');
             for l in overall {

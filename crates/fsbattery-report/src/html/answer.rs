@@ -29,7 +29,9 @@ pub(crate) fn section(d: &Data<'_>) -> String {
         if d.runs.len() > 1 {
             out.push_str(&format!("<h3>{}</h3>", esc(&run.label)));
         }
-        for l in crate::answer::lines(&answer) {
+        let mut lines = crate::answer::lines(&answer);
+        lines.extend(crate::then_now_closing::lines(&report));
+        for l in lines {
             let class = if l.starts_with("Measured on:") {
                 " class=\"conditions\""
             } else {
