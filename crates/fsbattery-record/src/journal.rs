@@ -24,6 +24,20 @@ pub enum Event {
         host: HostInfo,
         /// Plan.
         plan: PlanInfo,
+        /// The kernel's boot id (absent in older journals).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        boot_id: Option<String>,
+    },
+    /// `run --resume`: a new part of the run begins in the same journal. Steps failed before
+    /// are measured again, and a repeat measured again replaces the earlier part's samples.
+    Resumed {
+        /// RFC 3339.
+        started: String,
+        /// The machine as this part found it (kernel, ceiling).
+        host: HostInfo,
+        /// The kernel's boot id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        boot_id: Option<String>,
     },
     /// A target as measured after its first setup (or with `error` when setup failed).
     Target {
@@ -127,6 +141,7 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         started,
         host,
         plan,
+        boot_id,
     }) = events.first()
     else {
         return Err("journal does not begin with a start event".into());
@@ -145,9 +160,18 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         summary: Vec::new(),
         published: None,
         then_and_now: None,
+        parts: Vec::new(),
     };
+    let mut parts = Parts::new(started, &host.kernel, boot_id.clone());
     for ev in &events[1..] {
+        parts.before(&mut rec, ev);
         apply(&mut rec, ev);
+    }
+    if parts.list.len() > 1 {
+        for c in &mut rec.cells {
+            c.samples.sort_by_key(|s| s.repeat);
+        }
+        rec.parts = parts.list;
     }
     for i in 0..rec.cells.len() {
         let cell = &rec.cells[i];
@@ -165,6 +189,17 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
 fn apply(rec: &mut RunRecord, ev: &Event) {
     match ev {
         Event::Start { .. } => {}
+        Event::Resumed { .. } => {
+            // A new part: the run is unfinished again until its own end, and the steps that
+            // failed are measured again (failed once more, they say so again).
+            rec.finished = None;
+            rec.interrupted = false;
+            for c in &mut rec.cells {
+                if matches!(c.status, CellStatus::Failed { .. }) {
+                    c.status = CellStatus::Ok;
+                }
+            }
+        }
         Event::Target { target } => {
             let earlier = match rec.targets.iter().position(|t| t.label == target.label) {
                 Some(i) => rec.targets.remove(i),
@@ -235,6 +270,122 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
         } => {
             rec.finished = Some(finished.clone());
             rec.interrupted = *interrupted;
+        }
+    }
+}
+
+/// What the assembler keeps of the parts of a resumed run (see [`crate::parts`]).
+struct Parts {
+    list: Vec<crate::parts::RunPart>,
+    /// Per cell (by index in the record), how many of its samples came before the current part.
+    floor: Vec<usize>,
+    /// The current part's steps, for a quick membership test.
+    seen: std::collections::HashSet<crate::parts::PartStep>,
+}
+
+impl Parts {
+    fn new(started: &str, kernel: &str, boot_id: Option<String>) -> Parts {
+        let first = crate::parts::RunPart {
+            started: started.to_string(),
+            interrupted: true,
+            kernel: kernel.to_string(),
+            boot_id,
+            ..Default::default()
+        };
+        Parts {
+            list: vec![first],
+            floor: Vec::new(),
+            seen: Default::default(),
+        }
+    }
+
+    /// Note what `ev` means for the parts, before it is applied to `rec`: a new part, a part's
+    /// end, a step measured (and a repeat measured again, which drops the earlier sample).
+    fn before(&mut self, rec: &mut RunRecord, ev: &Event) {
+        match ev {
+            Event::Resumed {
+                started,
+                host,
+                boot_id,
+            } => {
+                self.floor = rec.cells.iter().map(|c| c.samples.len()).collect();
+                self.seen.clear();
+                self.list.push(crate::parts::RunPart {
+                    started: started.clone(),
+                    interrupted: true,
+                    kernel: host.kernel.clone(),
+                    boot_id: boot_id.clone(),
+                    ..Default::default()
+                });
+            }
+            Event::End {
+                finished,
+                interrupted,
+            } => {
+                let part = self
+                    .list
+                    .last_mut()
+                    .expect("the first part is made at start");
+                part.finished = Some(finished.clone());
+                part.interrupted = *interrupted;
+            }
+            Event::Sample {
+                target,
+                workload,
+                metric,
+                sample,
+                ..
+            } => self.sample(rec, target, workload, metric, sample.repeat),
+            _ => {}
+        }
+    }
+
+    fn sample(
+        &mut self,
+        rec: &mut RunRecord,
+        target: &str,
+        workload: &str,
+        metric: &str,
+        repeat: u32,
+    ) {
+        let step = crate::parts::PartStep {
+            target: target.to_string(),
+            workload: workload.to_string(),
+            repeat,
+        };
+        // Lifecycle rows have one sample per made filesystem: a setup made again is another.
+        let per_repeat = crate::lifecycle::builtin(workload).is_none_or(|b| b.per_repeat);
+        if per_repeat && self.list.len() > 1 {
+            let pos = rec
+                .cells
+                .iter()
+                .position(|c| c.target == target && c.workload == workload && c.metric == metric);
+            if let Some(i) = pos {
+                let floor = self.floor.get(i).copied().unwrap_or(0);
+                let before = rec.cells[i].samples.len();
+                let mut k = 0;
+                rec.cells[i].samples.retain(|s| {
+                    k += 1;
+                    k > floor || s.repeat != repeat
+                });
+                let dropped = before - rec.cells[i].samples.len();
+                if let Some(f) = self.floor.get_mut(i) {
+                    *f -= dropped;
+                }
+                if dropped > 0 {
+                    let n = self.list.len() - 1;
+                    for p in &mut self.list[..n] {
+                        p.steps.retain(|s| s != &step);
+                    }
+                }
+            }
+        }
+        let part = self
+            .list
+            .last_mut()
+            .expect("the first part is made at start");
+        if per_repeat && self.seen.insert(step.clone()) {
+            part.steps.push(step);
         }
     }
 }

@@ -73,6 +73,10 @@ pub struct RunRecord {
     /// and the rank flips. Derived like `summary`: written with it, absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub then_and_now: Option<Box<crate::then_now::ThenAndNow>>,
+    /// The sittings a resumed run was made in (`run --resume`), first the original; empty
+    /// for a run made in one (and in older records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<crate::parts::RunPart>,
 }
 
 /// Where an imported record's numbers came from.

@@ -114,6 +114,7 @@ fn run() -> RunRecord {
         summary: Vec::new(),
         published: None,
         then_and_now: None,
+        parts: Vec::new(),
     }
 }
 

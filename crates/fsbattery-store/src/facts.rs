@@ -17,6 +17,8 @@ pub struct RunFacts {
     pub finished: Option<String>,
     /// Cut short by a signal.
     pub interrupted: bool,
+    /// Sittings the run was made in: 1, or more for a run continued with `run --resume`.
+    pub parts: u32,
     /// `run --label`, or an import's label.
     pub label: Option<String>,
     /// Suite name.
@@ -93,13 +95,37 @@ pub fn machine_id(cpu_model: &str, cores: u32, ram_bytes: u64) -> String {
 }
 
 impl RunFacts {
+    /// How a run that is not simply finished is shown beside it: "interrupted" (it did not
+    /// finish; shown only when asked for with `--include-partial`), or "resumed" (finished in
+    /// several sittings); `None` for a run finished in one.
+    pub fn flag(&self) -> Option<&'static str> {
+        if self.interrupted || self.finished.is_none() {
+            Some("interrupted")
+        } else if self.parts > 1 {
+            Some("resumed")
+        } else {
+            None
+        }
+    }
+
+    /// The start time, followed by the run's [`RunFacts::flag`] in parentheses when it has one.
+    pub fn started_flagged(&self) -> String {
+        match self.flag() {
+            Some(f) => format!("{} ({f})", self.started),
+            None => self.started.clone(),
+        }
+    }
+
     /// The run-wide facts of `record`.
     pub fn of(record: &RunRecord) -> RunFacts {
         let h = &record.host;
         RunFacts {
             started: record.started.clone(),
             finished: record.finished.clone(),
-            interrupted: record.interrupted,
+            // A run killed outright has no end and says nothing of a signal: unfinished all
+            // the same, and the store says so.
+            interrupted: record.interrupted || record.finished.is_none(),
+            parts: record.parts.len().max(1) as u32,
             label: record.plan.label.clone(),
             suite: record.plan.suite.clone(),
             scale: record.plan.scale.clone(),

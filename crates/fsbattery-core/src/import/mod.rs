@@ -246,6 +246,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
         summary: Vec::new(),
         published: None,
         then_and_now: None,
+        parts: Vec::new(),
     })
 }
 

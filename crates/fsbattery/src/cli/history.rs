@@ -117,6 +117,11 @@ pub struct HistoryArgs {
     /// Also write the trend charts to FILE (HTML with inline SVG).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also count runs that did not finish (interrupted, killed, or resumed and cut short
+    /// again), flagged as interrupted; by default series and change points hold finished
+    /// work only.
+    #[arg(long)]
+    pub include_partial: bool,
 }
 
 /// Options of `site`.
@@ -128,4 +133,8 @@ pub struct SiteArgs {
     /// The results store [default: $XDG_DATA_HOME/fsbattery/results.db].
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
+    /// Also show runs that did not finish (interrupted, killed, or resumed and cut short
+    /// again), flagged as interrupted; by default the site holds finished work only.
+    #[arg(long)]
+    pub include_partial: bool,
 }
