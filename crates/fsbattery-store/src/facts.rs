@@ -74,7 +74,8 @@ pub struct PointFacts {
     pub better: Better,
     /// False for values that describe the target rather than measure it.
     pub comparable: bool,
-    /// Sample values in repeat order (empty for a cell that is not ok).
+    /// Sample values in repeat order (empty for a cell that failed, or that is incomplete in
+    /// a run that finished).
     pub samples: Vec<f64>,
     /// Mean, and the 95 % Student-t interval (absent with one sample).
     pub mean: Option<f64>,
@@ -155,9 +156,16 @@ pub fn points(record: &RunRecord) -> Vec<PointFacts> {
         .iter()
         .map(|cell| {
             let target = record.targets.iter().find(|t| t.label == cell.target);
-            let samples: Vec<f64> = match cell.status {
-                CellStatus::Ok => cell.samples.iter().map(|s| s.value).collect(),
-                _ => Vec::new(),
+            // An unfinished run's incomplete cells keep what they measured: history shows
+            // them only when asked (`--include-partial`), flagged as interrupted.
+            let kept = match cell.status {
+                CellStatus::Ok => true,
+                CellStatus::Incomplete => record.unfinished(),
+                _ => false,
+            };
+            let samples: Vec<f64> = match kept {
+                true => cell.samples.iter().map(|s| s.value).collect(),
+                false => Vec::new(),
             };
             let summary = Summary::from_samples(&samples, cell.better);
             let half = summary.as_ref().and_then(|s| s.ci95_half_width);

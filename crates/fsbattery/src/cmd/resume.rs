@@ -220,7 +220,10 @@ fn plan_differs(then: &PlanInfo, now: &PlanInfo) -> Option<String> {
         }
         serde_json::to_value(&p).unwrap_or(Value::Null)
     };
-    first_difference("plan", &norm(then), &norm(now))
+    let (then, now) = (norm(then), norm(now));
+    // The workloads' parameters first: what the user changed, not the labels made of them.
+    first_difference("plan.workloads", &then["workloads"], &now["workloads"])
+        .or_else(|| first_difference("plan", &then, &now))
 }
 
 /// The first path at which `a` and `b` differ, with both values.
