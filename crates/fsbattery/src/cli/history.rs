@@ -6,7 +6,8 @@ use std::path::PathBuf;
 /// `store`'s examples and exit statuses.
 pub const STORE_HELP: &str = "Examples:\n  \
     fsbattery store add fsbattery-results/*          # every run directory, imports too\n  \
-    fsbattery store rebuild                          # recreate the store from its run directories\n\n\
+    fsbattery store rebuild                          # recreate the store from its run directories\n  \
+    fsbattery store check                            # integrity, and runs whose directory is gone\n\n\
     The run directories stay the source of truth: adding one again replaces it.\n\n\
     Exit status: 0 done, 2 bad input (a directory that holds no run), 8 the store is damaged\n\
     or locked (nothing was lost: every run is still in its directory).";
@@ -52,6 +53,9 @@ pub enum StoreAction {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
+    /// Check the store: SQLite's integrity check, its runs (how many interrupted or resumed),
+    /// and the runs whose results directory is gone (exit 8 when it is damaged).
+    Check,
     /// Recreate the store from its run directories (and DIR...), e.g. after it was damaged.
     Rebuild {
         /// More run directories to add.
