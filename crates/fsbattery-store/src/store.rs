@@ -43,7 +43,10 @@ impl Store {
             busy_secs,
         };
         // A store a newer fsbattery wrote is refused before anything touches it: not even the
-        // switch to WAL, and no migration, is written into it.
+        // switch to WAL, and no migration, is written into it. (The busy timeout first: a store
+        // another process is making at this moment is waited for, not reported locked.)
+        let waited = store.conn.busy_timeout(Duration::from_secs(busy_secs));
+        waited.map_err(|e| store.err(e))?;
         store.check_version()?;
         // Two processes opening a new store at once race for the switch to WAL and the first
         // migration, and SQLite reports that race as busy at once, without its busy handler:
