@@ -118,10 +118,16 @@ fn finished(rec: &RunRecord) -> bool {
             .all(|c| c.status == fsbattery_core::model::CellStatus::Ok)
 }
 
-/// Whether the run in `dir` (which holds a journal) was cut short or left cells failed:
-/// `run` then says `--resume` would continue it.
+/// Whether the run in `dir` (which holds a journal) was cut short or left cells failed, and no
+/// process is writing it now: `run` then says `--resume` would continue it.
 pub fn resumable(dir: &Path) -> bool {
-    let Ok(events) = journal::read(&dir.join(journal::JOURNAL_FILE)) else {
+    let path = dir.join(journal::JOURNAL_FILE);
+    // A run still going holds its journal's lock: that run is not interrupted.
+    let free = std::fs::File::open(&path).is_ok_and(|f| f.try_lock_shared().is_ok());
+    if !free {
+        return false;
+    }
+    let Ok(events) = journal::read(&path) else {
         return false;
     };
     let Ok(rec) = journal::assemble(&events) else {

@@ -140,10 +140,11 @@ fn run_part(args: RunArgs, resume: bool) -> anyhow::Result<ExitCode> {
     // no more events from the failed one on, so the run stopped there and tore down.
     let outcome = outcome.map_err(|e| {
         anyhow::anyhow!(
-            "{e}: the run stopped and tore down; {} keeps every result journaled before",
+            "{e}: the run stopped and tore down; {} keeps every result journaled before, and `fsbattery run --resume {}` continues it once there is room",
             out_dir
                 .join(fsbattery_core::journal::JOURNAL_FILE)
-                .display()
+                .display(),
+            out_dir.display()
         )
     })?;
     if rank != 0 {
