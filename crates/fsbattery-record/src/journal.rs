@@ -281,6 +281,13 @@ struct Parts {
     floor: Vec<usize>,
     /// The current part's steps, for a quick membership test.
     seen: std::collections::HashSet<crate::parts::PartStep>,
+    /// Per target, the lifecycle samples (metric, repeat) of its filesystem made and not yet
+    /// torn down: at a new part, that cycle was cut short.
+    open_cycle: std::collections::HashMap<String, Vec<(String, u32)>>,
+    /// Lifecycle samples (target, metric, repeat) of cycles an earlier part cut short: the
+    /// filesystem a later part makes again for the same repeat replaces them, so a repeat's
+    /// filesystem is counted once.
+    orphans: std::collections::HashSet<(String, String, u32)>,
 }
 
 impl Parts {
@@ -296,6 +303,8 @@ impl Parts {
             list: vec![first],
             floor: Vec::new(),
             seen: Default::default(),
+            open_cycle: Default::default(),
+            orphans: Default::default(),
         }
     }
 
@@ -310,6 +319,11 @@ impl Parts {
             } => {
                 self.floor = rec.cells.iter().map(|c| c.samples.len()).collect();
                 self.seen.clear();
+                for (target, open) in self.open_cycle.drain() {
+                    for (metric, repeat) in open {
+                        self.orphans.insert((target.clone(), metric, repeat));
+                    }
+                }
                 self.list.push(crate::parts::RunPart {
                     started: started.clone(),
                     interrupted: true,
@@ -336,6 +350,9 @@ impl Parts {
                 sample,
                 ..
             } => self.sample(rec, target, workload, metric, sample.repeat),
+            Event::Lifecycle { target, .. } => {
+                self.open_cycle.remove(target);
+            }
             _ => {}
         }
     }
@@ -353,30 +370,23 @@ impl Parts {
             workload: workload.to_string(),
             repeat,
         };
-        // Lifecycle rows have one sample per made filesystem: a setup made again is another.
+        // Lifecycle rows have one sample per made filesystem: a setup made again is another,
+        // but for the one that replaces a filesystem an earlier part made and never finished.
         let per_repeat = crate::lifecycle::builtin(workload).is_none_or(|b| b.per_repeat);
+        if !per_repeat {
+            let key = (target.to_string(), metric.to_string(), repeat);
+            if self.orphans.remove(&key) {
+                self.drop_earlier(rec, target, workload, metric, repeat, 1);
+            }
+            let open = self.open_cycle.entry(target.to_string()).or_default();
+            open.push((metric.to_string(), repeat));
+        }
         if per_repeat && self.list.len() > 1 {
-            let pos = rec
-                .cells
-                .iter()
-                .position(|c| c.target == target && c.workload == workload && c.metric == metric);
-            if let Some(i) = pos {
-                let floor = self.floor.get(i).copied().unwrap_or(0);
-                let before = rec.cells[i].samples.len();
-                let mut k = 0;
-                rec.cells[i].samples.retain(|s| {
-                    k += 1;
-                    k > floor || s.repeat != repeat
-                });
-                let dropped = before - rec.cells[i].samples.len();
-                if let Some(f) = self.floor.get_mut(i) {
-                    *f -= dropped;
-                }
-                if dropped > 0 {
-                    let n = self.list.len() - 1;
-                    for p in &mut self.list[..n] {
-                        p.steps.retain(|s| s != &step);
-                    }
+            let dropped = self.drop_earlier(rec, target, workload, metric, repeat, usize::MAX);
+            if dropped > 0 {
+                let n = self.list.len() - 1;
+                for p in &mut self.list[..n] {
+                    p.steps.retain(|s| s != &step);
                 }
             }
         }
@@ -387,6 +397,40 @@ impl Parts {
         if per_repeat && self.seen.insert(step.clone()) {
             part.steps.push(step);
         }
+    }
+}
+
+impl Parts {
+    /// Remove at most `most` samples of `repeat` that earlier parts left in the cell; how many
+    /// were removed.
+    fn drop_earlier(
+        &mut self,
+        rec: &mut RunRecord,
+        target: &str,
+        workload: &str,
+        metric: &str,
+        repeat: u32,
+        most: usize,
+    ) -> usize {
+        let pos = rec
+            .cells
+            .iter()
+            .position(|c| c.target == target && c.workload == workload && c.metric == metric);
+        let Some(i) = pos else {
+            return 0;
+        };
+        let floor = self.floor.get(i).copied().unwrap_or(0);
+        let (mut k, mut dropped) = (0, 0);
+        rec.cells[i].samples.retain(|s| {
+            k += 1;
+            let drop = k <= floor && s.repeat == repeat && dropped < most;
+            dropped += usize::from(drop);
+            !drop
+        });
+        if let Some(f) = self.floor.get_mut(i) {
+            *f -= dropped;
+        }
+        dropped
     }
 }
 
