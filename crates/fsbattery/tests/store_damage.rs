@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Every run the store holds has all its points (cells per run read from its directory).
 fn whole_runs(store: &Store, cells: &mut HashMap<String, usize>) -> usize {
