@@ -74,3 +74,12 @@ fn os_name() -> String {
         })
         .unwrap_or_else(|| "unknown".into())
 }
+
+/// The kernel's boot id, which changes at every boot: parts of a resumed run made across a
+/// reboot are told apart by it.
+pub fn boot_id() -> Option<String> {
+    fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}

@@ -41,12 +41,47 @@ impl Journal {
             .append(true)
             .create_new(true)
             .open(&path)?;
+        // Held while the run goes on (the kernel drops it when the process ends, however it
+        // ends): `run --resume` refuses a journal that a live run still writes.
+        let _ = file.try_lock();
         Ok(Journal {
             sink: Sink::File(file),
             path,
             len: 0,
             broken: None,
         })
+    }
+
+    /// Reopen the journal of an interrupted run in `dir` to continue it (`run --resume`): its
+    /// events so far, and the journal, cut back to its last whole line (a run killed mid-write
+    /// leaves a torn one, which would otherwise sit inside the file) and ready to append.
+    /// Refused with [`std::io::ErrorKind::WouldBlock`] while another process holds it (the
+    /// run is still going, or another resume of it).
+    pub fn reopen(dir: &Path) -> std::io::Result<(Journal, Vec<Event>)> {
+        let path = dir.join(JOURNAL_FILE);
+        let file = OpenOptions::new().read(true).append(true).open(&path)?;
+        file.try_lock().map_err(|e| match e {
+            std::fs::TryLockError::WouldBlock => std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                format!("{} is held by a run still going", path.display()),
+            ),
+            std::fs::TryLockError::Error(e) => e,
+        })?;
+        let bytes = std::fs::read(&path)?;
+        let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        if whole < bytes.len() {
+            file.set_len(whole as u64)?;
+            file.sync_data()?;
+        }
+        let text = String::from_utf8_lossy(&bytes[..whole]);
+        let events = parse(&text, &path.display().to_string()).map_err(std::io::Error::other)?;
+        let journal = Journal {
+            sink: Sink::File(file),
+            path,
+            len: whole as u64,
+            broken: None,
+        };
+        Ok((journal, events))
     }
 
     /// A journal kept in memory only: nothing on disk to leave behind.
@@ -133,6 +168,29 @@ mod tests {
         assert_eq!(again.to_string(), e.to_string(), "later appends fail alike");
         assert_eq!(std::fs::read(&path).unwrap(), before);
         assert_eq!(j.events().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn reopen_cuts_a_torn_line_and_appends_after_the_whole_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::create(dir.path()).unwrap();
+        j.append(&end()).unwrap();
+        drop(j);
+        let path = dir.path().join(JOURNAL_FILE);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"event\":\"sam").unwrap();
+        drop(f);
+        let (mut j, events) = Journal::reopen(dir.path()).unwrap();
+        assert_eq!(events, vec![end()]);
+        j.append(&end()).unwrap();
+        assert_eq!(read(&path).unwrap(), vec![end(), end()]);
+        let held = Journal::reopen(dir.path()).err().unwrap();
+        assert_eq!(held.kind(), std::io::ErrorKind::WouldBlock, "{held}");
+        drop(j);
+        assert!(
+            Journal::reopen(dir.path()).is_ok(),
+            "free once the first is gone"
+        );
     }
 
     #[test]

@@ -24,6 +24,20 @@ pub enum Event {
         host: HostInfo,
         /// Plan.
         plan: PlanInfo,
+        /// The kernel's boot id (absent in older journals).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        boot_id: Option<String>,
+    },
+    /// `run --resume`: a new part of the run begins in the same journal. Steps failed before
+    /// are measured again, and a repeat measured again replaces the earlier part's samples.
+    Resumed {
+        /// RFC 3339.
+        started: String,
+        /// The machine as this part found it (kernel, ceiling).
+        host: HostInfo,
+        /// The kernel's boot id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        boot_id: Option<String>,
     },
     /// A target as measured after its first setup (or with `error` when setup failed).
     Target {
@@ -127,6 +141,7 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         started,
         host,
         plan,
+        boot_id,
     }) = events.first()
     else {
         return Err("journal does not begin with a start event".into());
@@ -146,9 +161,18 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
         published: None,
         then_and_now: None,
         composite: None,
+        parts: Vec::new(),
     };
+    let mut parts = Parts::new(started, &host.kernel, boot_id.clone());
     for ev in &events[1..] {
+        parts.before(&mut rec, ev);
         apply(&mut rec, ev);
+    }
+    if parts.list.len() > 1 {
+        for c in &mut rec.cells {
+            c.samples.sort_by_key(|s| s.repeat);
+        }
+        rec.parts = parts.list;
     }
     for i in 0..rec.cells.len() {
         let cell = &rec.cells[i];
@@ -166,6 +190,17 @@ pub fn assemble(events: &[Event]) -> Result<RunRecord, String> {
 fn apply(rec: &mut RunRecord, ev: &Event) {
     match ev {
         Event::Start { .. } => {}
+        Event::Resumed { .. } => {
+            // A new part: the run is unfinished again until its own end, and the steps that
+            // failed are measured again (failed once more, they say so again).
+            rec.finished = None;
+            rec.interrupted = false;
+            for c in &mut rec.cells {
+                if matches!(c.status, CellStatus::Failed { .. }) {
+                    c.status = CellStatus::Ok;
+                }
+            }
+        }
         Event::Target { target } => {
             let earlier = match rec.targets.iter().position(|t| t.label == target.label) {
                 Some(i) => rec.targets.remove(i),
@@ -237,6 +272,166 @@ fn apply(rec: &mut RunRecord, ev: &Event) {
             rec.finished = Some(finished.clone());
             rec.interrupted = *interrupted;
         }
+    }
+}
+
+/// What the assembler keeps of the parts of a resumed run (see [`crate::parts`]).
+struct Parts {
+    list: Vec<crate::parts::RunPart>,
+    /// Per cell (by index in the record), how many of its samples came before the current part.
+    floor: Vec<usize>,
+    /// The current part's steps, for a quick membership test.
+    seen: std::collections::HashSet<crate::parts::PartStep>,
+    /// Per target, the lifecycle samples (metric, repeat) of its filesystem made and not yet
+    /// torn down: at a new part, that cycle was cut short.
+    open_cycle: std::collections::HashMap<String, Vec<(String, u32)>>,
+    /// Lifecycle samples (target, metric, repeat) of cycles an earlier part cut short: the
+    /// filesystem a later part makes again for the same repeat replaces them, so a repeat's
+    /// filesystem is counted once.
+    orphans: std::collections::HashSet<(String, String, u32)>,
+}
+
+impl Parts {
+    fn new(started: &str, kernel: &str, boot_id: Option<String>) -> Parts {
+        let first = crate::parts::RunPart {
+            started: started.to_string(),
+            interrupted: true,
+            kernel: kernel.to_string(),
+            boot_id,
+            ..Default::default()
+        };
+        Parts {
+            list: vec![first],
+            floor: Vec::new(),
+            seen: Default::default(),
+            open_cycle: Default::default(),
+            orphans: Default::default(),
+        }
+    }
+
+    /// Note what `ev` means for the parts, before it is applied to `rec`: a new part, a part's
+    /// end, a step measured (and a repeat measured again, which drops the earlier sample).
+    fn before(&mut self, rec: &mut RunRecord, ev: &Event) {
+        match ev {
+            Event::Resumed {
+                started,
+                host,
+                boot_id,
+            } => {
+                self.floor = rec.cells.iter().map(|c| c.samples.len()).collect();
+                self.seen.clear();
+                for (target, open) in self.open_cycle.drain() {
+                    for (metric, repeat) in open {
+                        self.orphans.insert((target.clone(), metric, repeat));
+                    }
+                }
+                self.list.push(crate::parts::RunPart {
+                    started: started.clone(),
+                    interrupted: true,
+                    kernel: host.kernel.clone(),
+                    boot_id: boot_id.clone(),
+                    ..Default::default()
+                });
+            }
+            Event::End {
+                finished,
+                interrupted,
+            } => {
+                let part = self
+                    .list
+                    .last_mut()
+                    .expect("the first part is made at start");
+                part.finished = Some(finished.clone());
+                part.interrupted = *interrupted;
+            }
+            Event::Sample {
+                target,
+                workload,
+                metric,
+                sample,
+                ..
+            } => self.sample(rec, target, workload, metric, sample.repeat),
+            Event::Lifecycle { target, .. } => {
+                self.open_cycle.remove(target);
+            }
+            _ => {}
+        }
+    }
+
+    fn sample(
+        &mut self,
+        rec: &mut RunRecord,
+        target: &str,
+        workload: &str,
+        metric: &str,
+        repeat: u32,
+    ) {
+        let step = crate::parts::PartStep {
+            target: target.to_string(),
+            workload: workload.to_string(),
+            repeat,
+        };
+        // Lifecycle rows have one sample per made filesystem: a setup made again is another,
+        // but for the one that replaces a filesystem an earlier part made and never finished.
+        let per_repeat = crate::lifecycle::builtin(workload).is_none_or(|b| b.per_repeat);
+        if !per_repeat {
+            let key = (target.to_string(), metric.to_string(), repeat);
+            if self.orphans.remove(&key) {
+                self.drop_earlier(rec, target, workload, metric, repeat, 1);
+            }
+            let open = self.open_cycle.entry(target.to_string()).or_default();
+            open.push((metric.to_string(), repeat));
+        }
+        if per_repeat && self.list.len() > 1 {
+            let dropped = self.drop_earlier(rec, target, workload, metric, repeat, usize::MAX);
+            if dropped > 0 {
+                let n = self.list.len() - 1;
+                for p in &mut self.list[..n] {
+                    p.steps.retain(|s| s != &step);
+                }
+            }
+        }
+        let part = self
+            .list
+            .last_mut()
+            .expect("the first part is made at start");
+        if per_repeat && self.seen.insert(step.clone()) {
+            part.steps.push(step);
+        }
+    }
+}
+
+impl Parts {
+    /// Remove at most `most` samples of `repeat` that earlier parts left in the cell; how many
+    /// were removed.
+    fn drop_earlier(
+        &mut self,
+        rec: &mut RunRecord,
+        target: &str,
+        workload: &str,
+        metric: &str,
+        repeat: u32,
+        most: usize,
+    ) -> usize {
+        let pos = rec
+            .cells
+            .iter()
+            .position(|c| c.target == target && c.workload == workload && c.metric == metric);
+        let Some(i) = pos else {
+            return 0;
+        };
+        let floor = self.floor.get(i).copied().unwrap_or(0);
+        let (mut k, mut dropped) = (0, 0);
+        rec.cells[i].samples.retain(|s| {
+            k += 1;
+            let drop = k <= floor && s.repeat == repeat && dropped < most;
+            dropped += usize::from(drop);
+            !drop
+        });
+        if let Some(f) = self.floor.get_mut(i) {
+            *f -= dropped;
+        }
+        dropped
     }
 }
 

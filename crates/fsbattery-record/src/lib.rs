@@ -23,6 +23,7 @@ pub mod lifecycle;
 pub mod load;
 pub mod meta;
 pub mod model;
+pub mod parts;
 pub mod published;
 pub mod repeats;
 pub mod settings;
@@ -32,6 +33,7 @@ pub use cell_stats::{CellStats, CellVerdict};
 pub use load::{load, LoadError, Loaded};
 pub use meta::{Dim, MetricKind, MetricMeta, Stat};
 pub use model::*;
+pub use parts::{PartStep, RunPart};
 
 /// File name of the assembled run record inside a run directory.
 pub const RESULTS_FILE: &str = "results.json";

@@ -77,6 +77,10 @@ pub struct RunRecord {
     /// absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub composite: Option<Box<crate::composite::Composite>>,
+    /// The sittings a resumed run was made in (`run --resume`), first the original; empty
+    /// for a run made in one (and in older records).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<crate::parts::RunPart>,
 }
 
 /// Where an imported record's numbers came from.

@@ -73,6 +73,7 @@ fn journal() -> Vec<Event> {
             started: "2026-01-01T00:00:00Z".into(),
             host: HostInfo::default(),
             plan: plan(),
+            boot_id: None,
         },
         Event::Target { target },
         avail(true),

@@ -176,7 +176,14 @@ fn row(
     let (presence, note) = match (bc, nc) {
         (None, _) => (Presence::NewOnly, Some("only in new run")),
         (_, None) => (Presence::BaseOnly, Some("only in base run")),
+        // Incomplete: its run was interrupted before every repeat was measured.
+        (Some(b), _) if b.status == CellStatus::Incomplete => {
+            (Presence::Both, Some("base cell incomplete"))
+        }
         (Some(b), _) if !ok(b) => (Presence::Both, Some("base cell not ok")),
+        (_, Some(n)) if n.status == CellStatus::Incomplete => {
+            (Presence::Both, Some("new cell incomplete"))
+        }
         (_, Some(n)) if !ok(n) => (Presence::Both, Some("new cell not ok")),
         _ => (Presence::Both, None),
     };
@@ -277,6 +284,7 @@ pub(crate) mod tests {
             published: None,
             then_and_now: None,
             composite: None,
+            parts: Vec::new(),
         }
     }
 

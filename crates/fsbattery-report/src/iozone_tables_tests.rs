@@ -116,6 +116,7 @@ fn run() -> RunRecord {
         published: None,
         then_and_now: None,
         composite: None,
+        parts: Vec::new(),
     }
 }
 

@@ -99,6 +99,9 @@ impl Renderer for Markdown {
             escape(&h.hostname), escape(&h.cpu_model), h.cores, h.ram_bytes as f64 / (1u64 << 30) as f64,
             escape(&h.kernel), escape(&h.os), rec.started, rec.finished.as_deref().unwrap_or("(interrupted)")
         ));
+        if let Some(line) = rec.parts_line() {
+            out.push_str(&format!("- {}\n", escape(&line)));
+        }
         for t in &rec.targets {
             out.push_str(&format!(
                 "- target **{}** `{}`: {} on {} ({}) at `{}`\n",

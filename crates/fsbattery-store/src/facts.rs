@@ -17,6 +17,8 @@ pub struct RunFacts {
     pub finished: Option<String>,
     /// Cut short by a signal.
     pub interrupted: bool,
+    /// Sittings the run was made in: 1, or more for a run continued with `run --resume`.
+    pub parts: u32,
     /// `run --label`, or an import's label.
     pub label: Option<String>,
     /// Suite name.
@@ -72,7 +74,8 @@ pub struct PointFacts {
     pub better: Better,
     /// False for values that describe the target rather than measure it.
     pub comparable: bool,
-    /// Sample values in repeat order (empty for a cell that is not ok).
+    /// Sample values in repeat order (empty for a cell that failed, or that is incomplete in
+    /// a run that finished).
     pub samples: Vec<f64>,
     /// Mean, and the 95 % Student-t interval (absent with one sample).
     pub mean: Option<f64>,
@@ -93,13 +96,37 @@ pub fn machine_id(cpu_model: &str, cores: u32, ram_bytes: u64) -> String {
 }
 
 impl RunFacts {
+    /// How a run that is not simply finished is shown beside it: "interrupted" (it did not
+    /// finish; shown only when asked for with `--include-partial`), or "resumed" (finished in
+    /// several sittings); `None` for a run finished in one.
+    pub fn flag(&self) -> Option<&'static str> {
+        if self.interrupted || self.finished.is_none() {
+            Some("interrupted")
+        } else if self.parts > 1 {
+            Some("resumed")
+        } else {
+            None
+        }
+    }
+
+    /// The start time, followed by the run's [`RunFacts::flag`] in parentheses when it has one.
+    pub fn started_flagged(&self) -> String {
+        match self.flag() {
+            Some(f) => format!("{} ({f})", self.started),
+            None => self.started.clone(),
+        }
+    }
+
     /// The run-wide facts of `record`.
     pub fn of(record: &RunRecord) -> RunFacts {
         let h = &record.host;
         RunFacts {
             started: record.started.clone(),
             finished: record.finished.clone(),
-            interrupted: record.interrupted,
+            // A run killed outright has no end and says nothing of a signal: unfinished all
+            // the same, and the store says so.
+            interrupted: record.interrupted || record.finished.is_none(),
+            parts: record.parts.len().max(1) as u32,
             label: record.plan.label.clone(),
             suite: record.plan.suite.clone(),
             scale: record.plan.scale.clone(),
@@ -129,9 +156,16 @@ pub fn points(record: &RunRecord) -> Vec<PointFacts> {
         .iter()
         .map(|cell| {
             let target = record.targets.iter().find(|t| t.label == cell.target);
-            let samples: Vec<f64> = match cell.status {
-                CellStatus::Ok => cell.samples.iter().map(|s| s.value).collect(),
-                _ => Vec::new(),
+            // An unfinished run's incomplete cells keep what they measured: history shows
+            // them only when asked (`--include-partial`), flagged as interrupted.
+            let kept = match cell.status {
+                CellStatus::Ok => true,
+                CellStatus::Incomplete => record.unfinished(),
+                _ => false,
+            };
+            let samples: Vec<f64> = match kept {
+                true => cell.samples.iter().map(|s| s.value).collect(),
+                false => Vec::new(),
             };
             let summary = Summary::from_samples(&samples, cell.better);
             let half = summary.as_ref().and_then(|s| s.ci95_half_width);

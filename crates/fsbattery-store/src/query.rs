@@ -37,22 +37,49 @@ pub struct Filter {
     pub metric: Option<String>,
     /// Filesystem type, target label or target kind.
     pub target: Option<String>,
+    /// Also runs that did not finish (interrupted, killed, resumed and cut short again);
+    /// by default history holds finished work only.
+    pub include_partial: bool,
 }
 
 impl Store {
     /// Every run, oldest first.
     pub fn runs(&self) -> Result<Vec<RunRow>, StoreError> {
+        self.runs_where(true)
+    }
+
+    /// Every finished run (and, with `include_partial`, every unfinished one too), oldest
+    /// first.
+    pub fn runs_where(&self, include_partial: bool) -> Result<Vec<RunRow>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT id, dir, started, finished, interrupted, label, suite, scale, method,
                     cache_policy, tool_version, source_tool, kernel, os, machine_id, cpu_model,
-                    cores, ram_bytes FROM runs ORDER BY started, id",
+                    cores, ram_bytes, parts FROM runs
+                 WHERE ?1 OR (interrupted = 0 AND finished IS NOT NULL)
+                 ORDER BY started, id",
             )
             .map_err(|e| self.err(e))?;
-        stmt.query_map([], run_row)
+        stmt.query_map([include_partial], run_row)
             .and_then(|rows| rows.collect())
             .map_err(|e| self.err(e))
+    }
+
+    /// Run `read` inside one read transaction, so that what it reads in several queries is one
+    /// snapshot of the store (under WAL, writers go on meanwhile): a run added or replaced
+    /// while it reads is seen whole or not at all. Nested calls share the outer snapshot.
+    pub fn snapshot<T>(
+        &self,
+        read: impl FnOnce(&Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        if !self.conn.is_autocommit() {
+            return read(self);
+        }
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let out = read(self);
+        drop(tx); // a read: nothing to commit
+        out
     }
 
     /// The points `filter` selects, in run order.
@@ -67,10 +94,17 @@ impl Store {
                  WHERE (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR p.workload = ?2)
                    AND (?3 IS NULL OR p.metric = ?3)
                    AND (?4 IS NULL OR p.fs_type = ?4 OR p.target = ?4 OR p.target_kind = ?4)
+                   AND (?5 OR (r.interrupted = 0 AND r.finished IS NOT NULL))
                  ORDER BY r.started, r.id, p.rowid",
             )
             .map_err(|e| self.err(e))?;
-        let args = rusqlite::params![filter.suite, filter.workload, filter.metric, filter.target];
+        let args = rusqlite::params![
+            filter.suite,
+            filter.workload,
+            filter.metric,
+            filter.target,
+            filter.include_partial
+        ];
         stmt.query_map(args, point_row)
             .and_then(|rows| rows.collect())
             .map_err(|e| self.err(e))
@@ -98,6 +132,7 @@ fn run_row(r: &Row) -> rusqlite::Result<RunRow> {
             cpu_model: r.get(15)?,
             cores: r.get(16)?,
             ram_bytes: r.get::<_, i64>(17)? as u64,
+            parts: r.get(18)?,
         },
     })
 }

@@ -53,6 +53,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX runs_comparable ON runs(suite, scale, method, cache_policy, machine_id, kernel, tool_version);
     CREATE INDEX points_comparable ON points(workload, params, metric, target_kind, fs_type, options, fs_version);
     CREATE INDEX points_run ON points(run_id);",
+    // 2: how many sittings a run was made in (`run --resume`); runs stored before were made
+    // in one.
+    "ALTER TABLE runs ADD COLUMN parts INTEGER NOT NULL DEFAULT 1;",
 ];
 
 /// The newest schema version this build writes.

@@ -94,9 +94,18 @@ impl Series {
 /// significance `p`. Series of fewer than two points, and (unless `by` is time) series whose
 /// dimension takes a single value, are left out.
 pub fn series(store: &Store, filter: &Filter, by: By, p: f64) -> Result<Vec<Series>, StoreError> {
-    let runs: BTreeMap<i64, RunRow> = store.runs()?.into_iter().map(|r| (r.id, r)).collect();
+    // One read transaction for both queries: a run a writer adds (or replaces) meanwhile is
+    // seen whole or not at all (WAL gives the reader the snapshot of its first read).
+    let (runs, points) = store.snapshot(|store| {
+        let runs: BTreeMap<i64, RunRow> = store
+            .runs_where(filter.include_partial)?
+            .into_iter()
+            .map(|r| (r.id, r))
+            .collect();
+        Ok((runs, store.points(filter)?))
+    })?;
     let mut groups: BTreeMap<Vec<String>, Vec<SeriesPoint>> = BTreeMap::new();
-    for point in store.points(filter)? {
+    for point in points {
         let (Some(run), Some(mean)) = (runs.get(&point.run_id), point.facts.mean) else {
             continue;
         };

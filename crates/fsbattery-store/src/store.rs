@@ -42,6 +42,12 @@ impl Store {
             path: path.to_path_buf(),
             busy_secs,
         };
+        // A store a newer fsbattery wrote is refused before anything touches it: not even the
+        // switch to WAL, and no migration, is written into it. (The busy timeout first: a store
+        // another process is making at this moment is waited for, not reported locked.)
+        let waited = store.conn.busy_timeout(Duration::from_secs(busy_secs));
+        waited.map_err(|e| store.err(e))?;
+        store.check_version()?;
         // Two processes opening a new store at once race for the switch to WAL and the first
         // migration, and SQLite reports that race as busy at once, without its busy handler:
         // retry until the busy timeout, as a writer waiting for the lock would.
@@ -116,9 +122,9 @@ impl Store {
         tx.execute(
             "INSERT INTO runs (dir, started, finished, interrupted, label, suite, scale, method,
                 cache_policy, tool_version, source_tool, kernel, os, machine_id, cpu_model,
-                cores, ram_bytes, added_at)
+                cores, ram_bytes, parts, added_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                ?18, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
             params![
                 dir,
                 run.started,
@@ -137,6 +143,7 @@ impl Store {
                 run.cpu_model,
                 run.cores,
                 run.ram_bytes as i64,
+                run.parts,
             ],
         )?;
         let run_id = tx.last_insert_rowid();

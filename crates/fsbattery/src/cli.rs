@@ -392,6 +392,12 @@ pub struct RunArgs {
     /// and exit without touching anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// Continue the interrupted run in DIR (SIGINT, SIGTERM, a hang-up, or kill -9 then
+    /// `fsbattery cleanup`) with the command line it was started with: finished steps are
+    /// kept, missing and failed ones measured. Refused when this binary, the plan or the
+    /// machine differ from the run's.
+    #[arg(long, value_name = "DIR", exclusive = true)]
+    pub resume: Option<PathBuf>,
 }
 
 // Numeric flags take hyphen values so that `--repeat -1` reaches these parsers and is refused

@@ -426,16 +426,18 @@ fn assert_stopped_in_one_line(stderr: &str, errnos: &[&str]) {
     );
 }
 
-/// The results directory keeps a valid journal and no results.json, whole or half, nor a
-/// temporary file of one.
+/// The results directory keeps a valid journal (and the command line to resume it with) and
+/// no results.json, whole or half, nor a temporary file of one.
 fn assert_results_kept(out: &Path) {
     assert!(journal_lines(out) > 1);
-    let names: Vec<String> = std::fs::read_dir(out)
+    let mut names: Vec<String> = std::fs::read_dir(out)
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, ["journal.jsonl"], "{names:?}");
+    names.sort();
+    // The command line `run --resume` continues the run with, kept when the run began.
+    assert_eq!(names, ["command.json", "journal.jsonl"], "{names:?}");
 }
 
 #[test]

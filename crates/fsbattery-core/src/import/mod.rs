@@ -248,6 +248,7 @@ pub fn build_record(files: &[(String, Parsed)], labels: &Labels) -> Result<RunRe
         published: None,
         then_and_now: None,
         composite: None,
+        parts: Vec::new(),
     })
 }
 

@@ -159,6 +159,21 @@ impl AutoRun {
         }
     }
 
+    /// A repeat of cell (`t`, `w`) finished in an earlier part of a resumed run: its
+    /// comparable samples kept and counted, no decision made (the record has it, or the next
+    /// repeat makes it).
+    pub(super) fn replay(&mut self, t: usize, w: usize, samples: &[(&str, &Sample)]) {
+        for (metric, sample) in samples {
+            self.record(t, w, metric, sample);
+        }
+        self.cells[t][w].made += 1;
+    }
+
+    /// Cell (`t`, `w`) was decided in an earlier part of a resumed run: no more repeats.
+    pub(super) fn restore_stopped(&mut self, t: usize, w: usize) {
+        self.cells[t][w].stopped = true;
+    }
+
     /// A repeat of cell (`t`, `w`) finished. Under the alone rule (or for a reference
     /// target), the decision when the cell stops here.
     pub(super) fn after_step(&mut self, t: usize, w: usize, workload: &str) -> Option<Convergence> {

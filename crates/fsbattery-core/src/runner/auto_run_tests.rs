@@ -174,6 +174,7 @@ fn an_auto_cell_without_a_decision_is_incomplete() {
         started: rec.started.clone(),
         host: rec.host.clone(),
         plan: rec.plan.clone(),
+        boot_id: None,
     });
     let mut target = rec.targets[0].clone();
     let decided = target.convergence.remove(0);

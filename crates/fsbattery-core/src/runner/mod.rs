@@ -20,11 +20,13 @@ mod freefrag;
 pub mod lifecycle;
 mod observer;
 mod ranks;
+mod resume;
 mod step;
 
 pub use checked::{CheckedPlan, Space};
 pub use datasets::dataset_store;
 pub use observer::{RunObserver, Silent, Step};
+pub use resume::Prior;
 
 use crate::collective::{Collective, Solo, Team};
 use crate::dataset::DatasetStore;
@@ -225,7 +227,36 @@ pub fn execute_with(
 /// saying anything: see [`Journal::create`]).
 pub fn execute_in(
     plan: &mut CheckedPlan,
+    journal: Journal,
+    out_dir: &Path,
+    host: HostInfo,
+    obs: &mut dyn RunObserver,
+    comm: &dyn Collective,
+) -> std::io::Result<Outcome> {
+    execute_parts(plan, journal, None, out_dir, host, obs, comm)
+}
+
+/// Continue an interrupted run (`run --resume`) in its reopened journal
+/// ([`Journal::reopen`]): the same plan, whose steps `prior` holds finished are not measured
+/// again (their samples still count for `--repeat auto`), the rest measured as in a first run.
+/// The caller has checked that `plan` is the plan the journal began with.
+pub fn resume_in(
+    plan: &mut CheckedPlan,
+    journal: Journal,
+    prior: &Prior,
+    out_dir: &Path,
+    host: HostInfo,
+    obs: &mut dyn RunObserver,
+    comm: &dyn Collective,
+) -> std::io::Result<Outcome> {
+    execute_parts(plan, journal, Some(prior), out_dir, host, obs, comm)
+}
+
+/// A run's first part (`prior` is `None`) or a later one.
+fn execute_parts(
+    plan: &mut CheckedPlan,
     mut journal: Journal,
+    prior: Option<&Prior>,
     out_dir: &Path,
     host: HostInfo,
     obs: &mut dyn RunObserver,
@@ -246,21 +277,33 @@ pub fn execute_in(
     // Entered after the datasets are made (their generation is not a measurement), left when
     // this guard drops: at the end, on error and after Ctrl-C alike.
     let memcg = enter_memory_cgroup(plan, &mut info)?;
-    journal.append(&Event::Start {
-        schema_version: SCHEMA_VERSION,
-        tool: ToolInfo {
-            name: "fsbattery".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
+    let boot_id = crate::host::boot_id();
+    journal.append(&match prior {
+        None => Event::Start {
+            schema_version: SCHEMA_VERSION,
+            tool: ToolInfo {
+                name: "fsbattery".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            started: now(),
+            host,
+            plan: info,
+            boot_id,
         },
-        started: now(),
-        host,
-        plan: info,
+        Some(_) => Event::Resumed {
+            started: now(),
+            host,
+            boot_id,
+        },
     })?;
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut index = 0u64;
     let mut targets = std::mem::take(&mut plan.targets);
     let labels = unique_labels(&targets);
     let mut auto = plan.auto.map(|a| auto_run(plan, a, &targets));
+    if let (Some(a), Some(p)) = (auto.as_mut(), prior) {
+        resume::restore_decisions(a, p, &labels, &plan.workloads);
+    }
     let names: Vec<&str> = plan.workloads.iter().map(|w| w.workload.name()).collect();
     let all = cycles(plan);
     let mut states = vec![TargetState::default(); targets.len()];
@@ -292,6 +335,7 @@ pub fn execute_in(
                 total,
                 auto: auto.as_mut(),
                 memcg: memcg.as_ref(),
+                prior,
             };
             run_cycle(&mut run, target.as_mut(), &all, i, &mut states[t])?;
         }
@@ -425,6 +469,8 @@ struct TargetRun<'a> {
     auto: Option<&'a mut auto::AutoRun>,
     /// `--memory`: the cgroup the run is in (its page cache is sampled after each phase).
     memcg: Option<&'a crate::targets::MemoryCgroup>,
+    /// `run --resume`: the steps an earlier part finished.
+    prior: Option<&'a Prior>,
 }
 
 /// What the runner remembers of a target between rounds.
@@ -460,7 +506,13 @@ fn run_cycle(
     i: usize,
     state: &mut TargetState,
 ) -> std::io::Result<()> {
-    let cycle = &all[i];
+    // A resumed run's steps finished before are counted (and kept for `--repeat auto`),
+    // never measured again: a cycle left with nothing to measure makes no filesystem.
+    let cycle: Cycle = all[i]
+        .iter()
+        .copied()
+        .filter(|&(r, w)| !resume::replay(run, r, w))
+        .collect();
     if cycle.is_empty() {
         return Ok(());
     }
@@ -597,7 +649,7 @@ fn fail_rest(
         run.journal.append(&Event::Target { target: rec })?;
     }
     for &(repeat, w) in rest.iter().flatten() {
-        if run.done(w) {
+        if run.done(w) || resume::finished(run, repeat, w) {
             continue;
         }
         let ev = Event::Failed {

@@ -45,6 +45,12 @@ fn host(rec: &RunRecord) -> String {
     let h = &rec.host;
     let p = &rec.plan;
     let finished = match (&rec.finished, rec.interrupted) {
+        // A run made in several parts says so where its end is shown.
+        (Some(f), false) if rec.resumed() => format!(
+            "{} <span class=\"warn\">({})</span>",
+            esc(f),
+            esc(&rec.parts_line().unwrap_or_default())
+        ),
         (Some(f), false) => esc(f),
         (Some(f), true) => format!("{} <span class=\"warn\">(interrupted)</span>", esc(f)),
         (None, _) => "<span class=\"warn\">not finished (interrupted)</span>".into(),

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 /// `store`'s examples and exit statuses.
 pub const STORE_HELP: &str = "Examples:\n  \
     fsbattery store add fsbattery-results/*          # every run directory, imports too\n  \
-    fsbattery store rebuild                          # recreate the store from its run directories\n\n\
+    fsbattery store rebuild                          # recreate the store from its run directories\n  \
+    fsbattery store check                            # integrity, and runs whose directory is gone\n\n\
     The run directories stay the source of truth: adding one again replaces it.\n\n\
     Exit status: 0 done, 2 bad input (a directory that holds no run), 8 the store is damaged\n\
     or locked (nothing was lost: every run is still in its directory).";
@@ -52,6 +53,9 @@ pub enum StoreAction {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
     },
+    /// Check the store: SQLite's integrity check, its runs (how many interrupted or resumed),
+    /// and the runs whose results directory is gone (exit 8 when it is damaged).
+    Check,
     /// Recreate the store from its run directories (and DIR...), e.g. after it was damaged.
     Rebuild {
         /// More run directories to add.
@@ -117,6 +121,11 @@ pub struct HistoryArgs {
     /// Also write the trend charts to FILE (HTML with inline SVG).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also count runs that did not finish (interrupted, killed, or resumed and cut short
+    /// again), flagged as interrupted; by default series and change points hold finished
+    /// work only.
+    #[arg(long)]
+    pub include_partial: bool,
 }
 
 /// Options of `site`.
@@ -128,4 +137,8 @@ pub struct SiteArgs {
     /// The results store [default: $XDG_DATA_HOME/fsbattery/results.db].
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
+    /// Also show runs that did not finish (interrupted, killed, or resumed and cut short
+    /// again), flagged as interrupted; by default the site holds finished work only.
+    #[arg(long)]
+    pub include_partial: bool,
 }

@@ -17,11 +17,26 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     validate(&args)?;
     let base = super::record::load(&args.base)?;
     let base_name = run_name(&base, &args.base);
+    // A side that did not finish has cells it never measured: say why, not only "not ok".
+    if base.unfinished() {
+        errln!(
+            "fsbattery: the base run {} was interrupted: its cells not measured are \"base cell incomplete\"{}",
+            args.base.display(),
+            resume_hint(&args.base)
+        );
+    }
     let mut reports = Vec::new();
     let mut hints = Vec::new();
     for dir in &args.new {
         let new = super::record::load(dir)?;
         let name = run_name(&new, dir);
+        if new.unfinished() {
+            errln!(
+                "fsbattery: the new run {} was interrupted: its cells not measured are \"new cell incomplete\"{}",
+                dir.display(),
+                resume_hint(dir)
+            );
+        }
         let report = CompareReport::new(&base_name, &base, &name, &new, args.alpha);
         hints.extend(import_hints::hints(
             &base,
@@ -42,6 +57,14 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<ExitCode> {
     // The gate's status must not depend on whether anyone still reads stdout.
     crate::stdout::write_unless_closed(bytes)?;
     Ok(gate(&reports, args.fail_if_worse))
+}
+
+/// "; `fsbattery run --resume DIR` continues it" when it can be continued.
+fn resume_hint(dir: &std::path::Path) -> String {
+    match super::resume::resumable(dir) {
+        true => format!("; `fsbattery run --resume {}` continues it", dir.display()),
+        false => String::new(),
+    }
 }
 
 /// A run's `--label`, else its directory as given; with its age when it was aged ("aged

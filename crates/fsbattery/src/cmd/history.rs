@@ -32,6 +32,7 @@ pub fn history(args: HistoryArgs) -> anyhow::Result<ExitCode> {
         workload: args.workload.clone(),
         metric: args.metric.clone(),
         target: args.target.clone(),
+        include_partial: args.include_partial,
     };
     let all = fsbattery_store::series(&store, &filter, by(args.by), args.p)?;
     let mut out = String::new();
@@ -129,7 +130,13 @@ pub fn text(s: &Series, p: f64) -> String {
             (Some(a), Some(b)) => format!("{} – {}", num(a), num(b)),
             _ => "(one sample)".into(),
         };
-        let started: String = pt.run.facts.started.chars().take(25).collect();
+        let started = match pt.run.facts.flag() {
+            Some(f) => format!(
+                "{} ({f})",
+                pt.run.facts.started.chars().take(25).collect::<String>()
+            ),
+            None => pt.run.facts.started.chars().take(25).collect(),
+        };
         let d = if s.by == By::Time {
             ""
         } else {

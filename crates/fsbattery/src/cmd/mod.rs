@@ -18,6 +18,7 @@ mod ranks;
 pub use ranks::Quiet;
 mod record;
 mod report;
+mod resume;
 mod run;
 mod setup;
 mod site;

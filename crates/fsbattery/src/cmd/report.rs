@@ -46,6 +46,12 @@ pub fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(records[0].plan.aggregate);
     let labels = labels(&args.labels, &args.run_dirs, &records);
     let runs: Vec<(String, &RunRecord)> = labels.into_iter().zip(&records).collect();
+    // A run made in several parts (`run --resume`) or cut short says so, whatever the format.
+    for (label, rec) in &runs {
+        if let Some(line) = rec.parts_line() {
+            crate::stderr::errln!("fsbattery: {label}: {line}");
+        }
+    }
     let runs = Runs {
         runs: &runs,
         aggregate,

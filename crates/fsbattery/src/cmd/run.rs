@@ -14,6 +14,16 @@ use std::process::ExitCode;
 
 /// Run a suite.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &args.resume {
+        // The run's own command line, in its own working directory, into its own directory.
+        let args = super::resume::prepare(dir)?;
+        return run_part(args, true);
+    }
+    run_part(args, false)
+}
+
+/// A run's first part, or (`resume`) the next part of the interrupted run in `args.out`.
+fn run_part(args: RunArgs, resume: bool) -> anyhow::Result<ExitCode> {
     if args.dry_run {
         return super::dry_run::dry_run(&args);
     }
@@ -40,8 +50,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // directory that already holds a run too. Only rank 0's journal is the run's; the others
     // keep theirs in memory (nothing on disk that a killed rank would leave behind), so they
     // make no output directory.
-    let out_dir = match rank {
-        0 => Some(out_dir(&args)?),
+    if resume && ranks.is_some() {
+        return Err(fsbattery_core::error::UsageError::Invalid(
+            "--resume is not supported under mpirun: continue the run without it, or start a new one".into(),
+        )
+        .into());
+    }
+    let out_dir = match (rank, resume) {
+        (0, false) => Some(out_dir(&args)?),
+        (0, true) => args.out.clone(),
         _ => None,
     };
     // A bad mkfs=/mount= option fails here once, not in every cell of its target. Under MPI
@@ -63,13 +80,22 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     // Claimed by creating its journal, still before any notice: of two runs given one
     // `--out` at once, the second is refused here in one line.
-    let journal = match &out_dir {
+    let (journal, prior) = match &out_dir {
+        Some(dir) if resume => {
+            let host = fsbattery_core::host::probe();
+            let (journal, prior) = super::resume::claim(dir, &plan, &host)?;
+            (Some(journal), Some(prior))
+        }
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output directory {}", dir.display()))?;
-            Some(claim(dir)?)
+            let journal = claim(dir)?;
+            if let Err(e) = super::resume::keep_command(dir) {
+                errln!("fsbattery: warning: the command line was not kept ({e}): this run cannot be resumed with --resume");
+            }
+            (Some(journal), None)
         }
-        None => None,
+        None => (None, None),
     };
     // Nothing is refused any more: which defaults this run leaves out (why, and the fix), a
     // shortened pause, the seed's memory applied or why not — said before the run as the
@@ -92,7 +118,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let total = (plan.targets.len() * plan.repeat as usize * plan.workloads.len()) as u64;
     let mut observer = observer(&args, rank, total);
     let obs = observer.as_mut();
+    if resume && rank == 0 {
+        errln!("fsbattery: resuming the run in {}", out_dir.display());
+    }
     let outcome = match (journal, ranks.as_deref()) {
+        (Some(j), comm) if prior.is_some() => {
+            let comm = comm.unwrap_or(&fsbattery_core::collective::Solo);
+            let prior = prior.as_ref().expect("checked");
+            runner::resume_in(&mut plan, j, prior, &out_dir, host, obs, comm)
+        }
         (Some(j), comm) => {
             let comm = comm.unwrap_or(&fsbattery_core::collective::Solo);
             runner::execute_in(&mut plan, j, &out_dir, host, obs, comm)
@@ -106,10 +140,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     // no more events from the failed one on, so the run stopped there and tore down.
     let outcome = outcome.map_err(|e| {
         anyhow::anyhow!(
-            "{e}: the run stopped and tore down; {} keeps every result journaled before",
+            "{e}: the run stopped and tore down; {} keeps every result journaled before, and `fsbattery run --resume {}` continues it once there is room",
             out_dir
                 .join(fsbattery_core::journal::JOURNAL_FILE)
-                .display()
+                .display(),
+            out_dir.display()
         )
     })?;
     if rank != 0 {
@@ -155,6 +190,9 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
     let (files, to_stdout) = outputs::asked_by(args);
     outputs::write_exports(&record, &files, args.rank_reference)?;
     print_results(args, &record, out_dir, &written)?;
+    if let Some(line) = record.parts_line().filter(|_| record.resumed()) {
+        errln!("fsbattery: {line}");
+    }
     outputs::write_exports(&record, &to_stdout, args.rank_reference)?;
     if outcome.interrupted {
         let by = fsbattery_core::interrupt::cause()
@@ -276,6 +314,14 @@ fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {
         None => Path::new("fsbattery-results")
             .join(chrono::Local::now().format("%Y%m%d-%H%M%S").to_string()),
     };
+    if dir.join(fsbattery_core::journal::JOURNAL_FILE).exists() && super::resume::resumable(&dir) {
+        return Err(fsbattery_core::error::UsageError::Invalid(format!(
+            "--out {}: holds an interrupted run; `fsbattery run --resume {}` continues it, or choose another directory",
+            dir.display(),
+            dir.display()
+        ))
+        .into());
+    }
     if dir.join(fsbattery_core::journal::JOURNAL_FILE).exists() {
         return Err(fsbattery_core::error::UsageError::Invalid(format!(
             "--out {}: already holds a run; choose another directory",

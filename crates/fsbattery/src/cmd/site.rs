@@ -9,7 +9,7 @@ const SITE_P: f64 = 0.01;
 /// Write the site and say where it is.
 pub fn site(args: SiteArgs) -> anyhow::Result<ExitCode> {
     let store = super::store::existing(args.store.as_deref())?;
-    let pages = crate::site::write_site(&store, &args.out, SITE_P)?;
+    let pages = crate::site::write_site(&store, &args.out, SITE_P, args.include_partial)?;
     crate::stdout::write_unless_closed(format!(
         "{pages} pages written: {}\n",
         args.out.join("index.html").display()

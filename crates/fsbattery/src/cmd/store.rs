@@ -70,7 +70,53 @@ pub fn store(args: StoreArgs) -> anyhow::Result<ExitCode> {
             add_dirs(&mut store, &dirs)
         }
         StoreAction::Rebuild { dirs } => rebuild(&path, &dirs),
+        StoreAction::Check => check(args.store.as_deref()),
     }
+}
+
+/// `store check`: integrity, the runs held, and those whose directory is gone (the store is
+/// an index of run directories: one whose directory went can no longer be rebuilt).
+fn check(path: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let store = existing(path)?;
+    let integrity = store.integrity_check()?;
+    let runs = store.runs()?;
+    let unfinished = runs
+        .iter()
+        .filter(|r| r.facts.flag() == Some("interrupted"));
+    let resumed = runs.iter().filter(|r| r.facts.flag() == Some("resumed"));
+    let gone: Vec<&str> = runs
+        .iter()
+        .filter(|r| !Path::new(&r.dir).exists())
+        .map(|r| r.dir.as_str())
+        .collect();
+    let mut out = format!(
+        "{}: integrity {integrity}
+{} run(s): {} interrupted, {} resumed
+",
+        store.path().display(),
+        runs.len(),
+        unfinished.count(),
+        resumed.count()
+    );
+    if !gone.is_empty() {
+        out.push_str(&format!(
+            "{} run(s) whose results directory is gone (`fsbattery store rebuild` leaves them out):
+",
+            gone.len()
+        ));
+        for d in &gone {
+            out.push_str(&format!("  {d}\n"));
+        }
+    }
+    crate::stdout::write_unless_closed(out)?;
+    if integrity != "ok" {
+        errln!(
+            "fsbattery: {} is damaged (integrity check: {integrity}): recreate it with `fsbattery store rebuild`",
+            store.path().display()
+        );
+        return Ok(ExitCode::from(EXIT_STORE));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Add each directory; one that holds no readable run is named and skipped (exit 2 at the

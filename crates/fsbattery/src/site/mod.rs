@@ -83,7 +83,7 @@ pub fn series_section(s: &Series) -> String {
             h,
             "<tr><td>{}</td><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td></tr>",
             i + 1,
-            esc(&p.run.facts.started),
+            esc(&p.run.facts.started_flagged()),
             num(p.mean),
             esc(&s.unit),
             ci,

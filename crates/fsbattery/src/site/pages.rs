@@ -25,8 +25,13 @@ struct Data {
 }
 
 /// Write the site into `out`; returns the number of pages written.
-pub fn write_site(store: &Store, out: &Path, p: f64) -> anyhow::Result<usize> {
-    let data = read(store, p)?;
+pub fn write_site(
+    store: &Store,
+    out: &Path,
+    p: f64,
+    include_partial: bool,
+) -> anyhow::Result<usize> {
+    let data = read(store, p, include_partial)?;
     std::fs::create_dir_all(out)?;
     let facets: Vec<(&str, &str, Vec<String>)> = FACETS
         .iter()
@@ -89,16 +94,23 @@ pub fn write_site(store: &Store, out: &Path, p: f64) -> anyhow::Result<usize> {
     Ok(pages)
 }
 
-fn read(store: &Store, p: f64) -> Result<Data, StoreError> {
-    let filter = Filter::default();
-    let mut series = Vec::new();
-    for by in [By::Time, By::Kernel, By::FsVersion, By::Options] {
-        series.extend(fsbattery_store::series(store, &filter, by, p)?);
-    }
-    Ok(Data {
-        runs: store.runs()?,
-        points: store.points(&filter)?,
-        series,
+/// Everything the site shows, read as one snapshot of the store: a run stored meanwhile is
+/// on every page or on none.
+fn read(store: &Store, p: f64, include_partial: bool) -> Result<Data, StoreError> {
+    store.snapshot(|store| {
+        let filter = Filter {
+            include_partial,
+            ..Filter::default()
+        };
+        let mut series = Vec::new();
+        for by in [By::Time, By::Kernel, By::FsVersion, By::Options] {
+            series.extend(fsbattery_store::series(store, &filter, by, p)?);
+        }
+        Ok(Data {
+            runs: store.runs_where(include_partial)?,
+            points: store.points(&filter)?,
+            series,
+        })
     })
 }
 
@@ -172,7 +184,7 @@ fn runs_table(runs: &[&RunRow], data: &Data) -> String {
             h,
             "<tr class=\"searchable\"><td><a href=\"run-{}.html\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td><td>{}</td><td>{}</td></tr>",
             r.id,
-            esc(&f.started),
+            esc(&f.started_flagged()),
             esc(&f.suite),
             esc(&f.scale),
             esc(&fs.join(", ")),
