@@ -237,6 +237,8 @@ pub enum ListWhat {
     /// The mkfs and mount options `fsbattery tune` searches for a filesystem (`list options
     /// ext4`).
     Options,
+    /// The fio job-file options `--workload fio:FILE` covers (`--set fio.OPTION=VALUE`).
+    FioOptions,
 }
 
 /// Options of `run`.
@@ -315,7 +317,8 @@ pub struct RunArgs {
     /// ffsb, randomio, the personalities), 1 to 4096 [default: each workload's own].
     #[arg(long, value_name = "N", value_parser = jobs, allow_hyphen_values = true)]
     pub jobs: Option<u32>,
-    /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable).
+    /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable);
+    /// `--set fio.OPTION=VALUE` sets a fio option in every job of every `fio:FILE` workload.
     #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
     pub set: Vec<String>,
     /// Work directory: loop images, mount points, state files, default targets.
