@@ -220,6 +220,11 @@ pub struct ImportArgs {
     /// content].
     #[arg(long, value_name = "TOOL")]
     pub from: Option<String>,
+    /// Record fio's JSON of a job file as this `fio:FILE` workload (with fio's metric names,
+    /// one entry per group: run fio with --group_reporting), to compare with `run --workload
+    /// fio:FILE`.
+    #[arg(long, value_name = "fio:FILE")]
+    pub workload: Option<String>,
     /// Output directory [default: ./fsbattery-results/import-<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

@@ -1,0 +1,158 @@
+//! Agreement of `--workload fio:FILE` with fio itself, on one freshly made ext4 loop
+//! filesystem, for three job files: random mixed reads and writes with an fsync every 2
+//! writes, a sequential write with end_fsync, and many small files written with
+//! fsync_on_close. Each side runs the same job file: ours through the runner (as `fsbattery
+//! run --workload fio:FILE --target dir:…`), fio 3.x with `--output-format=json`, its output
+//! read by `import --from fio --workload fio:FILE`'s parser, so the two sides' numbers have
+//! the same names. Rounds alternate the order (ours first in even rounds), and the median of
+//! the per-round ratios of IOPS or bandwidth, median completion latency and median sync
+//! latency is held to ±10 %.
+//!
+//! Fairness: both sides lay their files out afresh every run (ours removes its scratch folder
+//! after each run; fio's folder is removed after each fio run), fsync the layout and evict the
+//! files before the clock starts (fio's invalidate=1, our tool cache), and the filesystem is
+//! filled once and emptied before the first round so no side pays the sparse loop image's
+//! first allocation (see agreement_tools.rs).
+//!
+//! Prerequisites: root, /dev/loop-control, mkfs.ext4, fio. Missing ones SKIP with the reason,
+//! unless FSBATTERY_REQUIRE_PRIVILEGED=1, where they FAIL.
+
+mod agree;
+
+use agree::{converge, prerequisites, run_via_runner, same_cache_state, serial, Mounted};
+use fsbattery_core::model::CachePolicy;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+const TOLERANCE: f64 = 0.10;
+
+/// Random 4 KiB reads and writes on a 32 MiB file, an fsync after every 2nd write, 3 s.
+const MIXED: &str = "[global]\nioengine=psync\nsize=32m\nbs=4k\n\n[mixed]\nrw=randrw\nrwmixread=50\nfsync=2\nruntime=3\ntime_based\n";
+
+/// A 192 MiB sequential write in 256 KiB blocks, one fsync at the end (in the runtime).
+const SEQUENTIAL: &str =
+    "[global]\nioengine=psync\n\n[seq]\nrw=write\nbs=256k\nsize=192m\nend_fsync=1\n";
+
+/// 256 files of 64 KiB written in 4 KiB blocks round robin, each fsynced when closed.
+const SMALL_FILES: &str = "[global]\nioengine=psync\n\n[small]\nrw=write\nbs=4k\nnrfiles=256\nfilesize=64k\nfsync_on_close=1\n";
+
+/// Write zeros over all but 64 MiB of the free space of the filesystem at `root`, fsync, and
+/// delete them, so every block of the sparse loop image is allocated before any side runs.
+fn prefill(root: &Path) {
+    let st = nix::sys::statvfs::statvfs(root).unwrap();
+    let free = st.blocks_available() * st.fragment_size();
+    let mib = (free >> 20).saturating_sub(64);
+    let path = root.join("prefill");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..mib {
+        f.write_all(&block).unwrap();
+    }
+    f.sync_all().unwrap();
+    drop(f);
+    std::fs::remove_file(&path).unwrap();
+    nix::unistd::sync();
+}
+
+/// fio's own run of `job` in `dir` (made, then removed): metric → value, under the names the
+/// native workload `name` gives them.
+fn fio(job: &Path, dir: &Path, name: &str) -> BTreeMap<String, f64> {
+    std::fs::create_dir_all(dir).unwrap();
+    let out = Command::new("fio")
+        .arg("--output-format=json")
+        .arg(format!("--directory={}", dir.display()))
+        .arg(job)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "fio failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+    let parsed = fsbattery_core::import::parse_fio_job("fio.json", &out.stdout, name).unwrap();
+    parsed
+        .metrics
+        .into_iter()
+        .filter_map(|(m, r)| match r {
+            fsbattery_core::import::Reading::Value(s) => Some((m.name, s.value)),
+            fsbattery_core::import::Reading::Missing(_) => None,
+        })
+        .collect()
+}
+
+/// Run `text` as a job file on both sides in rounds, comparing `metrics`.
+fn agree_on(file: &str, text: &str, metrics: &[&str]) {
+    let _one_at_a_time = serial();
+    if !prerequisites(&[("fio", "--version", "fio")]) {
+        return;
+    }
+    let fs = Mounted::ext4("1G");
+    let root = fs.root();
+    prefill(&root);
+    let jobs = tempfile::tempdir().unwrap();
+    let job = jobs.path().join(file);
+    std::fs::write(&job, text).unwrap();
+    let name = format!("fio:{}", job.display());
+    let names: Vec<(String, String)> = metrics
+        .iter()
+        .map(|m| (format!("fsbattery {m}"), format!("fio {m}")))
+        .collect();
+    let pairs: Vec<(&str, &str, f64)> = names
+        .iter()
+        .map(|(o, r)| (o.as_str(), r.as_str(), TOLERANCE))
+        .collect();
+    let mut round = 0u32;
+    converge(
+        |b| {
+            round += 1;
+            let mut sides: [BTreeMap<String, f64>; 2] = Default::default();
+            let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+            for side in order {
+                nix::unistd::sync();
+                same_cache_state(&root);
+                sides[side] = match side {
+                    0 => run_via_runner(&name, &root, &[], CachePolicy::Tool)
+                        .into_iter()
+                        .map(|(m, s)| (m, s.value))
+                        .collect(),
+                    _ => fio(&job, &root.join("ref"), &name),
+                };
+            }
+            for (m, (o, r)) in metrics.iter().zip(&names) {
+                b.put(o, sides[0][*m]);
+                b.put(r, sides[1][*m]);
+            }
+        },
+        &pairs,
+    );
+}
+
+#[test]
+fn random_mixed_with_fsync_agrees_with_fio() {
+    agree_on(
+        "mixed.fio",
+        MIXED,
+        &["iops", "read_clat_p50", "write_clat_p50", "sync_lat_p50"],
+    );
+}
+
+#[test]
+fn sequential_with_end_fsync_agrees_with_fio() {
+    agree_on(
+        "seq.fio",
+        SEQUENTIAL,
+        &["write_bw", "write_clat_p50", "sync_lat_p50"],
+    );
+}
+
+#[test]
+fn many_small_files_agree_with_fio() {
+    agree_on(
+        "small.fio",
+        SMALL_FILES,
+        &["write_iops", "write_clat_p50", "sync_lat_p50"],
+    );
+}
