@@ -1,7 +1,8 @@
 //! Agreement of `--workload fio:FILE` with fio itself, on one freshly made ext4 loop
 //! filesystem, for three job files: random mixed reads and writes with an fsync every 2
-//! writes, a sequential write with end_fsync, and many small files written with
-//! fsync_on_close. Each side runs the same job file: ours through the runner (as `fsbattery
+//! writes, a sequential write with an fsync every 64 writes and end_fsync, and many small
+//! files written with an fdatasync every 16 writes and fsync_on_close (fio's sync latency
+//! counts only the every-N syncs). Each side runs the same job file: ours through the runner (as `fsbattery
 //! run --workload fio:FILE --target dir:…`), fio 3.x with `--output-format=json`, its output
 //! read by `import --from fio --workload fio:FILE`'s parser, so the two sides' numbers have
 //! the same names. Rounds alternate the order (ours first in even rounds), and the median of
@@ -31,12 +32,14 @@ const TOLERANCE: f64 = 0.10;
 /// Random 4 KiB reads and writes on a 32 MiB file, an fsync after every 2nd write, 3 s.
 const MIXED: &str = "[global]\nioengine=psync\nsize=32m\nbs=4k\n\n[mixed]\nrw=randrw\nrwmixread=50\nfsync=2\nruntime=3\ntime_based\n";
 
-/// A 192 MiB sequential write in 256 KiB blocks, one fsync at the end (in the runtime).
+/// A 192 MiB sequential write in 256 KiB blocks, an fsync every 64 writes (16 MiB) and one at
+/// the end (in the runtime, not in fio's sync latency).
 const SEQUENTIAL: &str =
-    "[global]\nioengine=psync\n\n[seq]\nrw=write\nbs=256k\nsize=192m\nend_fsync=1\n";
+    "[global]\nioengine=psync\n\n[seq]\nrw=write\nbs=256k\nsize=192m\nfsync=64\nend_fsync=1\n";
 
-/// 256 files of 64 KiB written in 4 KiB blocks round robin, each fsynced when closed.
-const SMALL_FILES: &str = "[global]\nioengine=psync\n\n[small]\nrw=write\nbs=4k\nnrfiles=256\nfilesize=64k\nfsync_on_close=1\n";
+/// 256 files of 64 KiB written in 4 KiB blocks round robin, an fdatasync every 16 writes
+/// and each file fsynced when closed.
+const SMALL_FILES: &str = "[global]\nioengine=psync\n\n[small]\nrw=write\nbs=4k\nnrfiles=256\nfilesize=64k\nfdatasync=16\nfsync_on_close=1\n";
 
 /// Write zeros over all but 64 MiB of the free space of the filesystem at `root`, fsync, and
 /// delete them, so every block of the sparse loop image is allocated before any side runs.

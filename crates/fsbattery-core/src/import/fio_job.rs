@@ -45,7 +45,8 @@ pub fn parse(bytes: &[u8], workload: &str) -> Result<Parsed, String> {
         let shape = Shape {
             prefix: metrics::prefix(name, jobs.len()),
             dirs: [ios("read"), ios("write")],
-            sync: ios("sync"),
+            // fio counts fdatasyncs in `sync.lat_ns.N` but not in `sync.total_ios`.
+            sync: ios("sync") || job["sync"]["lat_ns"]["N"].as_u64().unwrap_or(0) > 0,
         };
         let values = values(job, &shape);
         let runtime_s = job["job_runtime"].as_f64().unwrap_or(0.0) / 1000.0;

@@ -46,11 +46,12 @@ pub struct Group {
 }
 
 impl Group {
-    /// Whether any job in it syncs (so the group has sync latency).
+    /// Whether any job in it syncs every N writes (so the group has sync latency: fio's
+    /// `sync:` lines count fsync=/fdatasync= syncs, not end_fsync's or fsync_on_close's).
     pub fn syncs(&self) -> bool {
         self.jobs.iter().any(|j| {
             let o = &j.opts;
-            o.write && (o.fsync > 0 || o.fdatasync > 0 || o.end_fsync || o.fsync_on_close)
+            o.write && (o.fsync > 0 || o.fdatasync > 0)
         })
     }
 

@@ -210,7 +210,14 @@ pub fn run_group(root: &Path, group: &Group, seed: u64) -> Result<GroupResult, W
         EngineError::Interrupted => WorkloadError::Interrupted,
         e => WorkloadError::Failed(e.to_string()),
     })?;
-    Ok(merge(&results))
+    let g = merge(&results);
+    if std::env::var_os("FSB_FIO_DEBUG").is_some() {
+        eprintln!(
+            "fio group: ops {:?} bytes {:?} elapsed {:.3}",
+            g.ops, g.bytes, g.elapsed_s
+        );
+    }
+    Ok(g)
 }
 
 /// One clone from its first operation to its last sync.

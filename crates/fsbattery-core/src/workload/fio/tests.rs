@@ -54,7 +54,7 @@ fn groups_prefix_their_metrics() {
 
 #[test]
 fn many_files_windows_splits_and_loops_run() {
-    let text = "[m]\nrw=randrw\nbssplit=4k/50:16k/50\nnrfiles=6\nopenfiles=2\nfilesize=64k\nloops=2\nfile_service_type=sequential\nfsync_on_close=1\nunlink=1\n";
+    let text = "[m]\nrw=randrw\nbssplit=4k/50:16k/50\nnrfiles=6\nopenfiles=2\nfilesize=64k\nloops=2\nfile_service_type=sequential\nfsync=3\nfsync_on_close=1\nunlink=1\n";
     let v = run(text, &[]);
     // 6 files × 64 KiB × 2 loops, half reads (by count) of 4 or 16 KiB.
     let moved = (v["read_bw"] + v["write_bw"]) * 1e6;
