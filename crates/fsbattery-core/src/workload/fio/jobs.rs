@@ -16,6 +16,9 @@ use std::path::PathBuf;
 /// Most threads one job file may start at once (clones of one group).
 const MAX_THREADS: u64 = 1024;
 
+/// Most files one job may make (its clones' together): the plan lists every one.
+const MAX_FILES: u64 = 1 << 20;
+
 /// One job as it runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
@@ -167,6 +170,13 @@ fn job(s: &Section, global: &[&RawOption], overrides: &[(String, String)]) -> Re
         ));
     }
     check(&o, &s.at)?;
+    let count = u64::from(o.numjobs) * names(&o).len() as u64;
+    if count > MAX_FILES {
+        return Err(format!(
+            "{}: job '{}' makes {count} files (numjobs × nrfiles): at most {MAX_FILES}",
+            s.at, o.name
+        ));
+    }
     let files = (0..o.numjobs).map(|c| clone_files(&o, c)).collect();
     Ok(Job {
         opts: o,

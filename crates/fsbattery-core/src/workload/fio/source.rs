@@ -87,7 +87,6 @@ pub struct FioSource<'a> {
     deadline_ns: u64,
     writes: u64,
     last_sync: bool,
-    last_file: Option<u32>,
     dir_bytes: [u64; 2],
     dir_ops: [u64; 2],
     since_think: u32,
@@ -161,7 +160,6 @@ impl<'a> FioSource<'a> {
             deadline_ns,
             writes: 0,
             last_sync: false,
-            last_file: None,
             dir_bytes: [0; 2],
             dir_ops: [0; 2],
             since_think: 0,
@@ -305,18 +303,17 @@ impl<'a> FioSource<'a> {
         t.elapsed().as_nanos() as u64
     }
 
-    /// The sync due before the next operation, on the file last written (see the module's
-    /// invariants for fio's cadence).
-    fn due_sync(&self) -> Option<(OpKind, u32)> {
+    /// The sync due before the next operation (see the module's invariants for fio's
+    /// cadence); it goes to the file the file service picked for that turn, as fio's does.
+    fn due_sync(&self) -> Option<OpKind> {
         let (o, w) = (self.o, self.writes);
         if self.last_sync || w == 0 {
             return None;
         }
-        let file = self.last_file?;
         if o.fsync > 0 && w.is_multiple_of(o.fsync) {
-            Some((OpKind::Fsync, file))
+            Some(OpKind::Fsync)
         } else if o.fdatasync > 0 && w.is_multiple_of(o.fdatasync) {
-            Some((OpKind::Fdatasync, file))
+            Some(OpKind::Fdatasync)
         } else {
             None
         }
@@ -354,17 +351,8 @@ impl OpSource for FioSource<'_> {
         if self.exhausted(now) || self.rotate {
             return None;
         }
-        if let Some((kind, id)) = self.due_sync() {
-            self.last_sync = true;
-            return Some(Self::sync_op(kind, id, slot, now));
-        }
-        self.last_sync = false;
-        let o = self.o;
-        let d = match (o.read, o.write) {
-            (true, true) => usize::from(self.rng.below(100) >= u64::from(o.rwmixread)),
-            (true, false) => 0,
-            _ => 1,
-        };
+        // As fio: the file comes first (a sync takes a turn of the file service too), then
+        // whether the operation is a sync or which data direction.
         let fi = match self.pick_file() {
             Some(f) => f,
             None if self.files.iter().all(FileState::finished) => {
@@ -378,6 +366,17 @@ impl OpSource for FioSource<'_> {
             }
         };
         let id = self.files[fi].id?;
+        if let Some(kind) = self.due_sync() {
+            self.last_sync = true;
+            return Some(Self::sync_op(kind, id, slot, now));
+        }
+        self.last_sync = false;
+        let o = self.o;
+        let d = match (o.read, o.write) {
+            (true, true) => usize::from(self.rng.below(100) >= u64::from(o.rwmixread)),
+            (true, false) => 0,
+            _ => 1,
+        };
         let want = self.block(d);
         let (offset, len) = self.place(fi, want);
         self.issued += len;
@@ -385,7 +384,6 @@ impl OpSource for FioSource<'_> {
         let kind = if d == 0 { OpKind::Read } else { OpKind::Write };
         if kind == OpKind::Write {
             self.writes += 1;
-            self.last_file = Some(id);
             if o.refill_buffers {
                 self.refills += 1;
                 let buf = bufs.slot_mut(usize::from(slot));
