@@ -38,7 +38,7 @@ pub fn size(s: &str) -> Result<u64, String> {
     let base: f64 = if decimal { 1000.0 } else { 1024.0 };
     let n: f64 = num.parse().map_err(|_| bad())?;
     let v = n * base.powi(power);
-    if !v.is_finite() || v < 0.0 || v >= 1.8e19 {
+    if !(0.0..1.8e19).contains(&v) {
         return Err(bad());
     }
     Ok(v as u64)
@@ -65,7 +65,7 @@ pub fn time_ns(s: &str, unit_ns: u64) -> Result<u64, String> {
     };
     let n: f64 = num.parse().map_err(|_| bad())?;
     let v = n * mult;
-    if !v.is_finite() || v < 0.0 || v >= 1.8e19 {
+    if !(0.0..1.8e19).contains(&v) {
         return Err(bad());
     }
     Ok(v as u64)
@@ -147,11 +147,9 @@ pub fn bssplit(s: &str) -> Result<Vec<(u64, u32)>, String> {
     let share = (100 - given).checked_div(open).unwrap_or(0);
     let mut v: Vec<(u64, u32)> = out.iter().map(|(b, p)| (*b, p.unwrap_or(share))).collect();
     // What integer division left over goes to the last open entry (fio fills up to 100).
-    if open > 0 {
+    if let Some(i) = out.iter().rposition(|(_, p)| p.is_none()) {
         let total: u32 = v.iter().map(|(_, p)| *p).sum();
-        if let Some(last) = v.iter_mut().rev().find(|_| true) {
-            last.1 += 100 - total;
-        }
+        v[i].1 += 100 - total;
     }
     v.retain(|(_, p)| *p > 0);
     if v.is_empty() {
