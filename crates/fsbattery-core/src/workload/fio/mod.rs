@@ -9,7 +9,7 @@
 //! ([`set_overrides`], called once by the plan before any job file is read).
 //!
 //! Layers: [`ini`] (fio's syntax), [`options`] (the covered options, typed), [`jobs`] (jobs,
-//! groups, files), [`rand`] (offsets), [`source`] (one clone's operations), [`run`] (layout
+//! groups, files), `rand` (offsets), `source` (one clone's operations), `run` (layout
 //! and a group's clones), [`metrics`] (names and values).
 
 pub mod ini;
