@@ -39,7 +39,7 @@ fn random_writes_with_fsync_report_sync_latency() {
 #[test]
 fn groups_prefix_their_metrics() {
     let text =
-        "[global]\nsize=1m\nnumjobs=2\n[w]\nrw=write\nend_fsync=1\n[r]\nstonewall\nrw=randread\n";
+        "[global]\nsize=1m\nnumjobs=2\n[w]\nrw=write\nfdatasync=8\nend_fsync=1\n[r]\nstonewall\nrw=randread\n";
     let v = run(text, &[]);
     for m in [
         "w.write_bw",
