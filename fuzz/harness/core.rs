@@ -65,3 +65,45 @@ pub fn journal(data: &[u8]) -> Result<(), String> {
         .map(drop)
         .map_err(|e| e.to_string())
 }
+
+/// A host for job files that has no files (`include` is refused) and no environment.
+struct NoHost;
+
+impl workload::fio::ini::Host for NoHost {
+    fn ncpus(&self) -> u64 {
+        2
+    }
+    fn mb_memory(&self) -> u64 {
+        24_576
+    }
+    fn pagesize(&self) -> u64 {
+        4096
+    }
+    fn env(&self, _name: &str) -> Option<String> {
+        None
+    }
+    fn read(&self, _path: &std::path::Path) -> Result<String, String> {
+        Err("no files here".into())
+    }
+}
+
+/// A fio job file: parsed and resolved as `--workload fio:FILE` reads it, then its files and
+/// metrics computed as the plan does. A refusal must be one line.
+pub fn fio_job(data: &[u8]) -> Result<(), String> {
+    let file = workload::fio::parse(text(data)?, "fuzz.fio", &NoHost, &[]).map_err(|e| {
+        assert_eq!(
+            e.lines().count(),
+            1,
+            "a job-file refusal spans lines: {e:?}"
+        );
+        e
+    })?;
+    let files = file.files();
+    let _total: u64 = files.values().fold(0u64, |a, s| a.saturating_add(*s));
+    let n = file.groups.len();
+    for g in &file.groups {
+        let shape = workload::fio::metrics::Shape::of(g, n);
+        let _ = workload::fio::metrics::names_for(&shape);
+    }
+    Ok(())
+}

@@ -62,6 +62,21 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/io500.toml"),
         },
+        Preset {
+            name: "fio-oltp",
+            aliases: &[],
+            text: include_str!("../../../suites/fio-oltp.toml"),
+        },
+        Preset {
+            name: "fio-wal",
+            aliases: &[],
+            text: include_str!("../../../suites/fio-wal.toml"),
+        },
+        Preset {
+            name: "fio-vm-image",
+            aliases: &[],
+            text: include_str!("../../../suites/fio-vm-image.toml"),
+        },
     ]
 }
 
@@ -319,6 +334,11 @@ fn checked_workload(
     err: &dyn Fn(usize, &str, String) -> UsageError,
 ) -> Result<(String, BTreeMap<String, String>), UsageError> {
     let name = w.name.get_ref();
+    if name.starts_with(workload::fio::PREFIX) {
+        // A job file's own refusal (its line and option) says more than "unknown".
+        workload::find_or_refuse(name)
+            .map_err(|e| err(w.name.span().start, "name", e.to_string()))?;
+    }
     let Some(wl) = workload::find(name) else {
         return Err(err(
             w.name.span().start,

@@ -30,3 +30,8 @@ fn set_value_inputs_never_panic() {
 fn journal_inputs_never_panic() {
     replay("journal", harness::journal);
 }
+
+#[test]
+fn fio_job_inputs_never_panic() {
+    replay("fio_job", harness::fio_job);
+}

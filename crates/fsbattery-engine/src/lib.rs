@@ -78,21 +78,34 @@ pub enum OpKind {
     Write,
     /// fsync the file (offset and len are ignored).
     Fsync,
+    /// fdatasync the file (offset and len are ignored); counted with fsyncs (index 2).
+    Fdatasync,
 }
 
 impl OpKind {
-    /// Index 0, 1, 2 for per-kind arrays (read, write, fsync).
+    /// Index 0, 1, 2 for per-kind arrays (read, write, sync: fsync and fdatasync share it).
     #[inline]
     pub fn index(self) -> usize {
-        self as usize
+        match self {
+            OpKind::Read => 0,
+            OpKind::Write => 1,
+            OpKind::Fsync | OpKind::Fdatasync => 2,
+        }
     }
 
-    /// "read", "write" or "fsync".
+    /// Whether it flushes a file (fsync or fdatasync) rather than moving bytes.
+    #[inline]
+    pub fn is_sync(self) -> bool {
+        matches!(self, OpKind::Fsync | OpKind::Fdatasync)
+    }
+
+    /// "read", "write", "fsync" or "fdatasync".
     pub fn name(self) -> &'static str {
         match self {
             OpKind::Read => "read",
             OpKind::Write => "write",
             OpKind::Fsync => "fsync",
+            OpKind::Fdatasync => "fdatasync",
         }
     }
 }

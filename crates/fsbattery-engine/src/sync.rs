@@ -81,11 +81,7 @@ impl SyncEngine {
         let fd = self.files.fd(op.file);
         let len = (op.len as usize).min(self.pool.slot_len());
         if self.null {
-            return if op.kind == OpKind::Fsync {
-                0
-            } else {
-                len as i32
-            };
+            return if op.kind.is_sync() { 0 } else { len as i32 };
         }
         let ptr = self.pool.slot_ptr(op.slot as usize);
         // SAFETY: ptr points at a live slot of at least `len` bytes that we own exclusively
@@ -95,6 +91,7 @@ impl SyncEngine {
                 OpKind::Read => libc::pread(fd, ptr.cast(), len, op.offset as libc::off_t),
                 OpKind::Write => libc::pwrite(fd, ptr.cast(), len, op.offset as libc::off_t),
                 OpKind::Fsync => libc::fsync(fd) as isize,
+                OpKind::Fdatasync => libc::fdatasync(fd) as isize,
             }
         };
         if rc < 0 {

@@ -208,6 +208,9 @@ impl UringEngine {
                         opcode::Write::new($fd, ptr, len).offset(op.offset).build()
                     }
                     (OpKind::Fsync, _) => opcode::Fsync::new($fd).build(),
+                    (OpKind::Fdatasync, _) => opcode::Fsync::new($fd)
+                        .flags(types::FsyncFlags::DATASYNC)
+                        .build(),
                 }
             };
         }

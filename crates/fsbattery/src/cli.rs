@@ -220,6 +220,11 @@ pub struct ImportArgs {
     /// content].
     #[arg(long, value_name = "TOOL")]
     pub from: Option<String>,
+    /// Record fio's JSON of a job file as this `fio:FILE` workload (with fio's metric names,
+    /// one entry per group: run fio with --group_reporting), to compare with `run --workload
+    /// fio:FILE`.
+    #[arg(long, value_name = "fio:FILE")]
+    pub workload: Option<String>,
     /// Output directory [default: ./fsbattery-results/import-<timestamp>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -237,6 +242,8 @@ pub enum ListWhat {
     /// The mkfs and mount options `fsbattery tune` searches for a filesystem (`list options
     /// ext4`).
     Options,
+    /// The fio job-file options `--workload fio:FILE` covers (`--set fio.OPTION=VALUE`).
+    FioOptions,
 }
 
 /// Options of `run`.
@@ -322,7 +329,8 @@ pub struct RunArgs {
     /// ffsb, randomio, the personalities), 1 to 4096 [default: each workload's own].
     #[arg(long, value_name = "N", value_parser = jobs, allow_hyphen_values = true)]
     pub jobs: Option<u32>,
-    /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable).
+    /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable);
+    /// `--set fio.OPTION=VALUE` sets a fio option in every job of every `fio:FILE` workload.
     #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
     pub set: Vec<String>,
     /// Work directory: loop images, mount points, state files, default targets.

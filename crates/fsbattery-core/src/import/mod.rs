@@ -12,6 +12,7 @@
 
 mod bonnie;
 mod fio;
+mod fio_job;
 mod io500;
 mod iozone;
 
@@ -119,6 +120,15 @@ pub fn parse(file: &str, bytes: &[u8], from: Option<&dyn Importer>) -> Result<Pa
             file: file.into(),
             message,
         })
+}
+
+/// Parse fio's JSON `bytes` of `file` as the job-file workload `workload` (`fio:FILE`, see
+/// `fio_job`): each reporting group's metrics under the names a native run gives them.
+pub fn parse_fio_job(file: &str, bytes: &[u8], workload: &str) -> Result<Parsed, ImportError> {
+    fio_job::parse(bytes, workload).map_err(|message| ImportError::Malformed {
+        file: file.into(),
+        message,
+    })
 }
 
 /// A value with no timing of its own (the tool reported only the figure).

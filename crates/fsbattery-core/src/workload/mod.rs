@@ -10,6 +10,7 @@ mod bigfile;
 mod bonnie;
 mod dd;
 mod ffsb;
+pub mod fio;
 mod io500;
 mod iozone;
 mod metadata;
@@ -109,8 +110,12 @@ pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
     registry().iter().copied().filter(|w| w.runs_on_ranks())
 }
 
-/// Look a workload up by name.
+/// Look a workload up by name: a registered one, or a job file (`fio:FILE`), read on first
+/// use (an unreadable or refused job file is `None`; [`find_or_refuse`] says why).
 pub fn find(name: &str) -> Option<&'static dyn Workload> {
+    if name.starts_with(fio::PREFIX) {
+        return fio::load(name).ok();
+    }
     registry().iter().copied().find(|w| w.name() == name)
 }
 
@@ -170,6 +175,9 @@ pub fn participant(name: &str) -> Option<Participant> {
 
 /// Look a workload up by name, or the one-line error that lists the known names (exit 2).
 pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
+    if name.starts_with(fio::PREFIX) {
+        return fio::load(name);
+    }
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
         kind: "workload",
         name: name.into(),

@@ -70,15 +70,22 @@ pub struct Mounted {
 
 impl Mounted {
     pub fn ext4(size: &str) -> Mounted {
+        Mounted::ext4_in(size, &std::env::temp_dir(), true)
+    }
+
+    /// An ext4 loop filesystem whose image lives under `parent` (e.g. /dev/shm, so a test of
+    /// sync latency measures the filesystem, not the shared disk), loop `dio` as given.
+    pub fn ext4_in(size: &str, parent: &Path, dio: bool) -> Mounted {
         let work = tempfile::Builder::new()
             .prefix("fsb-agree-")
-            .tempdir()
+            .tempdir_in(parent)
             .unwrap();
         let opts = TargetOptions {
             workdir: work.path().to_path_buf(),
             ..TargetOptions::default()
         };
-        let spec = format!("loop:ext4,size={size},dio=on");
+        let dio = if dio { "on" } else { "off" };
+        let spec = format!("loop:ext4,size={size},dio={dio}");
         let mut target = targets::parse(&spec, &opts).unwrap();
         target.setup(0).unwrap_or_else(|e| panic!("{spec}: {e}"));
         Mounted {

@@ -44,8 +44,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
                  directory"
             ))
         })?;
-        let p =
-            import::parse(&name, &bytes, from).map_err(|e| UsageError::Invalid(e.to_string()))?;
+        let p = match args.workload.as_deref() {
+            Some(w) => job_file(&name, &bytes, w, args.from.as_deref())?,
+            None => import::parse(&name, &bytes, from),
+        }
+        .map_err(|e| UsageError::Invalid(e.to_string()))?;
         parsed.push((name, p));
     }
     let now = chrono::Local::now().to_rfc3339();
@@ -67,6 +70,23 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let table = outputs::terminal_table(&record, None, false, false)?;
     crate::stdout::write_unless_closed(format!("{table}\nresults: {}\n", dir.display()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--workload fio:FILE`: fio's JSON of that job file, under the native run's names.
+fn job_file(
+    name: &str,
+    bytes: &[u8],
+    workload: &str,
+    from: Option<&str>,
+) -> Result<Result<import::Parsed, import::ImportError>, UsageError> {
+    let prefix = fsbattery_core::workload::fio::PREFIX;
+    if !workload.starts_with(prefix) || from.is_some_and(|f| f != "fio") {
+        return Err(UsageError::Invalid(format!(
+            "--workload {workload}: only fio's JSON of a job file is imported as a workload: \
+             give --from fio --workload {prefix}FILE"
+        )));
+    }
+    Ok(import::parse_fio_job(name, bytes, workload))
 }
 
 /// `--out`, or a fresh timestamped directory; never one that already holds a run.

@@ -14,6 +14,10 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         crate::stdout::write(super::tune::list_options(name)?)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(ListWhat::FioOptions) = what {
+        crate::stdout::write(fio_options())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let (Some(n), Some(ListWhat::Suites)) = (name, &what) {
         crate::stdout::write(super::published_list::one_suite(n)?)?;
         return Ok(ExitCode::SUCCESS);
@@ -41,6 +45,29 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         crate::stdout::write(targets())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The fio options a job file may use (`--workload fio:FILE`), with what fsbattery does.
+fn fio_options() -> String {
+    use fsbattery_core::workload::fio::options::{ENGINES, OPTIONS};
+    let mut out = String::from(
+        "fio job-file options run by `--workload fio:FILE` (any other is refused, naming its \
+         line):\n",
+    );
+    for o in OPTIONS {
+        let name = match o.aliases {
+            [] => o.name.to_string(),
+            a => format!("{} ({})", o.name, a.join(", ")),
+        };
+        out.push_str(&format!("  {name:<36} {}\n", o.help));
+    }
+    let engines: Vec<String> = ENGINES.iter().map(|(f, e)| format!("{f}→{e}")).collect();
+    out.push_str(&format!("\nioengine mapping: {}\n", engines.join(", ")));
+    out.push_str(
+        "also in values: ${ENV}, $ncpus, $mb_memory, $pagesize (with + - * /), and `include \
+         FILE`\n",
+    );
+    out
 }
 
 fn workloads() -> String {

@@ -22,6 +22,12 @@ use super::plan_settings;
 /// are parsed but not set up. With no `--target` and no default filesystem possible, the
 /// plan has no targets and the reason.
 pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String>), UsageError> {
+    // Before any job file is read: `--set fio.OPTION=VALUE` applies to every one.
+    let fio_sets = params::parse_sets(&args.set)?
+        .remove("fio")
+        .map(|m| m.into_iter().collect())
+        .unwrap_or_default();
+    workload::fio::set_overrides(fio_sets);
     let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
     let scale: Scale = args.scale.into();
     let (workloads, methods) = planned_workloads(args, &suite, scale)?;
@@ -156,11 +162,19 @@ fn planned_workloads(
     suite: &Suite,
     scale: Scale,
 ) -> Result<(Vec<PlannedWorkload>, Vec<WorkloadSetting>), UsageError> {
-    let overrides = params::parse_sets(&args.set)?;
+    let mut overrides = params::parse_sets(&args.set)?;
+    let names = workload_names(args, suite)?;
+    // `fio.OPTION` went to the job files (see `build`); it needs one in the run.
+    let is_job_file = |n: &String| n.starts_with(workload::fio::PREFIX);
+    if overrides.remove("fio").is_some() && !names.iter().any(is_job_file) {
+        return Err(UsageError::Invalid(format!(
+            "--set fio.…: no fio job file in this run (running: {}): add --workload fio:FILE",
+            names.join(", ")
+        )));
+    }
     for w in overrides.keys() {
         workload::find_or_refuse(w)?;
     }
-    let names = workload_names(args, suite)?;
     if let Some(w) = overrides.keys().find(|w| !names.iter().any(|n| n == *w)) {
         return Err(UsageError::Invalid(format!(
             "--set {w}.…: workload '{w}' is not in this run (running: {})",

@@ -128,8 +128,14 @@ pub fn check(
     caps: &Capabilities,
 ) -> Result<Option<String>, String> {
     let w = workload;
+    // A job file's options are set with `--set fio.OPTION=VALUE`, whatever the file.
+    let sw = if w.starts_with(crate::workload::fio::PREFIX) {
+        "fio"
+    } else {
+        w
+    };
     if let Some(d) = &needs.direct {
-        check_direct(w, d, spec, caps)?;
+        check_direct(w, sw, d, spec, caps)?;
     }
     if needs.uring && caps.io_uring == Some(false) {
         let why = crate::engine::uring_available()
@@ -144,7 +150,7 @@ pub fn check(
     }
     let room = |need: u64, have: Option<u64>, what: &str, show: fn(u64) -> String| match have {
         Some(have) if need > have => Err(format!(
-            "{w} needs {} {what} on {spec}, which has {}: lower {w}'s {} with --set {w}.…, or \
+            "{w} needs {} {what} on {spec}, which has {}: lower {w}'s {} with --set {sw}.…, or \
              give the target more room",
             show(need),
             show(have),
@@ -166,17 +172,23 @@ pub fn check(
     })
 }
 
-fn check_direct(w: &str, d: &Direct, spec: &str, caps: &Capabilities) -> Result<(), String> {
+fn check_direct(
+    w: &str,
+    sw: &str,
+    d: &Direct,
+    spec: &str,
+    caps: &Capabilities,
+) -> Result<(), String> {
     let off = d.off;
     if !caps.direct_io {
         return match d.fallback {
             Some(true) => Ok(()),
             Some(false) => Err(format!(
-                "{w}.direct: {spec} refuses O_DIRECT: use --set {w}.direct={off}, or \
-                 --set {w}.buffered_fallback=true to run buffered there"
+                "{w}.direct: {spec} refuses O_DIRECT: use --set {sw}.direct={off}, or \
+                 --set {sw}.buffered_fallback=true to run buffered there"
             )),
             None => Err(format!(
-                "{w}.direct: {spec} refuses O_DIRECT: use --set {w}.direct={off}"
+                "{w}.direct: {spec} refuses O_DIRECT: use --set {sw}.direct={off}"
             )),
         };
     }
@@ -186,7 +198,7 @@ fn check_direct(w: &str, d: &Direct, spec: &str, caps: &Capabilities) -> Result<
     match d.sizes.iter().find(|(_, v)| !v.is_multiple_of(align)) {
         Some((name, v)) => Err(format!(
             "{w}.{name}={v} is not a multiple of {align}, the O_DIRECT alignment of {spec}: use \
-             a multiple of {align}, or --set {w}.direct={off}"
+             a multiple of {align}, or --set {sw}.direct={off}"
         )),
         None => Ok(()),
     }
