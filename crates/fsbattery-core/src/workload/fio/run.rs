@@ -210,14 +210,7 @@ pub fn run_group(root: &Path, group: &Group, seed: u64) -> Result<GroupResult, W
         EngineError::Interrupted => WorkloadError::Interrupted,
         e => WorkloadError::Failed(e.to_string()),
     })?;
-    let g = merge(&results);
-    if std::env::var_os("FSB_FIO_DEBUG").is_some() {
-        eprintln!(
-            "fio group: ops {:?} bytes {:?} elapsed {:.3}",
-            g.ops, g.bytes, g.elapsed_s
-        );
-    }
-    Ok(g)
+    Ok(merge(&results))
 }
 
 /// One clone from its first operation to its last sync.
