@@ -439,7 +439,7 @@ pub fn ranking(a: &Answer) -> String {
             let mut text = s.target.clone();
             if let (Some(prev), Some(p)) = (lead, lead.and_then(|l| a.pair(&l.target, &s.target))) {
                 text.push_str(&format!(
-                    " ({:.2}× {} [{:.2}–{:.2}], p = {})",
+                    " ({:.2}× {} [{:.2}–{:.2}], p {})",
                     p.ratio,
                     prev.target,
                     p.ci95.0,
@@ -452,7 +452,7 @@ pub fn ranking(a: &Answer) -> String {
         } else if let (Some(l), Some(last)) = (lead, parts.last_mut()) {
             let tie = a.pair(&l.target, &s.target).map_or(String::new(), |p| {
                 format!(
-                    " (not separated: {:.2}× {} [{:.2}–{:.2}], p = {})",
+                    " (not separated: {:.2}× {} [{:.2}–{:.2}], p {})",
                     p.ratio,
                     l.target,
                     p.ci95.0,
@@ -499,12 +499,12 @@ fn definition(a: &Answer) -> String {
     text
 }
 
-/// A p-value as the summary prints it.
+/// A p-value as the summary prints it after "p": "< 0.001" or "= 0.042".
 fn p_text(p: f64) -> String {
     if p < 0.001 {
         "< 0.001".into()
     } else {
-        format!("{p:.3}")
+        format!("= {p:.3}")
     }
 }
 

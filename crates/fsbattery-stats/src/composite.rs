@@ -4,7 +4,8 @@
 //!
 //! Role: a run's rows are grouped by workload; a group weighs once, whatever its number of
 //! rows (its rows' log-relative values are averaged within it), and groups are combined by a
-//! weighted geometric mean. A target's score is 1 when it is the best in every row and 1.2
+//! weighted geometric mean. A row whose table shows the mean enters with the geometric mean
+//! of its samples (see `shown`), so the scores and the pair tests measure the same thing. A target's score is 1 when it is the best in every row and 1.2
 //! when it is on average 1.2 times worse.
 //!
 //! Rounds are interleaved: round r measures every target under the same machine state, so the
@@ -202,8 +203,16 @@ fn row_weights(rows: &[&CompositeRow<'_>], weights: &[f64]) -> Vec<f64> {
     raw.iter().map(|w| w / total).collect()
 }
 
-/// The statistic a row shows of `samples`.
+/// The statistic a row contributes of `samples`: its own aggregate, except that a mean is
+/// taken geometrically, so that the ratio of two targets' scores is exactly the mean over
+/// rounds of their per-round log-ratios that the pair test uses (with equal repeat counts) —
+/// an arithmetic mean let one slow round order two targets against what their rounds say.
+/// Best, min, max and median are kept as the row shows them (the studies' own statistics).
 fn shown(samples: &[f64], agg: Aggregate, better: Better) -> f64 {
+    if agg == Aggregate::Mean {
+        let logs: f64 = samples.iter().map(|v| v.ln()).sum();
+        return (logs / samples.len() as f64).exp();
+    }
     Summary::from_samples(samples, better).map_or(f64::NAN, |s| s.aggregate(agg))
 }
 

@@ -189,3 +189,16 @@ fn degenerate_inputs_have_no_composite() {
     let zero = vec![(0, vec![vec![0.0, 1.0], vec![1.0, 1.0]])];
     assert!(run(&zero, &[1.0]).is_none());
 }
+
+#[test]
+fn score_ratios_are_the_pair_ratios_with_equal_rounds() {
+    // One slow round skews an arithmetic mean; the composite's geometric mean of the samples
+    // keeps the score order and the pair test's estimate one and the same.
+    let d = planted(5, &[1.0, 1.1, 0.95], 10, 5, 6, 0.2, 0.3);
+    let c = run(&d, &[1.0; 5]).unwrap();
+    for p in &c.pairs {
+        let ratio = c.scores[p.worse] / c.scores[p.better];
+        assert!((ratio - p.ratio).abs() < 1e-9 * ratio, "{p:?} vs {ratio}");
+        assert!(p.ratio >= 1.0, "{p:?}");
+    }
+}
