@@ -73,11 +73,12 @@ fn a_planted_twenty_percent_difference_has_a_winner_with_its_ratio() {
             undecided: 0
         }
     );
-    // Composite: ext4 is the best in the only row; xfs is 1.2 times worse.
+    // Composite: ext4 is the best in the only row; xfs is 1.2 times worse (ratio of the
+    // samples' geometric means: 1.2 to within the rounding of the planted values).
     assert_eq!(a.overall[0].target, "ext4");
     assert!((a.overall[0].score - 1.0).abs() < 1e-12);
     let xfs = &a.overall[1];
-    assert!((xfs.score - 1.2).abs() < 1e-9, "{xfs:?}");
+    assert!((xfs.score - 1.2).abs() < 1e-3, "{xfs:?}");
     assert!(
         xfs.ci95.0 <= 1.2 && 1.2 <= xfs.ci95.1 && xfs.ci95.1 < 1.3,
         "{xfs:?}"

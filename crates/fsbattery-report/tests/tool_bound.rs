@@ -117,7 +117,8 @@ fn tool_bound_cells_are_marked_and_never_ranked_in_every_renderer() {
     let row = &matrix[at..at + matrix[at..].find("</tr>").unwrap()];
     assert_eq!(row.matches("num tool-bound").count(), 2, "{row}");
     assert!(!row.contains("best") && !row.contains("tied"), "{row}");
-    let summary = &html[html.find("data-test=\"randomio/iops\"").unwrap()..];
+    let summary = &html[html.find("<section id=\"summary\">").unwrap()..];
+    let summary = &summary[summary.find("data-test=\"randomio/iops\"").unwrap()..];
     let summary = &summary[..summary.find("</tr>").unwrap()];
     assert!(
         summary.contains("not ranked: 2 cell(s) tool-bound"),

@@ -29,8 +29,9 @@ use jobs::JobFile;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// How a job-file workload's name starts.
-pub const PREFIX: &str = "fio:";
+/// How a job-file workload's name starts (declared in the shared leaf, which the space and
+/// needs messages read without importing this module).
+pub use super::shared::needs::FIO_PREFIX as PREFIX;
 
 /// Job files shipped with fsbattery (the presets' own), by the name a suite gives them.
 pub const SHIPPED: &[(&str, &str)] = &[

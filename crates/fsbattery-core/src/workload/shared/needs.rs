@@ -16,6 +16,9 @@ use crate::model::Capabilities;
 use crate::params::Params;
 use crate::units::format_bytes;
 
+/// How a job-file workload's name starts (`fio:FILE`); `workload::fio` re-exports it.
+pub const FIO_PREFIX: &str = "fio:";
+
 /// What one block of a small file costs on disk in the estimates (the common 4 KiB block).
 pub const BLOCK: u64 = 4096;
 
@@ -129,11 +132,7 @@ pub fn check(
 ) -> Result<Option<String>, String> {
     let w = workload;
     // A job file's options are set with `--set fio.OPTION=VALUE`, whatever the file.
-    let sw = if w.starts_with(crate::workload::fio::PREFIX) {
-        "fio"
-    } else {
-        w
-    };
+    let sw = if w.starts_with(FIO_PREFIX) { "fio" } else { w };
     if let Some(d) = &needs.direct {
         check_direct(w, sw, d, spec, caps)?;
     }

@@ -183,10 +183,7 @@ fn changes_json(s: &FsSearch) -> (Vec<Value>, Vec<Value>) {
     (changes.collect(), left.collect())
 }
 
-/// An effect on the log as a percent change of the objective.
-pub fn pct(x: f64) -> f64 {
-    (x.exp() - 1.0) * 100.0
-}
+pub use super::outcome::pct;
 
 /// Each option's outcome with its decisive interval (see [`super::outcome`]).
 fn options_json(s: &FsSearch, alpha: f64, margin: f64) -> Vec<Value> {

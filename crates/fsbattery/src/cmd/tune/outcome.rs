@@ -7,7 +7,6 @@
 //! levels' intervals (it lies inside ±margin exactly when each does); for one not resolved,
 //! the hull too, which straddles what would decide it.
 
-use super::answer::pct;
 use super::search::FsSearch;
 use fsbattery_stats::tune::{OptionEffect, Verdict};
 
@@ -100,4 +99,9 @@ fn row(
         importance: e.map_or(0.0, |e| e.importance),
         repeats_needed,
     }
+}
+
+/// An effect on the log as a percent change of the objective.
+pub fn pct(x: f64) -> f64 {
+    (x.exp() - 1.0) * 100.0
 }
