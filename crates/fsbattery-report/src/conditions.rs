@@ -1,7 +1,9 @@
 //! What every renderer says of the run's conditions beyond the numbers: `--repeat auto`
 //! (how many repeats a cell took and why it stopped, and a `~` on a cell that stopped at the
 //! maximum or the budget still undecided) and `--age` (the churn each filesystem went through, and its free-space
-//! fragmentation). One place, so the table, the Markdown and the HTML say the same thing.
+//! fragmentation), and the cells whose repeats have an outlier or a trend
+//! ([`crate::repeat_flags`]). One place, so the table, the Markdown and the HTML say the same
+//! thing.
 
 use fsbattery_record::{format_bytes, RunRecord};
 
