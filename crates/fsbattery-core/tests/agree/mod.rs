@@ -3,8 +3,12 @@
 //! interleaved rounds compared by the median of per-round ratios.
 //!
 //! The disk is shared with other work, so single runs swing by several times. Sides run
-//! interleaved in rounds; rounds continue, 3 to [`MAX_ROUNDS`] (or a test's own limit), until
-//! every pair agrees; the median of ours ÷ theirs per round is what is held to the tolerance.
+//! interleaved in rounds; the median of ours ÷ theirs per round is what is held to the
+//! tolerance. Rounds continue until every pair is *decided* — the median's distribution-free
+//! 90 % interval ([`median_interval`]) lies wholly inside the tolerance (agree) or wholly
+//! outside it (disagree) — or [`MAX_ROUNDS`] (or a test's own limit) are spent. Stopping at
+//! the first round whose median happened to fall inside, as this harness once did, let a
+//! drift to 0.86 pass on a lucky round; now such a drift fails once the rounds decide it.
 #![allow(dead_code)] // each test binary uses its own subset
 
 use fsbattery_core::cache::CacheMode;
@@ -139,17 +143,66 @@ impl Best {
     /// one side catching a quiet (or busy) moment that the other missed, which a best-of-N
     /// comparison turns into a false disagreement.
     pub fn ratio(&self, ours: &str, theirs: &str) -> f64 {
-        let (o, t) = (self.0.get(ours), self.0.get(theirs));
-        let (Some(o), Some(t)) = (o, t) else {
-            return f64::NAN;
+        median(self.ratios(ours, theirs))
+    }
+
+    /// Ours ÷ theirs of every round that measured both.
+    pub fn ratios(&self, ours: &str, theirs: &str) -> Vec<f64> {
+        let (Some(o), Some(t)) = (self.0.get(ours), self.0.get(theirs)) else {
+            return Vec::new();
         };
-        median(
-            o.iter()
-                .zip(t)
-                .filter(|(_, t)| **t > 0.0)
-                .map(|(o, t)| o / t)
-                .collect(),
-        )
+        o.iter()
+            .zip(t)
+            .filter(|(_, t)| **t > 0.0)
+            .map(|(o, t)| o / t)
+            .collect()
+    }
+}
+
+/// Confidence of the interval that decides a comparison.
+pub const DECIDE_CONFIDENCE: f64 = 0.90;
+
+/// The distribution-free interval for the median of `v` at `confidence` or more: the order
+/// statistics x(k) and x(n+1−k) for the largest k whose coverage 1 − 2·P(Bin(n, ½) ≤ k−1)
+/// is at least `confidence`. Order statistics, not a t interval, because a disturbed round is
+/// an outlier the median already shrugs off. `None` when n rounds cannot reach it (n < 5 at
+/// 90 %).
+pub fn median_interval(mut v: Vec<f64>, confidence: f64) -> Option<(f64, f64)> {
+    let n = v.len();
+    v.sort_by(|a, b| a.total_cmp(b));
+    // P(Bin(n, 1/2) <= j) for j = 0..n, built from the binomial coefficients.
+    let mut cdf = Vec::with_capacity(n + 1);
+    let (mut c, mut sum) = (1.0f64, 0.0f64);
+    for j in 0..=n {
+        if j > 0 {
+            c = c * (n + 1 - j) as f64 / j as f64;
+        }
+        sum += c;
+        cdf.push(sum / 2f64.powi(n as i32));
+    }
+    let k = (1..=n / 2)
+        .take_while(|&k| 1.0 - 2.0 * cdf[k - 1] >= confidence)
+        .last()?;
+    Some((v[k - 1], v[n - k]))
+}
+
+/// Where a comparison stands after its rounds so far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Agreement {
+    /// The median's interval lies within 1 ± tolerance.
+    Inside,
+    /// The median's interval lies wholly above or below 1 ± tolerance.
+    Outside,
+    /// Too few rounds, or an interval that straddles a bound.
+    Undecided,
+}
+
+/// Decide `ratios` against 1 ± `tolerance` (see [`median_interval`]).
+pub fn decide(ratios: &[f64], tolerance: f64) -> Agreement {
+    match median_interval(ratios.to_vec(), DECIDE_CONFIDENCE) {
+        Some((lo, hi)) if lo >= 1.0 - tolerance && hi <= 1.0 + tolerance => Agreement::Inside,
+        Some((lo, hi)) if hi < 1.0 - tolerance || lo > 1.0 + tolerance => Agreement::Outside,
+        _ => Agreement::Undecided,
     }
 }
 
@@ -176,10 +229,11 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-/// Rounds of `round` (each measuring every side once) until `pairs` (ours, reference,
-/// tolerance) all agree by the median of the per-round ratios: at least three measured rounds
-/// per pair (a round may put nothing when it finds itself disturbed), at most [`MAX_ROUNDS`]
-/// in all; then every pair is checked and reported.
+/// Rounds of `round` (each measuring every side once) until every one of `pairs` (ours,
+/// reference, tolerance) is decided ([`decide`]), at most [`MAX_ROUNDS`] in all (a round may
+/// put nothing when it finds itself disturbed); then every pair is checked and reported: a
+/// pair decided outside fails, one decided inside passes, and one still undecided is held to
+/// its median (said so in the output).
 pub fn converge(round: impl FnMut(&mut Best), pairs: &[(&str, &str, f64)]) -> Best {
     converge_up_to(MAX_ROUNDS, round, pairs)
 }
@@ -194,10 +248,10 @@ pub fn converge_up_to(
     let mut best = Best::default();
     for _ in 1..=max_rounds {
         round(&mut best);
-        let agree = pairs
+        let decided = pairs
             .iter()
-            .all(|&(o, r, tol)| best.rounds(o, r) >= 3 && within(best.ratio(o, r), tol));
-        if agree {
+            .all(|&(o, r, tol)| decide(&best.ratios(o, r), tol) != Agreement::Undecided);
+        if decided {
             break;
         }
     }
@@ -211,6 +265,18 @@ pub fn converge_up_to(
         );
     }
     for &(o, r, tol) in pairs {
+        let ratios = best.ratios(o, r);
+        let verdict = decide(&ratios, tol);
+        match median_interval(ratios, DECIDE_CONFIDENCE) {
+            Some((lo, hi)) => eprintln!("INTERVAL {o} / {r}: {verdict:?}, 90 % [{lo:.3}, {hi:.3}]"),
+            None => eprintln!("INTERVAL {o} / {r}: {verdict:?}, too few rounds for 90 %"),
+        }
+        assert!(
+            verdict != Agreement::Outside,
+            "{o} vs {r}: the median per-round ratio's 90 % interval lies outside ±{}% (median {:.3})",
+            tol * 100.0,
+            best.ratio(o, r)
+        );
         check(o, r, best.ratio(o, r), tol);
     }
     best
