@@ -147,14 +147,20 @@ pub fn evict_source(path: &Path) {
     }
 }
 
+/// Evict one file's clean pages from the page cache (posix_fadvise DONTNEED), as fio's
+/// `invalidate` does to each file it (re)opens; errors are ignored as in `fadvise_tree`.
+pub fn evict_file(path: &Path) {
+    if let Ok(f) = File::open(path) {
+        let _ = posix_fadvise(&f, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED);
+    }
+}
+
 /// Evict every regular file under `root` from the page cache; errors are ignored because an
 /// eviction that fails only makes the next test warmer, never wrong (the residency measured
 /// next says so).
 fn fadvise_tree(root: &Path) {
     for path in regular_files(root) {
-        if let Ok(f) = File::open(&path) {
-            let _ = posix_fadvise(&f, 0, 0, PosixFadviseAdvice::POSIX_FADV_DONTNEED);
-        }
+        evict_file(&path);
     }
 }
 

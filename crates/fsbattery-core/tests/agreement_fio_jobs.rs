@@ -157,7 +157,7 @@ fn random_mixed_with_fsync_agrees_with_fio() {
         "mixed.fio",
         MIXED,
         &["iops", "read_clat_p50", "write_clat_p50", "sync_lat_p50"],
-        false,
+        true,
     );
 }
 

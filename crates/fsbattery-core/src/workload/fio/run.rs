@@ -218,7 +218,7 @@ fn run_clone(engine: Box<dyn Engine>, c: &Clone, threads: u32) -> Result<CloneRe
     let o = &c.job.opts;
     let batch = engine_of(o).reap_batch(threads) as usize;
     let mut driver = Driver::new(engine, batch);
-    let mut src = FioSource::new(o, &c.sizes, c.job.io_size(), c.seed);
+    let mut src = FioSource::new(o, &c.sizes, c.job.io_size(), c.seed).invalidating(&c.paths);
     let window = match o.openfiles {
         0 => c.paths.len(),
         n => (n as usize).min(c.paths.len()),
