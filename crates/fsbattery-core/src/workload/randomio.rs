@@ -12,6 +12,8 @@
 //! that made randomio's file, see suites/zfs2007.toml), `iops` (reads
 //! and writes per second, fsyncs not counted, as randomio), and per-kind latency in ms: mean
 //! and standard deviation (S4's rows) plus percentiles and max from the engine's histograms.
+//! With SYNC_PCT above 0, `sync_lat_*` is the fsync calls' own latency (fio's `sync:` line):
+//! the cost of a commit, which no write latency includes.
 //!
 //! Differences from randomio 1.3, deliberate and documented:
 //! - the file is laid out by fsbattery (buffered 1 MiB writes, fsync in the clock), where S4
@@ -196,7 +198,7 @@ impl Workload for RandomIo {
             )
             .not_comparable(),
         ];
-        for (kind, on) in kinds(p) {
+        for (kind, on) in kinds(p).into_iter().take(2) {
             if on {
                 m.push(MetricSpec::rate(
                     &format!("{kind}_iops"),
@@ -287,10 +289,16 @@ fn with_batch(engine: EngineSpec, batch: u64) -> EngineSpec {
     engine.with_batch(u32::try_from(batch).unwrap_or(u32::MAX))
 }
 
-/// Which latency kinds a run has: reads unless every request writes, writes unless none does.
-fn kinds(p: &Params) -> [(&'static str, bool); 2] {
-    let w = Config::of(p).write_pct;
-    [("read", w < 100), ("write", w > 0)]
+/// Which latency kinds a run has: reads unless every request writes, writes unless none does,
+/// fsyncs when some writes are followed by one.
+fn kinds(p: &Params) -> [(&'static str, bool); 3] {
+    let c = Config::of(p);
+    let w = c.write_pct;
+    [
+        ("read", w < 100),
+        ("write", w > 0),
+        ("sync", w > 0 && c.sync_pct > 0),
+    ]
 }
 
 /// Write the whole file sequentially through the cache and fsync it (the clock includes the
@@ -327,9 +335,13 @@ fn record(ctx: &mut WorkloadCtx<'_>, p: &Params, res: &JobResult, t: &Timing) {
     ctx.record("iops", t, res.iops);
     ctx.record(QUEUE_DEPTH, t, res.queue_depth);
     let per_s = |s: &OpStats| crate::measure::per_s(s.ops as f64, res.elapsed_s);
-    let [(_, reads), (_, writes)] = kinds(p);
-    let stats = [(reads, "read", &res.read), (writes, "write", &res.write)];
-    for &(on, kind, s) in &stats {
+    let [(_, reads), (_, writes), (_, syncs)] = kinds(p);
+    let stats = [
+        (reads, "read", &res.read),
+        (writes, "write", &res.write),
+        (syncs, "sync", &res.fsync),
+    ];
+    for &(on, kind, s) in &stats[..2] {
         if on {
             ctx.record(&format!("{kind}_iops"), t, per_s(s));
         }
@@ -410,6 +422,19 @@ mod tests {
         assert!(v.contains_key("read_lat_mean") && !v.contains_key("write_lat_mean"));
         let v = check_positive(&params(&[("write_pct", 100), ("sync_pct", 0)]));
         assert!(!v.contains_key("read_lat_mean") && v.contains_key("write_lat_mean"));
+        assert!(!v.contains_key("sync_lat_mean"), "{v:?}");
+    }
+
+    #[test]
+    fn every_write_synced_reports_the_fsync_latency_apart() {
+        let v = check_positive(&params(&[("write_pct", 100), ("sync_pct", 100)]));
+        let q = |s: &str| v[&format!("sync_lat_{s}")];
+        assert!(
+            q("p50") <= q("p99") && q("p99") <= q("max") * 1.001,
+            "{v:?}"
+        );
+        // An fsync after a write costs more than handing the write to the page cache.
+        assert!(q("p50") > v["write_lat_p50"], "{v:?}");
     }
 
     #[test]
