@@ -27,21 +27,27 @@ pub struct TerminalTable {
 }
 
 /// What the terminal output holds beyond the results: [`Detail::FULL`] for `report` and every
-/// [`Renderer`] use; `run` shows the seed comparisons and the device paragraph only with
-/// `--verbose`, and writes one line per cell instead of tables when not on a terminal.
+/// [`Renderer`] use; `run` shows the CPU % table, the device paragraph, the per-cell repeat
+/// notes and the seed comparisons only with `--verbose` (the report files hold them always),
+/// and writes one line per cell instead of tables when asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Detail {
-    /// The "Then and now" lists and the device I/O table and sentences.
+    /// The CPU % table, the per-cell repeat notes, the "Then and now" lists and the device
+    /// I/O table and sentences.
     pub verbose: bool,
     /// One line per cell ([`crate::cell_lines`]) instead of the matrix tables.
     pub lines: bool,
+    /// Wrap prose lines (legend, notes, the answer) at this many characters
+    /// ([`crate::wrap`]); `None` keeps each on one line.
+    pub width: Option<usize>,
 }
 
 impl Detail {
-    /// Everything, as tables.
+    /// Everything, as tables, lines unwrapped.
     pub const FULL: Detail = Detail {
         verbose: true,
         lines: false,
+        width: None,
     };
 }
 
@@ -74,7 +80,7 @@ impl TerminalTable {
             out.push_str(&self.matrix(&main, report, true, detail));
             // CPU % belongs to timed rows; a run of rates alone (io500) has none to show.
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
-            if !cpu.rows.is_empty() {
+            if detail.verbose && !cpu.rows.is_empty() {
                 out.push_str("\nCPU % ((user+sys)/elapsed)\n");
                 out.push_str(&self.matrix(&cpu, report, false, detail));
             }
@@ -95,7 +101,11 @@ impl TerminalTable {
         }
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
-        for l in conditions::notes(rec) {
+        let notes = match detail.verbose {
+            true => conditions::notes(rec),
+            false => conditions::aging_notes(rec),
+        };
+        for l in notes {
             out.push_str(&format!("{l}\n"));
         }
         for l in crate::cache_notes::lines(rec) {
@@ -126,6 +136,9 @@ impl TerminalTable {
                 out.push('\n');
             }
         }
+        if let Some(width) = detail.width {
+            out = crate::wrap::wrap_text(&out, width);
+        }
         Ok(out.into_bytes())
     }
 
@@ -141,7 +154,7 @@ impl TerminalTable {
             out.push_str(&format!("Note: {n}.\n"));
         }
         for table in &tn.tables {
-            let mut t = self.new_table();
+            let mut t = self.new_table(None);
             let mut header = vec![Cell::new("test")];
             header.extend(table.columns.iter().map(|c| Cell::new(&c.target)));
             t.set_header(header);
@@ -163,7 +176,7 @@ impl TerminalTable {
         let Some(io) = crate::device_io::build(rec) else {
             return String::new();
         };
-        let mut t = self.new_table();
+        let mut t = self.new_table(None);
         let mut header = vec![Cell::new("device writes")];
         header.extend(io.columns.iter().map(Cell::new));
         t.set_header(header);
@@ -189,7 +202,8 @@ impl TerminalTable {
         out
     }
 
-    fn new_table(&self) -> Table {
+    /// A table fitted to `width`, else to `COLUMNS` or the terminal ([`crate::term_width`]).
+    fn new_table(&self, width: Option<usize>) -> Table {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED);
         if !self.styled {
@@ -197,7 +211,14 @@ impl TerminalTable {
         } else {
             t.enforce_styling();
         }
-        crate::term_width::apply(&mut t, self.styled);
+        match width {
+            Some(w) => crate::term_width::apply_width(
+                &mut t,
+                self.styled,
+                Some(u16::try_from(w).unwrap_or(u16::MAX)),
+            ),
+            None => crate::term_width::apply(&mut t, self.styled),
+        }
         t
     }
 
@@ -208,11 +229,17 @@ impl TerminalTable {
                 cell_text(m, r, i, report, with_unit)
             });
         }
-        self.table(m, report, with_unit)
+        self.table(m, report, with_unit, detail.width)
     }
 
-    fn table(&self, m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
-        let mut t = self.new_table();
+    fn table(
+        &self,
+        m: &Matrix,
+        report: &Report<'_>,
+        with_unit: bool,
+        width: Option<usize>,
+    ) -> String {
+        let mut t = self.new_table(width);
         let mut header = vec![Cell::new("test")];
         if with_unit {
             header.push(Cell::new("unit"));

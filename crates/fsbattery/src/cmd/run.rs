@@ -167,14 +167,18 @@ fn host(args: &RunArgs, parallel: bool) -> fsbattery_core::model::HostInfo {
     host
 }
 
-/// What the user sees while the run goes on: nothing from MPI ranks other than 0, warnings
-/// only with `--quiet`, a bar on a terminal, a log line per step otherwise.
+/// What the user sees while the run goes on: nothing from MPI ranks other than 0; a bar on
+/// a terminal; with `--verbose` off a terminal, a line per step and one per phase; otherwise
+/// (piped, or `--quiet`) one line per target and repeat, with each workload's headline.
 fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
+    let tty = std::io::stdout().is_terminal();
     if rank != 0 {
         Box::new(Silent)
-    } else if args.quiet {
-        Box::new(progress::Quiet)
-    } else if std::io::stdout().is_terminal() {
+    } else if args.quiet || (!tty && !args.verbose) {
+        Box::new(progress::Cells::new(crate::width::columns(
+            std::io::stderr().is_terminal(),
+        )))
+    } else if tty {
         Box::new(progress::Bar::new(total))
     } else {
         Box::new(progress::Log)
