@@ -6,7 +6,9 @@
 use crate::matrix::{Entry, Matrix, Quantity};
 use crate::{conditions, format};
 use crate::{Format, Options, RenderError, Renderer, Report};
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, Table};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, ColumnConstraint, Table, Width,
+};
 use fsbattery_stats::Mark;
 
 /// The terminal table's entry in [`crate::formats::FORMATS`].
@@ -126,7 +128,12 @@ impl TerminalTable {
         }
         // The answer comes last, where the reader's eye ends (as hyperfine's closing lines):
         // each ranked row's verdict in words, then the composite ranking and the count.
-        let mut verdicts = crate::closing::lines(&main);
+        // Each row's verdict in words is indented four under its workload's count: with
+        // `--verbose` (and in `report`, report.html); the counts and the answer always.
+        let mut verdicts: Vec<String> = crate::closing::lines(&main)
+            .into_iter()
+            .filter(|l| detail.verbose || !l.starts_with("    "))
+            .collect();
         verdicts.extend(crate::answer::lines(&crate::answer::for_report(report)));
         verdicts.extend(crate::then_now_closing::lines(report));
         if !verdicts.is_empty() {
@@ -246,6 +253,15 @@ impl TerminalTable {
         }
         header.extend(m.columns.iter().map(Cell::new));
         t.set_header(header);
+        // Fitted to a width, the labels keep at least 28 columns: squeezed to the width of
+        // the numbers, one label took eleven lines a row.
+        if width.is_some() {
+            let longest = m.rows.iter().map(|r| r.label.chars().count()).max();
+            let keep = longest.unwrap_or(0).min(28) as u16;
+            if let Some(c) = t.column_mut(0) {
+                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
+            }
+        }
         for row in &m.rows {
             let mut cells = vec![Cell::new(&row.label)];
             if with_unit {

@@ -423,10 +423,10 @@ pub struct RunArgs {
     /// Progress as one line per target and repeat, as when piped (no bar).
     #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
-    /// Also print the per-phase progress, the CPU % table and the per-cell notes.
+    /// Also print the per-phase progress, the CPU % table, each row's verdict, the cell notes.
     ///
     /// Also print, off a terminal, one progress line per phase; after the table, the CPU %
-    /// table, the per-cell repeat notes, the seed studies' numbers and labels beside this
+    /// table, each row's verdict in words, the per-cell repeat notes, the seed studies' numbers and labels beside this
     /// run's ("Then and now") and what the block devices wrote; the report files always hold
     /// them.
     #[arg(long, help_heading = "Output")]

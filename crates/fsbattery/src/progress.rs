@@ -86,8 +86,8 @@ impl RunObserver for Log {
 }
 
 /// Piped without `--verbose`, or `--quiet`: one line per target and repeat as it finishes,
-/// "[STEP/TOTAL] TARGET · run R: WORKLOAD METRIC VALUE UNIT · ...", the headline of each
-/// workload being its first metric (the one its table row leads with), wrapped at the width.
+/// "[STEP/TOTAL] TARGET · run R: WORKLOAD VALUE UNIT · ...", the headline of each workload
+/// being its first metric (the row its table leads with), wrapped at the width.
 /// A target's workloads of one round run back to back, so a run of T targets and R rounds
 /// logs about T × R lines whatever the number of workloads and phases; a failed step gets a
 /// line of its own, and notices flush the pending line first so the order stays true.
@@ -152,10 +152,10 @@ impl RunObserver for Cells {
             });
         }
     }
-    fn sample(&mut self, s: &Step<'_>, metric: &str, unit: &str, x: &Sample) {
+    fn sample(&mut self, s: &Step<'_>, _metric: &str, unit: &str, x: &Sample) {
         if let Some(p) = self.pending.as_mut().filter(|p| p.headline.is_none()) {
             p.headline = Some(format!(
-                "{} {metric} {} {unit}",
+                "{} {} {unit}",
                 s.workload,
                 fsbattery_report::format::num(x.value)
             ));
