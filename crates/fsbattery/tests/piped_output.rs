@@ -65,10 +65,7 @@ fn a_piped_run_prints_a_line_per_target_and_repeat_within_100_columns() {
     let cells = cell_lines(&err);
     assert_eq!(cells.len(), targets * 3, "{err}");
     for c in &cells {
-        assert!(
-            c.contains("metadata touch_files ") && c.contains("stream "),
-            "{c}"
-        );
+        assert!(c.contains(": metadata ") && c.contains(" · stream "), "{c}");
     }
     assert_eq!(phase_lines(&err), 0, "{err}");
     assert!(!out.contains("CPU %"), "{out}");
