@@ -19,7 +19,7 @@
 #   on a private tmpfs and on an ext4 loop image;
 # - meta (root): metadata with $FILES files vs bench/meta_floor.c (create, find, remove; both
 #   warm), on the same tmpfs and ext4 image;
-# - personality (root, needs filebench: FILEBENCH=path, see bench/README.md): fileserver,
+# - personality (root, needs filebench: FILEBENCH=path, see docs/src/performance.md): fileserver,
 #   varmail and webserver ($PERSONALITIES) vs filebench running its own shipped .f files with
 #   $PFILES entries and $PSECS s, every other parameter (threads, sizes, widths) read from
 #   those files and passed to fsbattery; ops/s (every flowop), on the same tmpfs and ext4 image.
@@ -70,7 +70,7 @@ SIZE=$((SIZE_MB << 20))
 # The filesystems of the threads and meta cases: a private tmpfs and an ext4 loop image
 # (sparse, 4 GiB, inodes for $FILES files), both under $DIR. Root only.
 if [[ " $CASES " == *" personality "* && ! -x $FILEBENCH ]]; then
-    echo "cli.sh: filebench not found (set FILEBENCH=path; building it: bench/README.md); skipping the personality case" >&2
+    echo "cli.sh: filebench not found (set FILEBENCH=path; building it: docs/src/performance.md); skipping the personality case" >&2
     CASES=$(echo " $CASES " | sed 's/ personality / /')
 fi
 if [[ " $CASES " == *" threads "* || " $CASES " == *" meta "* || " $CASES " == *" personality "* ]]; then
@@ -94,7 +94,7 @@ fi
 # one touch/mkdir process per file would measure process spawning against the C floor).
 # Before no-suite runs had neutral settings they inherited S1's `cache none` (sync only);
 # cases that give no --cache of their own keep it explicitly, so their numbers
-# stay comparable with bench/README's.
+# stay comparable with docs/src/performance.md's.
 fsb() {
     local wl=$1 metric=$2 tgt=${TGT:-$DIR/fsb} cache=()
     shift 2
@@ -170,7 +170,7 @@ seqio() {
 # reporting), and the first touch of reported pages faults on the host. Measured with dd
 # alone, 512 MiB right after the previous 512 MiB were freed: 4.7-5.7 GB/s; 5 s later:
 # 2.0-2.4 GB/s. Without the wait, whichever tool ran second (right after the other's delete)
-# won by 3-7 x (bench/README.md).
+# won by 3-7 x (docs/src/performance.md).
 buffered() {
     local f r
     pair 'sleep 3; f=$(fsb dd write --set dd.size="$SIZE" --set dd.block=1048576 --set dd.direct=0 \

@@ -30,7 +30,7 @@
 # (-R, -X) as fsbattery's do.
 # find: both sides steal work as pfind does, so on io500's three large directories the split
 # between the ranks (2:1, or 3:0 with the other rank only stat'ing stolen matches) varies from
-# run to run on both sides and decides much of the rate; see bench/README.md.
+# run to run on both sides and decides much of the rate; see docs/src/performance.md.
 # Per phase the script prints both medians, the median of the per-round ratios fsbattery /
 # reference (higher is better for fsbattery in every phase), that median's distribution-free
 # 95 % interval (from 6 rounds on) and the ratios' range. On this VM one round's ratio varies

@@ -3,7 +3,7 @@
 //! the graph of which child module names which — through `crate::…` paths, or `super::…`
 //! paths that climb back to the folder — must have no circle.
 //!
-//! The module graph is the view `docs/architecture.md` points to: run
+//! The module graph is the view `docs/src/architecture.md` points to: run
 //! `cargo test -p fsbattery-core --test module_cycles -- --nocapture` to print every folder's
 //! edges. Comments, strings and `#[cfg(test)]` items are left out (a test may reach
 //! anywhere). The reader and the circle finder are asserted on planted cases first.

@@ -29,7 +29,7 @@ pub const COMPRESS_CHUNK: usize = 4096;
 /// (max_segments 254): a 1 MiB O_DIRECT read from 4 KiB pages is 256 segments, which the
 /// block layer splits into two requests (io_uring registered buffers are never merged back);
 /// from one huge page it is one segment and one request, as fio's reads were
-/// (bench/README.md).
+/// (docs/src/performance.md).
 pub const HUGE_PAGE: usize = 2 << 20;
 
 /// A zeroed heap buffer aligned to `align` bytes.

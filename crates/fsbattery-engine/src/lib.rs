@@ -20,7 +20,7 @@
 //!
 //! Adding an engine is one file implementing [`Engine`] with its [`EngineEntry`] (name,
 //! capabilities, options) and one line in the registry's table ([`ENGINES`]); see
-//! docs/adding-an-engine.md. The `null` engine ([`SyncEngine::null`]) does no I/O: it makes tests of the
+//! docs/src/adding-an-engine.md. The `null` engine ([`SyncEngine::null`]) does no I/O: it makes tests of the
 //! layers above deterministic and measures fsbattery's own per-operation cost.
 //!
 //! A leaf crate: it depends on no other fsbattery crate. Besides the engines it holds the
@@ -214,7 +214,7 @@ impl<T: Engine + ?Sized> Engine for Box<T> {
 /// interrupts: ~11 per wake-up at depth 32 on this machine's disk) lets it arrive before the
 /// thread wakes and resubmits, so the refills go out in fewer, larger submissions (fewer
 /// device notifications); with several threads each ring sees only its share of a burst.
-/// Measured against fio in bench/README.md: depth 32, 1 thread, waiting for 1 gave 0.80–0.90
+/// Measured against fio in docs/src/performance.md: depth 32, 1 thread, waiting for 1 gave 0.80–0.90
 /// × fio, for 8 0.95–1.00 ×; 4 threads waiting for 8 each 0.85–0.93 ×, for 1 1.01 ×. The cap
 /// keeps latency from stretching at deep queues.
 pub fn auto_reap_batch(depth: u32, threads: u32) -> u32 {

@@ -14,7 +14,7 @@
 //! Adding an engine: one file implementing [`crate::Engine`] with its `EngineEntry` (the
 //! entry's shape is in `entry.rs`, which the engine files and this table both use, so the
 //! table names the engines and no engine names the table), one line in [`ENGINES`] (see
-//! docs/adding-an-engine.md).
+//! docs/src/adding-an-engine.md).
 
 use crate::entry::EngineEntry;
 

@@ -18,7 +18,7 @@ pub struct UringOptions {
     /// `randomio.uring.batch`); 0, the default, is [`crate::auto_reap_batch`] of the depth.
     /// Every ready completion is reaped whatever the value; larger batches mean fewer
     /// wake-ups and larger submissions, but an operation's latency then ends when its batch
-    /// is reaped. No difference on tmpfs; ahead on a virtio disk (bench/README.md).
+    /// is reaped. No difference on tmpfs; ahead on a virtio disk (docs/src/performance.md).
     pub batch: u32,
 }
 

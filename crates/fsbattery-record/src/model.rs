@@ -1,7 +1,7 @@
 //! The run record: the one canonical artefact of a run.
 //!
 //! Everything `report`, `compare` and the charts show is read back from these types, so they
-//! are versioned (`SCHEMA_VERSION`) and documented in `docs/run-record.md`. Invariants: a
+//! are versioned (`SCHEMA_VERSION`) and documented in `docs/src/run-record.md`. Invariants: a
 //! cell is identified by `(target, workload, metric)`; its `samples` are in repeat order;
 //! a cell whose status is not `ok` carries no numbers that a renderer may rank.
 

@@ -411,7 +411,7 @@ pub fn lines(a: &Answer) -> Vec<String> {
     if a.flagged > 0 {
         out.push(format!(
             "Repeats flagged: {} cell(s) have an outlier or a trend across their repeats (named \
-             under the table): a slow first repeat is often a warm-up, a trend a drifting \
+             in the report's notes): a slow first repeat is often a warm-up, a trend a drifting \
              machine; their verdicts assume exchangeable repeats.",
             a.flagged
         ));

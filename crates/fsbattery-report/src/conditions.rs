@@ -97,7 +97,8 @@ fn compared(rec: &RunRecord) -> bool {
     })
 }
 
-/// One line per auto-repeat decision and per aged filesystem, in target order.
+/// One line per auto-repeat decision and per aged filesystem, in target order, then the
+/// cells whose repeats look wrong ([`crate::repeat_flags`]).
 pub fn notes(rec: &RunRecord) -> Vec<String> {
     let mut out = Vec::new();
     for t in &rec.targets {
@@ -109,8 +110,23 @@ pub fn notes(rec: &RunRecord) -> Vec<String> {
                 c.describe()
             ));
         }
-        let aged = t.lifecycles.iter().filter_map(|l| l.aging.as_ref());
-        for (i, a) in aged.enumerate() {
+        out.extend(aged_lines(t));
+    }
+    out.extend(crate::repeat_flags::lines(rec));
+    out
+}
+
+/// The run-wide notes alone: one line per aged filesystem (what `run` prints without
+/// `--verbose`; the per-cell repeat notes stay in the report files).
+pub fn aging_notes(rec: &RunRecord) -> Vec<String> {
+    rec.targets.iter().flat_map(aged_lines).collect()
+}
+
+/// One line per aged lifecycle of `t`.
+fn aged_lines(t: &fsbattery_record::TargetRecord) -> Vec<String> {
+    let aged = t.lifecycles.iter().filter_map(|l| l.aging.as_ref());
+    aged.enumerate()
+        .map(|(i, a)| {
             let free = a.free_space.as_ref().map_or(String::new(), |f| {
                 format!(
                     "; free space {} in {} extents, {:.1} % of it in extents < 1 MiB",
@@ -119,7 +135,7 @@ pub fn notes(rec: &RunRecord) -> Vec<String> {
                     f.small_extent_pct
                 )
             });
-            out.push(format!(
+            format!(
                 "aged: {} (cycle {}) to {} % (seed {}): {} rounds, {} files created, {} deleted, \
                  {} left ({}), {:.1} % used{free}",
                 t.label,
@@ -132,11 +148,9 @@ pub fn notes(rec: &RunRecord) -> Vec<String> {
                 a.files_left,
                 format_bytes(a.bytes_left),
                 a.used_pct
-            ));
-        }
-    }
-    out.extend(crate::repeat_flags::lines(rec));
-    out
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ pub mod then_now_closing;
 pub mod then_now_out;
 pub mod verdict_text;
 pub mod weights;
+pub mod wrap;
 #[cfg(feature = "xlsx")]
 pub mod xlsx;
 

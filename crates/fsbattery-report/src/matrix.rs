@@ -234,7 +234,7 @@ pub fn tool_bound(
 /// How many copies of the (single-threaded) ceiling loop `workload` could run at once: its
 /// `threads` parameter (0 = one per CPU), at most the host's CPUs, at least 1. The ceiling is
 /// measured on one thread; ten threads of randomio on a 2-CPU machine reach up to twice it
-/// before fsbattery itself is the limit (bench/README.md), so an unscaled ceiling marks
+/// before fsbattery itself is the limit (docs/src/performance.md), so an unscaled ceiling marks
 /// multithreaded rates tool-bound too readily.
 pub fn thread_scale(rec: &RunRecord, workload: &str) -> f64 {
     let cores = rec.host.cores.max(1);

@@ -6,7 +6,9 @@
 use crate::matrix::{Entry, Matrix, Quantity};
 use crate::{conditions, format};
 use crate::{Format, Options, RenderError, Renderer, Report};
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, Table};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, Attribute, Cell, CellAlignment, ColumnConstraint, Table, Width,
+};
 use fsbattery_stats::Mark;
 
 /// The terminal table's entry in [`crate::formats::FORMATS`].
@@ -27,21 +29,27 @@ pub struct TerminalTable {
 }
 
 /// What the terminal output holds beyond the results: [`Detail::FULL`] for `report` and every
-/// [`Renderer`] use; `run` shows the seed comparisons and the device paragraph only with
-/// `--verbose`, and writes one line per cell instead of tables when not on a terminal.
+/// [`Renderer`] use; `run` shows the CPU % table, the device paragraph, the per-cell repeat
+/// notes and the seed comparisons only with `--verbose` (the report files hold them always),
+/// and writes one line per cell instead of tables when asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Detail {
-    /// The "Then and now" lists and the device I/O table and sentences.
+    /// The CPU % table, the per-cell repeat notes, the "Then and now" lists and the device
+    /// I/O table and sentences.
     pub verbose: bool,
     /// One line per cell ([`crate::cell_lines`]) instead of the matrix tables.
     pub lines: bool,
+    /// Wrap prose lines (legend, notes, the answer) at this many characters
+    /// ([`crate::wrap`]); `None` keeps each on one line.
+    pub width: Option<usize>,
 }
 
 impl Detail {
-    /// Everything, as tables.
+    /// Everything, as tables, lines unwrapped.
     pub const FULL: Detail = Detail {
         verbose: true,
         lines: false,
+        width: None,
     };
 }
 
@@ -74,7 +82,7 @@ impl TerminalTable {
             out.push_str(&self.matrix(&main, report, true, detail));
             // CPU % belongs to timed rows; a run of rates alone (io500) has none to show.
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
-            if !cpu.rows.is_empty() {
+            if detail.verbose && !cpu.rows.is_empty() {
                 out.push_str("\nCPU % ((user+sys)/elapsed)\n");
                 out.push_str(&self.matrix(&cpu, report, false, detail));
             }
@@ -95,7 +103,11 @@ impl TerminalTable {
         }
         out.push_str(&failures(&main));
         out.push_str(&skipped(rec));
-        for l in conditions::notes(rec) {
+        let notes = match detail.verbose {
+            true => conditions::notes(rec),
+            false => conditions::aging_notes(rec),
+        };
+        for l in notes {
             out.push_str(&format!("{l}\n"));
         }
         for l in crate::cache_notes::lines(rec) {
@@ -116,7 +128,12 @@ impl TerminalTable {
         }
         // The answer comes last, where the reader's eye ends (as hyperfine's closing lines):
         // each ranked row's verdict in words, then the composite ranking and the count.
-        let mut verdicts = crate::closing::lines(&main);
+        // Each row's verdict in words is indented four under its workload's count: with
+        // `--verbose` (and in `report`, report.html); the counts and the answer always.
+        let mut verdicts: Vec<String> = crate::closing::lines(&main)
+            .into_iter()
+            .filter(|l| detail.verbose || !l.starts_with("    "))
+            .collect();
         verdicts.extend(crate::answer::lines(&crate::answer::for_report(report)));
         verdicts.extend(crate::then_now_closing::lines(report));
         if !verdicts.is_empty() {
@@ -125,6 +142,9 @@ impl TerminalTable {
                 out.push_str(&l);
                 out.push('\n');
             }
+        }
+        if let Some(width) = detail.width {
+            out = crate::wrap::wrap_text(&out, width);
         }
         Ok(out.into_bytes())
     }
@@ -141,7 +161,7 @@ impl TerminalTable {
             out.push_str(&format!("Note: {n}.\n"));
         }
         for table in &tn.tables {
-            let mut t = self.new_table();
+            let mut t = self.new_table(None);
             let mut header = vec![Cell::new("test")];
             header.extend(table.columns.iter().map(|c| Cell::new(&c.target)));
             t.set_header(header);
@@ -163,7 +183,7 @@ impl TerminalTable {
         let Some(io) = crate::device_io::build(rec) else {
             return String::new();
         };
-        let mut t = self.new_table();
+        let mut t = self.new_table(None);
         let mut header = vec![Cell::new("device writes")];
         header.extend(io.columns.iter().map(Cell::new));
         t.set_header(header);
@@ -189,7 +209,8 @@ impl TerminalTable {
         out
     }
 
-    fn new_table(&self) -> Table {
+    /// A table fitted to `width`, else to `COLUMNS` or the terminal ([`crate::term_width`]).
+    fn new_table(&self, width: Option<usize>) -> Table {
         let mut t = Table::new();
         t.load_preset(UTF8_FULL_CONDENSED);
         if !self.styled {
@@ -197,7 +218,14 @@ impl TerminalTable {
         } else {
             t.enforce_styling();
         }
-        crate::term_width::apply(&mut t, self.styled);
+        match width {
+            Some(w) => crate::term_width::apply_width(
+                &mut t,
+                self.styled,
+                Some(u16::try_from(w).unwrap_or(u16::MAX)),
+            ),
+            None => crate::term_width::apply(&mut t, self.styled),
+        }
         t
     }
 
@@ -208,17 +236,32 @@ impl TerminalTable {
                 cell_text(m, r, i, report, with_unit)
             });
         }
-        self.table(m, report, with_unit)
+        self.table(m, report, with_unit, detail.width)
     }
 
-    fn table(&self, m: &Matrix, report: &Report<'_>, with_unit: bool) -> String {
-        let mut t = self.new_table();
+    fn table(
+        &self,
+        m: &Matrix,
+        report: &Report<'_>,
+        with_unit: bool,
+        width: Option<usize>,
+    ) -> String {
+        let mut t = self.new_table(width);
         let mut header = vec![Cell::new("test")];
         if with_unit {
             header.push(Cell::new("unit"));
         }
         header.extend(m.columns.iter().map(Cell::new));
         t.set_header(header);
+        // Fitted to a width, the labels keep at least 28 columns: squeezed to the width of
+        // the numbers, one label took eleven lines a row.
+        if width.is_some() {
+            let longest = m.rows.iter().map(|r| r.label.chars().count()).max();
+            let keep = longest.unwrap_or(0).min(28) as u16;
+            if let Some(c) = t.column_mut(0) {
+                c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
+            }
+        }
         for row in &m.rows {
             let mut cells = vec![Cell::new(&row.label)];
             if with_unit {

@@ -219,3 +219,79 @@ fn summary_fits_a_laptop_window_and_the_heat_map_sorts() {
         );
     }
 }
+
+/// Measures, after layout, how wide the document is (wider than its window means the page
+/// scrolls sideways) and which elements stick out past the window; says so to the framing
+/// page (below), whose attributes the DOM dump shows.
+const WIDTH_PROBE: &str = r#"<script>
+(function(){var h=document.documentElement,w=window.innerWidth,out=[];
+document.querySelectorAll('body *').forEach(function(e){var r=e.getBoundingClientRect();
+if(r.right>w+1&&out.length<8&&!e.closest('.table-wrap,.chart-body')){out.push(e.tagName+'.'+e.className+'#'+e.id+':'+Math.round(r.right));}});
+if(parent!==window){parent.postMessage([h.scrollWidth,w,out.join(' ')||'none'].join('|'),'*');}})();
+</script>"#;
+
+/// A page that frames the report 390 px wide: headless Chromium's window is at least 500 px,
+/// and a frame is a viewport of its own (media queries, `innerWidth`), so the report inside
+/// lays out as on a phone. The probe's message lands in `data-phone`.
+const PHONE_FRAME: &str = r#"<!DOCTYPE html><html><body style="margin:0">
+<iframe src="report.html" style="width:390px;height:1900px;border:0;display:block"></iframe>
+<script>addEventListener('message',function(e){document.documentElement.setAttribute('data-phone',String(e.data));});</script>
+</body></html>"#;
+
+/// On a phone (390 px) the page does not scroll sideways: wide tables and charts scroll inside
+/// their own box; and the page photographed at 1280 and at 390 px is not blank. The sections
+/// are collapsible (`<details open>`) under a table of contents.
+#[test]
+fn the_page_fits_a_phone_and_is_not_blank_at_1280_and_390_px() {
+    let Some(browser) = chromium() else {
+        common::gate(false, "chromium (apt-get install chromium)");
+        return;
+    };
+    let dir = workdir("phone");
+    let (path, html) = page(&dir, WIDTH_PROBE);
+    assert!(
+        html.contains("<nav aria-label=\"Contents\">"),
+        "no table of contents"
+    );
+    assert_eq!(
+        count(&html, "<details open>"),
+        count(&html, "<section id="),
+        "every section collapsible"
+    );
+    let frame = dir.join("phone.html");
+    std::fs::write(&frame, PHONE_FRAME).unwrap();
+    let (dom, stderr) = run(
+        &browser,
+        &dir,
+        &frame,
+        &[
+            "--window-size=500,2000",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ],
+    );
+    let errors = script_errors(&dom, &stderr);
+    assert!(errors.is_empty(), "script errors: {errors:#?}");
+    let phone = attr(&dom, "data-phone");
+    let parts: Vec<&str> = phone.split('|').collect();
+    assert_eq!(parts[1], "390", "the frame is 390 px wide: {phone}");
+    let width: u32 = parts[0].parse().unwrap();
+    assert!(
+        width <= 390,
+        "at 390 px the page is {width} px wide; sticking out: {}",
+        parts[2]
+    );
+    for (w, target, least) in [(1280, &path, 50_000), (500, &frame, 20_000)] {
+        let shots = dir.join(format!("shot-{w}"));
+        std::fs::create_dir_all(&shots).unwrap();
+        let shot = shots.join("report.png");
+        let arg = format!("--screenshot={}", shot.display());
+        let size = format!("--window-size={w},2000");
+        run(&browser, &shots, target, &[&arg, &size]);
+        let png = std::fs::read(&shot).expect("screenshot written");
+        assert_eq!(&png[1..4], b"PNG");
+        // A blank page compresses to a few kilobytes; text and charts do not.
+        assert!(png.len() > least, "{w} px: {} bytes, blank?", png.len());
+        eprintln!("screenshot: {}", shot.display());
+    }
+}

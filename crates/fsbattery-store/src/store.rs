@@ -100,8 +100,9 @@ impl Store {
         Ok(())
     }
 
-    /// Add (or replace) the run whose directory is `dir`, in one transaction.
-    pub fn add(&mut self, dir: &Path, record: &RunRecord) -> Result<(), StoreError> {
+    /// Add (or replace) the run whose directory is `dir`, in one transaction; its run id in
+    /// the store (the `runs.id` that `history` and `site` name it by).
+    pub fn add(&mut self, dir: &Path, record: &RunRecord) -> Result<i64, StoreError> {
         let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let run = RunFacts::of(record);
         let points = facts::points(record);
@@ -114,7 +115,7 @@ impl Store {
         dir: &str,
         run: &RunFacts,
         points: &[PointFacts],
-    ) -> rusqlite::Result<()> {
+    ) -> rusqlite::Result<i64> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -178,7 +179,8 @@ impl Store {
                 ])?;
             }
         }
-        tx.commit()
+        tx.commit()?;
+        Ok(run_id)
     }
 
     /// Run directories the store holds, oldest run first (what `rebuild` reads back).

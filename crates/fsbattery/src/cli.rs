@@ -43,7 +43,14 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a suite on one or more targets and print the results matrix.
-    #[command(after_help = run_after_help())]
+    #[command(
+        after_help = "Examples:\n  \
+            fsbattery run                                   # the default comparison\n  \
+            fsbattery run --target loop:ext4 --target loop:xfs --scale standard\n  \
+            fsbattery run --suite piszcz2006 --dry-run      # a study's plan\n\n\
+            `fsbattery run --help` shows every flag, grouped, with target specs and exit statuses.",
+        after_long_help = run_after_help()
+    )]
     Run(RunArgs),
     /// Find the mkfs and mount options that matter for a workload, and the best configuration
     /// of each filesystem: screen, race, verify against the defaults.
@@ -249,18 +256,29 @@ pub enum ListWhat {
 /// Options of `run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// Where to run (repeatable): loop:FSTYPE, dev:/dev/NAME, tmpfs, dir:PATH.
+    ///
     /// Where to run (repeatable). Default: a fresh directory under ./fsbattery-work, removed afterwards.
-    #[arg(long = "target", value_name = "SPEC")]
+    #[arg(long = "target", value_name = "SPEC", help_heading = "Targets")]
     pub targets: Vec<String>,
+    /// A suite preset (`fsbattery list suites`) or FILE.toml, with its seed's conditions.
+    ///
     /// Suite preset name (see `fsbattery list suites`) or a suite FILE.toml: its workloads,
     /// parameters and its seed's conditions (cache, pause, method, memory, mkfs/mount options)
     /// [default: no suite: the workloads (--workload, else classic's list) at their own
     /// defaults, native, cache tool, no pause].
-    #[arg(long, value_name = "NAME|FILE.toml")]
+    #[arg(long, value_name = "NAME|FILE.toml", help_heading = "Workloads")]
     pub suite: Option<String>,
     /// Run only these workloads (comma-separated).
-    #[arg(long = "workload", value_name = "NAME,...", value_delimiter = ',')]
+    #[arg(
+        long = "workload",
+        value_name = "NAME,...",
+        value_delimiter = ',',
+        help_heading = "Workloads"
+    )]
     pub workloads: Vec<String>,
+    /// Repeats per test, or `auto[:MIN..MAX]`: repeat until each row is decided.
+    ///
     /// Repeats per test, 1 to 10000; or `auto` (`auto:MIN..MAX`, default 3..30): with two or
     /// more targets, repeat each target × workload in interleaved rounds until its place in
     /// every ranked row is decided — significantly better or worse than the best, or
@@ -270,43 +288,50 @@ pub struct RunArgs {
     /// count. [default: with --suite, the suite's count, so a preset repeats as its study did
     /// (piszcz2006 3, prolinux2013 5, zfs2007 1); without, auto from 3 to 30 with two or more
     /// targets, 3 for one]
-    #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true)]
+    #[arg(long, value_name = "N|auto[:MIN..MAX]", value_parser = conditions::repeat, allow_hyphen_values = true, help_heading = "Repeats and verdicts")]
     pub repeat: Option<RepeatArg>,
     /// With --repeat auto, a target alone: the CI95 half-width, in percent of the mean, to stop
     /// at [default: 3].
-    #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true)]
+    #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true, help_heading = "Repeats and verdicts", hide_short_help = true)]
     pub precision: Option<f64>,
     /// With --repeat auto: differences within ±PCT % of the better mean count as equivalent
     /// (two one-sided tests) [default: 5].
-    #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true)]
+    #[arg(long, value_name = "PCT", value_parser = conditions::precision, allow_hyphen_values = true, help_heading = "Repeats and verdicts", hide_short_help = true)]
     pub margin: Option<f64>,
+    /// With --repeat auto: the time repeats may take, e.g. 30m [default: 10m at quick scale].
+    ///
     /// With --repeat auto: start no round that would end after this much time in repeats, e.g.
     /// `30m`, `2h`, `90s` [default: 10m at quick scale, none otherwise].
-    #[arg(long, value_name = "DURATION", value_parser = conditions::budget)]
+    #[arg(long, value_name = "DURATION", value_parser = conditions::budget, help_heading = "Repeats and verdicts")]
     pub budget: Option<std::time::Duration>,
     /// Age every made filesystem before its workloads: fill it to PCT % (1 to 95) with a seeded,
     /// fragmenting churn of creates, appends and deletes (not timed in any cell).
-    #[arg(long, value_name = "PCT[,seed=N]", value_parser = conditions::age)]
+    #[arg(long, value_name = "PCT[,seed=N]", value_parser = conditions::age, help_heading = "Conditions", hide_short_help = true)]
     pub age: Option<fsbattery_record::aging::AgeSpec>,
     /// Problem sizes: quick (seconds), standard (the seeds' sizes), full (≥ 2 × RAM files).
-    #[arg(long, value_enum, default_value = "quick")]
+    #[arg(long, value_enum, default_value = "quick", help_heading = "Workloads")]
     pub scale: ScaleArg,
     /// Aggregate shown in tables [default: the suite's; S1 used mean, S2 best].
-    #[arg(long, value_enum)]
+    #[arg(
+        long,
+        value_enum,
+        help_heading = "Repeats and verdicts",
+        hide_short_help = true
+    )]
     pub aggregate: Option<AggregateArg>,
     /// Rank targets whose filesystem is in RAM (tmpfs, ramfs) against disks too. By default
     /// they are shown as a reference but take no part in the verdicts or the score.
-    #[arg(long)]
+    #[arg(long, help_heading = "Repeats and verdicts", hide_short_help = true)]
     pub rank_reference: bool,
     /// Weigh a workload GROUP W times in the overall composite (repeatable), e.g.
     /// `--weights tree=2`; every workload weighs 1 and the lifecycle rows (`filesystem`: mkfs,
     /// mount, unmount) 0 unless named, so `--weights filesystem=1` adds them.
-    #[arg(long = "weights", value_name = "GROUP=W", value_parser = conditions::weight)]
+    #[arg(long = "weights", value_name = "GROUP=W", value_parser = conditions::weight, help_heading = "Repeats and verdicts", hide_short_help = true)]
     pub weights: Vec<(String, f64)>,
     /// Seconds to pause after sync before each timed phase, 0 to 3600 [default: the suite's
     /// `pause` (S1: 10 s) at standard and full scale; quick shortens it to 0.1 s unless the
     /// suite sets `pause_quick`, and says so].
-    #[arg(long, value_name = "SECS", value_parser = pause, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECS", value_parser = pause, allow_hyphen_values = true, help_heading = "Conditions", hide_short_help = true)]
     pub pause: Option<f64>,
     /// Page cache before each timed phase: cold (sync, drop caches; fadvise without root),
     /// warm (the phase's files read in first), tool (what the workload's reference tool
@@ -314,97 +339,162 @@ pub struct RunArgs {
     /// nothing, fio's invalidate for randomio, FFSB a sync; a suite may set phases cold),
     /// none (sync only, as S1). Residency is measured and recorded either way [default: the
     /// suite's `cache`, else tool].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help_heading = "Conditions", hide_short_help = true)]
     pub cache: Option<CacheArg>,
     /// Run every workload inside a memory cgroup of SIZE (e.g. 768MiB), which bounds the page
     /// cache as the seed's smaller machine did; `seed`: the suite's seed_memory; `none`: no
     /// limit. Root only; loop targets then use dio=on so the image is not cached twice
     /// [default: at standard scale, the suite's seed_memory where this machine allows it].
-    #[arg(long, value_name = "SIZE|seed|none")]
+    #[arg(
+        long,
+        value_name = "SIZE|seed|none",
+        help_heading = "Conditions",
+        hide_short_help = true
+    )]
     pub memory: Option<String>,
     /// Output directory [default: ./fsbattery-results/<timestamp>].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub out: Option<PathBuf>,
     /// Threads for the multithreaded workloads (every workload with a `threads` parameter:
     /// ffsb, randomio, the personalities), 1 to 4096 [default: each workload's own].
-    #[arg(long, value_name = "N", value_parser = jobs, allow_hyphen_values = true)]
+    #[arg(long, value_name = "N", value_parser = jobs, allow_hyphen_values = true, help_heading = "Workloads", hide_short_help = true)]
     pub jobs: Option<u32>,
     /// Override a workload parameter, e.g. `--set metadata.files=500` (repeatable);
     /// `--set fio.OPTION=VALUE` sets a fio option in every job of every `fio:FILE` workload.
-    #[arg(long = "set", value_name = "WORKLOAD.PARAM=VALUE")]
+    #[arg(
+        long = "set",
+        value_name = "WORKLOAD.PARAM=VALUE",
+        help_heading = "Workloads",
+        hide_short_help = true
+    )]
     pub set: Vec<String>,
     /// Work directory: loop images, mount points, state files, default targets.
-    #[arg(long, value_name = "DIR", default_value = "fsbattery-work")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "fsbattery-work",
+        help_heading = "Targets",
+        hide_short_help = true
+    )]
     pub workdir: PathBuf,
     /// native: system calls from fsbattery (measures the filesystem); commands: the seeds' own
     /// commands (touch, mkdir, find, rm, dd, cp, cat, split, tar, cpio) as child processes.
     /// Given, it applies to every workload [default: each suite workload's `method`, else
     /// native].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help_heading = "Conditions", hide_short_help = true)]
     pub method: Option<MethodArg>,
     /// When a made filesystem is made afresh: for each repeat (the seeds' way), for each
     /// workload, or once per target.
-    #[arg(long, value_enum, default_value = "per-repeat")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "per-repeat",
+        help_heading = "Conditions",
+        hide_short_help = true
+    )]
     pub fresh: FreshArg,
     /// The "other disk" the kernel tarball is copied from and back to (S1 007/008); must not
     /// be a target, and the run warns when it shares a target's device; the tarball is
     /// evicted from the page cache before it is read [default: the work directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        help_heading = "Conditions",
+        hide_short_help = true
+    )]
     pub source_dir: Option<PathBuf>,
     /// Use this real, uncompressed kernel tarball instead of the generated tree.
-    #[arg(long, value_name = "PATH")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        help_heading = "Conditions",
+        hide_short_help = true
+    )]
     pub tree_tarball: Option<PathBuf>,
     /// Seconds a FUSE daemon (ntfs-3g, exfat, fuse2fs; not zfs-fuse) may answer nothing while it is stopped or the
     /// run waits on it, 1 to 3600; then its connection is aborted (umount -f), the cell fails
     /// and the teardown stops the daemon.
-    #[arg(long, value_name = "SECS", default_value = "30", value_parser = fuse_timeout)]
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = fuse_timeout, help_heading = "Targets", hide_short_help = true)]
     pub fuse_timeout: u64,
     /// Allow `dev:` targets that hold a filesystem, partition table or other signature.
     /// Everything on them is destroyed.
-    #[arg(long)]
+    #[arg(long, help_heading = "Targets", hide_short_help = true)]
     pub destroy_data: bool,
-    /// Print no progress, only the final table.
-    #[arg(long, short)]
+    /// Progress as one line per target and repeat, as when piped (no bar).
+    #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
-    /// Also print the seed studies' numbers and labels beside this run's ("Then and now") and
-    /// what the block devices wrote; the report files always hold them.
-    #[arg(long)]
+    /// Also print the per-phase progress, the CPU % table, each row's verdict, the cell notes.
+    ///
+    /// Also print, off a terminal, one progress line per phase; after the table, the CPU %
+    /// table, each row's verdict in words, the per-cell repeat notes, the seed studies' numbers and labels beside this
+    /// run's ("Then and now") and what the block devices wrote; the report files always hold
+    /// them.
+    #[arg(long, help_heading = "Output")]
     pub verbose: bool,
     /// Do not measure fsbattery's own ceiling (well under 1 s at the start), so no cell is marked
     /// tool-bound.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output", hide_short_help = true)]
     pub no_ceiling: bool,
     /// Add the run to this results store [default: $XDG_DATA_HOME/fsbattery/results.db, else
     /// ~/.local/share/fsbattery/results.db]; the run directory is written first, and a store
     /// that cannot take the run is one line on stderr, never a failed run.
-    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "no_store",
+        help_heading = "Output",
+        hide_short_help = true
+    )]
     pub store: Option<PathBuf>,
     /// Add the run to no results store.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output", hide_short_help = true)]
     pub no_store: bool,
     /// What stdout gets: the table, or another format (json: the run record) alone, with the
     /// table then on stderr (`fsbattery run --format json | jq`).
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "table",
+        help_heading = "Output",
+        hide_short_help = true
+    )]
     pub format: FormatArg,
     /// Name of this run, shown by `report` and `compare` [default: the directory's name].
-    #[arg(long, value_name = "NAME")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        help_heading = "Output",
+        hide_short_help = true
+    )]
     pub label: Option<String>,
     /// Also write the run record (results.json) to FILE (as `--export json:FILE`).
-    #[arg(long, value_name = "FILE")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Output",
+        hide_short_help = true
+    )]
     pub json: Option<PathBuf>,
     /// Also write the results in FORMAT (any of `--format`'s, or xlsx) to FILE, `-` for
     /// stdout (repeatable).
-    #[arg(long, value_name = "FORMAT:FILE")]
+    #[arg(
+        long,
+        value_name = "FORMAT:FILE",
+        help_heading = "Output",
+        hide_short_help = true
+    )]
     pub export: Vec<ExportArg>,
     /// Print the plan (targets, workloads and parameters, cells, disk and time estimates)
     /// and exit without touching anything.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub dry_run: bool,
+    /// Continue the interrupted run in DIR.
+    ///
     /// Continue the interrupted run in DIR (SIGINT, SIGTERM, a hang-up, or kill -9 then
     /// `fsbattery cleanup`) with the command line it was started with: finished steps are
     /// kept, missing and failed ones measured. Refused when this binary, the plan or the
     /// machine differ from the run's.
-    #[arg(long, value_name = "DIR", exclusive = true)]
+    #[arg(long, value_name = "DIR", exclusive = true, help_heading = "Output")]
     pub resume: Option<PathBuf>,
 }
 

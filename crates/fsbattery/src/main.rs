@@ -12,6 +12,7 @@ mod progress;
 mod site;
 mod stderr;
 mod stdout;
+mod width;
 
 use clap::error::ErrorKind;
 use clap::Parser;

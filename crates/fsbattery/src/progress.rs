@@ -1,10 +1,10 @@
-//! Live progress: an indicatif bar with the current cell and ETA on a terminal, plain log
-//! lines on stderr otherwise (CI logs, pipes), only warnings and teardown reports with
-//! `--quiet`.
+//! Live progress: an indicatif bar with the current cell and ETA on a terminal; off one, or
+//! with `--quiet`, one line per target and repeat ([`Cells`]); with `--verbose` off a
+//! terminal, a line per step and per phase ([`Log`]). Warnings and teardown reports always
+//! reach stderr (a resource left behind must never go unsaid).
 
 use crate::stderr::errln;
 use fsbattery_core::model::Sample;
-use fsbattery_core::notice::Notice;
 use fsbattery_core::runner::{RunObserver, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -52,19 +52,6 @@ impl RunObserver for Bar {
     }
 }
 
-/// `--quiet`: no progress, but warnings and teardown reports still reach stderr (a resource
-/// left behind must never go unsaid).
-pub struct Quiet;
-
-impl RunObserver for Quiet {
-    fn warning(&mut self, text: &str) {
-        errln!("{}", Notice::Warning(text.into()).line());
-    }
-    fn teardown(&mut self, text: &str) {
-        errln!("{}", Notice::Teardown(text.into()).line());
-    }
-}
-
 /// Plain lines for logs.
 pub struct Log;
 
@@ -95,5 +82,110 @@ impl RunObserver for Log {
     }
     fn message(&mut self, text: &str) {
         errln!("{text}");
+    }
+}
+
+/// Piped without `--verbose`, or `--quiet`: one line per target and repeat as it finishes,
+/// "[STEP/TOTAL] TARGET · run R: WORKLOAD VALUE UNIT · ...", the headline of each workload
+/// being its first metric (the row its table leads with), wrapped at the width.
+/// A target's workloads of one round run back to back, so a run of T targets and R rounds
+/// logs about T × R lines whatever the number of workloads and phases; a failed step gets a
+/// line of its own, and notices flush the pending line first so the order stays true.
+pub struct Cells {
+    width: usize,
+    pending: Option<Pending>,
+}
+
+/// The line being gathered: one target, one repeat.
+struct Pending {
+    target: String,
+    repeat: u32,
+    last: u64,
+    total: u64,
+    parts: Vec<String>,
+    headline: Option<String>,
+}
+
+impl Cells {
+    /// Lines at most `width` characters wide (longer ones wrap between words).
+    pub fn new(width: usize) -> Cells {
+        Cells {
+            width,
+            pending: None,
+        }
+    }
+
+    fn flush(&mut self) {
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        if p.parts.is_empty() {
+            return;
+        }
+        let line = format!(
+            "[{}/{}] {} · run {}: {}",
+            p.last + 1,
+            p.total,
+            p.target,
+            p.repeat + 1,
+            p.parts.join(" · ")
+        );
+        errln!("{}", fsbattery_report::wrap::wrap_text(&line, self.width));
+    }
+}
+
+impl RunObserver for Cells {
+    fn step_start(&mut self, s: &Step<'_>) {
+        let same = self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.target == s.target && p.repeat == s.repeat);
+        if !same {
+            self.flush();
+            self.pending = Some(Pending {
+                target: s.target.to_string(),
+                repeat: s.repeat,
+                last: s.index,
+                total: s.total,
+                parts: Vec::new(),
+                headline: None,
+            });
+        }
+    }
+    fn sample(&mut self, s: &Step<'_>, _metric: &str, unit: &str, x: &Sample) {
+        if let Some(p) = self.pending.as_mut().filter(|p| p.headline.is_none()) {
+            p.headline = Some(format!(
+                "{} {} {unit}",
+                s.workload,
+                fsbattery_report::format::num(x.value)
+            ));
+        }
+    }
+    fn step_end(&mut self, s: &Step<'_>, error: Option<&str>) {
+        let Some(p) = self.pending.as_mut() else {
+            return;
+        };
+        p.last = s.index;
+        let headline = p.headline.take();
+        if let Some(e) = error {
+            self.flush();
+            let line = format!(
+                "failed: {} on {} (run {}): {e}",
+                s.workload,
+                s.target,
+                s.repeat + 1
+            );
+            errln!("{}", fsbattery_report::wrap::wrap_text(&line, self.width));
+            return;
+        }
+        p.parts
+            .push(headline.unwrap_or_else(|| s.workload.to_string()));
+    }
+    fn message(&mut self, text: &str) {
+        self.flush();
+        errln!("{}", fsbattery_report::wrap::wrap_text(text, self.width));
+    }
+    fn finish(&mut self) {
+        self.flush();
     }
 }

@@ -88,9 +88,10 @@ fn man_of_an_unknown_subcommand_is_one_line_and_exit_2() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
 
-/// Completion offers workload, suite and target names: bash, with the generated script
-/// sourced, completes `--workload met`, `--suite pis`, `--target loop:x` and `list
-/// workloads ran`; zsh and fish scripts hold the same names.
+/// Completion offers workload, suite, target, metric and format names: bash, with the
+/// generated script sourced, completes `--workload met`, `--suite pis`, `--target loop:x` and
+/// `list workloads ran`, the same for `tune`, `report --then prol`, `history --metric` and
+/// `run --format`; zsh and fish scripts hold the same names.
 #[test]
 fn completion_offers_workload_suite_and_target_names() {
     for shell in ["zsh", "fish"] {
@@ -116,13 +117,28 @@ fn completion_offers_workload_suite_and_target_names() {
          comp fsbattery run --workload met\n\
          comp fsbattery run --suite pis\n\
          comp fsbattery run --target loop:x\n\
-         comp fsbattery list workloads ran\n",
+         comp fsbattery list workloads ran\n\
+         comp fsbattery tune --workload met\n\
+         comp fsbattery tune --target loop:x\n\
+         comp fsbattery report --then prol\n\
+         comp fsbattery history --metric touch_f\n\
+         comp fsbattery run --format mark\n",
         env!("CARGO_BIN_EXE_fsbattery")
     );
     let o = Command::new("bash").args(["-c", &script]).output().unwrap();
     assert_eq!(
         stdout(&o).lines().collect::<Vec<_>>(),
-        ["metadata", "piszcz2006", "loop:xfs", "randomio"],
+        [
+            "metadata",
+            "piszcz2006",
+            "loop:xfs",
+            "randomio",
+            "metadata",
+            "loop:xfs",
+            "prolinux2013",
+            "touch_files",
+            "markdown"
+        ],
         "{}",
         stderr(&o)
     );

@@ -324,8 +324,8 @@ fn a_run_records_the_tools_ceiling_unless_told_not_to() {
     assert!(rec["host"].get("tool_ceiling").is_none(), "{}", rec["host"]);
 }
 
-/// Without a terminal, progress is one line per sample with the value at the table's
-/// precision: no "61459.9418 ops/s".
+/// Without a terminal and with `--verbose`, progress is one line per sample with the value at
+/// the table's precision: no "61459.9418 ops/s".
 #[test]
 fn log_lines_show_values_at_the_tables_precision() {
     let cwd = tempfile::tempdir().unwrap();
@@ -348,6 +348,7 @@ fn log_lines_show_values_at_the_tables_precision() {
             "randomio.size=4MiB",
             "--set",
             "randomio.runtime=1",
+            "--verbose",
         ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));

@@ -47,6 +47,9 @@ impl Workload for BigFile {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "dd, cat, rm"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         super::needs::Needs::space(SizeBlock::of(p).size, 2, "size")
             .engine(p)

@@ -132,6 +132,9 @@ impl Workload for Ffsb {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Sync
     }
+    fn reference(&self) -> &'static str {
+        "FFSB 5.2.1"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Files grow to 1.25 x file_size before they are cut back.
         let Settings {

@@ -229,6 +229,9 @@ impl Workload for Io500 {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "the io500 app (IOR, mdtest, pfind)"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         let c = Config::of(p);
         // One process's share (each rank adds its own): its ior-easy file, its part of the

@@ -50,6 +50,9 @@ impl Workload for Metadata {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "touch, find, rm"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // Empty files, and directories of one block each.
         let n = Config::of(p).files;

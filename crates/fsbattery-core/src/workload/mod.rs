@@ -59,6 +59,11 @@ pub trait Workload: Sync {
     /// timed phase (`run --cache tool`, the default). No default: a workload that forgot to
     /// say would silently run cold, which no seed's tool did.
     fn tool_cache(&self) -> crate::cache::ToolCache;
+    /// The tool whose measurements it follows, named in `fsbattery list workloads` ("" when
+    /// it follows none).
+    fn reference(&self) -> &'static str {
+        ""
+    }
     /// Whether it runs as many MPI ranks at once, its phases in step across them (see
     /// [`crate::collective`]); the others run on one process, and `run` under mpirun refuses
     /// them.

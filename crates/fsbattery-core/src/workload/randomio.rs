@@ -169,6 +169,9 @@ impl Workload for RandomIo {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Invalidate
     }
+    fn reference(&self) -> &'static str {
+        "randomio 1.3 (fio)"
+    }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         let c = Config::of(p);
         let (batch, depth) = (c.io.batch, c.io.depth);

@@ -48,6 +48,9 @@ impl Workload for Split {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "split"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its smallest (most numerous) pieces, one block each at least.
         let size = Config::of(p).size;

@@ -8,7 +8,7 @@
 //! after hyperfine's `ExportManager`), so a value is spelled once, here.
 //!
 //! Adding a format: one file in this folder with its renderer and its `FORMAT`, and one line in
-//! [`FORMATS`] (docs/adding-a-format.md shows the diff). The formats written before this
+//! [`FORMATS`] (docs/src/adding-a-format.md shows the diff). The formats written before this
 //! table existed keep their modules at the crate's top (`csv_out`, `markdown`, ...), whose
 //! paths are public.
 

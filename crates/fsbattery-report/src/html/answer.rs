@@ -91,14 +91,18 @@ fn chart(d: &Data<'_>, run: &str, a: &crate::answer::Answer) -> String {
 }
 
 /// The run's per-row verdicts ([`crate::closing`]), the same lines the terminal ends with:
-/// per workload what was decided and each row's verdict in one sentence.
+/// per workload what was decided and each row's verdict in one sentence, collapsed.
 fn verdicts(report: &crate::Report<'_>) -> String {
     let m = crate::matrix::Matrix::build_main(report, crate::matrix::Quantity::Value);
     let lines = crate::closing::lines(&m);
     let Some((head, rest)) = lines.split_first() else {
         return String::new();
     };
-    let mut out = format!("<div class=\"verdicts\"><p>{}</p><ul>", esc(head));
+    // Collapsed: the answer and the heat-map stay on the first screen; a click opens them.
+    let mut out = format!(
+        "<details class=\"verdicts\"><summary>{} (each row's verdict)</summary><ul>",
+        esc(head.trim_end_matches(':'))
+    );
     let mut open = false;
     for l in rest {
         if let Some(row) = l.strip_prefix("    ") {
@@ -119,6 +123,6 @@ fn verdicts(report: &crate::Report<'_>) -> String {
     }
     out.push_str(if open { "</ul></li>" } else { "</li>" });
     out.push_str("</ul>");
-    out.push_str("</div>\n");
+    out.push_str("</details>\n");
     out
 }

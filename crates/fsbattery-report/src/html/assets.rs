@@ -78,6 +78,25 @@ table.heatmap th.sort button{font:inherit;font-weight:600;border:0;background:no
 table.heatmap th.sort button::after{content:" ⇅";color:var(--muted);font-weight:400}
 table.heatmap th[aria-sort] button::after{content:" ↑"}
 table.heatmap td{border:1px solid #fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+details>summary{cursor:pointer;list-style:none;display:block}
+details.verdicts>summary{color:var(--accent);margin:8px 0}
+details>summary::-webkit-details-marker{display:none}
+details>summary h2{display:inline-block}
+details>summary h2::before{content:"▾ ";color:var(--muted);font-weight:400}
+details:not([open])>summary h2::before{content:"▸ "}
+section>details:not([open])>summary h2{margin:0}
+body{overflow-wrap:anywhere}
+main>section{min-width:0}
+.table-wrap,.chart-body{max-width:100%}
+@media (max-width:600px){
+.page-header{padding:14px 14px 0}
+main{padding:4px 8px 24px}
+section{margin:14px 0;padding:12px 10px}
+table.matrix tbody th{min-width:120px}
+table.heatmap tbody th{min-width:110px}
+.winner-map td{min-width:56px}
+.chart-card figcaption{margin-right:0;padding-top:22px}
+}
 table.heatmap tr.unranked td,table.heatmap td.empty{color:var(--muted);background:#f3f4f6;font-style:italic}
 table.heatmap tbody tr:hover{background:none}
 table.heatmap tbody tr:hover th{background:#eef2ff}

@@ -3,7 +3,10 @@
 //! Role: render one or more run records as a single HTML file that works offline and can be
 //! mailed: every style and script is inline, fonts are the system's, charts are inline SVG
 //! written by hand (module `charts`), and a Content-Security-Policy forbids the page to load
-//! anything. Sections, in order (each a `<section id=...>` a browser test can find):
+//! anything. A table of contents (`<nav aria-label="Contents">`) heads the page; each section
+//! is collapsible (`<details open>`, its `<h2>` the summary), and the page fits a phone's
+//! 390 px without scrolling sideways (wide tables scroll in their own box). Sections, in order
+//! (each a `<section id=...>` a browser test can find):
 //! `answer` (the composite ranking with its ties, the conditions, the composite chart and the
 //! per-row verdicts: what the terminal ends with), `all-tests` (a heat-map of every test ×
 //! target, `id="heatmap"`, cells shaded by their ratio to the row's best, sortable),
@@ -136,7 +139,7 @@ fn page(d: &Data<'_>) -> String {
     let mut out = String::with_capacity(256 * 1024);
     out.push_str(&head(&title, &first.tool.version));
     out.push_str(&format!(
-        "<body>\n<header class=\"page-header\"><h1>{}</h1><p class=\"lede\">{}</p>\n<nav>",
+        "<body>\n<header class=\"page-header\"><h1>{}</h1><p class=\"lede\">{}</p>\n<nav aria-label=\"Contents\">",
         esc(&title),
         lede(d)
     ));
@@ -146,7 +149,7 @@ fn page(d: &Data<'_>) -> String {
     out.push_str("</nav></header>\n<main>\n");
     for (id, name, body) in &sections {
         out.push_str(&format!(
-            "<section id=\"{id}\">\n<h2>{name}</h2>\n{body}</section>\n"
+            "<section id=\"{id}\"><details open>\n<summary><h2>{name}</h2></summary>\n{body}</details></section>\n"
         ));
     }
     out.push_str(&format!(

@@ -1,6 +1,8 @@
-//! The values shell completion offers, from the registries themselves: workload names, suite
-//! presets (and their aliases), target specs (`loop:FS` for every filesystem fsbattery can
-//! make, `tmpfs`, and the `dir:`/`dev:` prefixes). Set on the clap command used only to write
+//! The values shell completion offers, from the registries themselves: workload names (`run`,
+//! `tune`, `setup`, `list workloads`, `history`), suite presets and their aliases, target specs
+//! (`loop:FS` for every filesystem fsbattery can make, `tmpfs`, and the `dir:`/`dev:`
+//! prefixes), metric names (`history --metric`) and the suites with published numbers
+//! (`report --then`); formats are value enums, offered by clap itself. Set on the clap command used only to write
 //! the completion script, so parsing keeps its own checks and messages ("did you mean").
 
 use clap::builder::PossibleValuesParser;
@@ -37,13 +39,50 @@ pub fn with_candidates(cmd: Command) -> Command {
             a.value_parser(PossibleValuesParser::new(targets.clone()))
         })
     };
+    let metrics = metric_names();
+    let published = fsbattery_core::published::names();
     cmd.mut_subcommand("run", named)
+        .mut_subcommand("tune", named)
         .mut_subcommand("setup", named)
         .mut_subcommand("list", |c| {
             c.mut_arg("name", |a| {
                 a.value_parser(PossibleValuesParser::new(workloads.clone()))
             })
         })
+        .mut_subcommand("history", |c| {
+            c.mut_arg("workload", |a| {
+                a.value_parser(PossibleValuesParser::new(workloads.clone()))
+            })
+            .mut_arg("suite", |a| {
+                a.value_parser(PossibleValuesParser::new(suites.clone()))
+            })
+            .mut_arg("metric", |a| {
+                a.value_parser(PossibleValuesParser::new(metrics.clone()))
+            })
+            .mut_arg("target", |a| {
+                a.value_parser(PossibleValuesParser::new(targets.clone()))
+            })
+        })
+        .mut_subcommand("report", |c| {
+            c.mut_arg("then", |a| {
+                a.value_parser(PossibleValuesParser::new(published.clone()))
+            })
+        })
+}
+
+/// Every metric name of every workload at its default parameters, sorted and once each
+/// (`history --metric`).
+fn metric_names() -> Vec<String> {
+    let mut names: Vec<String> = workload::registry()
+        .iter()
+        .flat_map(|w| {
+            let params = fsbattery_core::params::Params::default_for(w.params());
+            w.metrics(&params).into_iter().map(|m| m.name)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 #[cfg(test)]

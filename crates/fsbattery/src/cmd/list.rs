@@ -1,5 +1,7 @@
-//! `fsbattery list`: what exists — workloads with metrics and parameter defaults per scale,
-//! shipped suites, target kinds.
+//! `fsbattery list`: what exists. Without a section, an index (one line per section with its
+//! count); a section lists one line per item (workloads with what they measure and the tool
+//! they follow, suites, target kinds); a NAME gives one item whole (a workload's parameters
+//! with defaults per scale and its metrics, a suite's rows, a filesystem's tune options).
 
 use crate::cli::ListWhat;
 use fsbattery_core::error::UsageError;
@@ -34,17 +36,83 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         crate::stdout::write(one_workload(w))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let all = what.is_none();
-    if all || matches!(what, Some(ListWhat::Workloads)) {
-        crate::stdout::write(workloads())?;
-    }
-    if all || matches!(what, Some(ListWhat::Suites)) {
-        crate::stdout::write(suites()?)?;
-    }
-    if all || matches!(what, Some(ListWhat::Targets)) {
-        crate::stdout::write(targets())?;
+    match what {
+        None => crate::stdout::write(index()?)?,
+        Some(ListWhat::Workloads) => crate::stdout::write(workloads())?,
+        Some(ListWhat::Suites) => crate::stdout::write(suites()?)?,
+        Some(ListWhat::Targets) => crate::stdout::write(targets())?,
+        Some(ListWhat::Options | ListWhat::FioOptions) => unreachable!("answered above"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `fsbattery list`: one line per section with its count and the command that opens it.
+fn index() -> anyhow::Result<String> {
+    let available = targets::availability()
+        .into_iter()
+        .filter(|(_, s)| s.is_ok())
+        .count();
+    let fio = fsbattery_core::workload::fio::options::OPTIONS.len();
+    let lines = [
+        (
+            "workloads",
+            format!(
+                "{} workloads: what each measures and the tool it follows",
+                workload::registry().len()
+            ),
+            "list workloads [NAME]",
+        ),
+        (
+            "suites",
+            format!(
+                "{} presets: the studies, fio jobs, io500",
+                suite::presets().len()
+            ),
+            "list suites [NAME]",
+        ),
+        (
+            "targets",
+            format!(
+                "{} target kinds; {available} filesystems available here",
+                targets::kinds().len()
+            ),
+            "list targets",
+        ),
+        (
+            "options",
+            format!(
+                "mkfs and mount options `tune` searches, for {} filesystems",
+                fsbattery_core::tune::shipped().len()
+            ),
+            "list options [FS]",
+        ),
+        (
+            "fio-options",
+            format!("{fio} fio job-file options `--workload fio:FILE` covers"),
+            "list fio-options",
+        ),
+    ];
+    let mut out = String::from("fsbattery list SECTION [NAME]:\n");
+    for (name, what, cmd) in lines {
+        out.push_str(&format!("  {name:<12} {what:<62} {cmd}\n"));
+    }
+    Ok(out)
+}
+
+/// The first clause of a one-line summary, at most `max` characters: what a workload
+/// measures, without its seed references and details.
+fn clause(text: &str, max: usize) -> String {
+    let end = [";", " (", ": ", ". "]
+        .iter()
+        .filter_map(|p| text.find(p))
+        .min()
+        .unwrap_or(text.len());
+    let short = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+    if short.chars().count() <= max {
+        return short;
+    }
+    let cut: String = short.chars().take(max - 1).collect();
+    format!("{}…", cut.trim_end())
 }
 
 /// The fio options a job file may use (`--workload fio:FILE`), with what fsbattery does.
@@ -70,12 +138,21 @@ fn fio_options() -> String {
     out
 }
 
+/// One line per workload: its name, what it measures, the tool it follows.
 fn workloads() -> String {
-    let mut out = String::from("Workloads:\n");
+    let mut out =
+        String::from("Workloads (`fsbattery list workloads NAME`: its parameters and metrics):\n");
     for w in workload::registry() {
-        out.push_str(&one_workload(*w));
+        let reference = match w.reference() {
+            "" => String::new(),
+            r => format!(" — {r}"),
+        };
+        out.push_str(&format!(
+            "  {:<12} {}{reference}\n",
+            w.name(),
+            clause(w.summary(), 84 - w.reference().len().min(40))
+        ));
     }
-    out.push('\n');
     out
 }
 
@@ -158,60 +235,36 @@ fn families(metrics: Vec<MetricSpec>) -> Vec<(MetricSpec, Vec<String>)> {
     out
 }
 
+/// One line per shipped suite: name, title, repeats.
 fn suites() -> anyhow::Result<String> {
-    let mut out = String::from("Suites:\n");
+    let mut out = String::from(
+        "Suites (`--suite NAME`; `fsbattery list suites NAME`: its rows and what it published):\n",
+    );
     for p in suite::presets() {
         let s = suite::load(p.name)?;
-        let aliases = if p.aliases.is_empty() {
-            String::new()
-        } else {
-            format!(" (also: {})", p.aliases.join(", "))
+        let aliases = match p.aliases {
+            [] => String::new(),
+            a => format!(" (also {})", a.join(", ")),
         };
-        let pending = s.rows.iter().filter(|r| r.pending.is_some()).count();
         out.push_str(&format!(
-            "\n  {}{aliases}\n    {}\n    {}\n    {} rows ({} pending), {} of {} repeats\n",
+            "  {:<14} {} — {} of {}{aliases}\n",
             p.name,
-            s.title,
-            s.description,
-            s.rows.len(),
-            pending,
+            clause(&s.title, 48),
             s.aggregate,
-            s.repeat
+            s.repeat,
         ));
-        out.push_str(&format!("    {}\n", conditions(&s)));
     }
     out.push_str(&format!(
-        "\n  without --suite: the workloads of {} (or --workload's) at their own defaults, \
-         native,\n  cache tool, no pause; --suite NAME applies a preset's workloads and its \
-         seed's conditions\n\n",
+        "without --suite: the workloads of {} (or --workload's) at their own defaults\n",
         suite::DEFAULT_SUITE
     ));
     Ok(out)
 }
 
-/// How the suite measures: "cache none, pause 10 s, seed memory 768MiB, mount options for *".
-fn conditions(s: &suite::Suite) -> String {
-    let cache = s
-        .cache
-        .map_or("tool (default)".to_string(), |c| c.to_string());
-    let mut out = format!("cache {cache}, pause {} s", s.pauses.pause);
-    if let Some(m) = s.seed_memory {
-        out.push_str(&format!(
-            ", seed memory {}",
-            fsbattery_core::units::format_bytes(m)
-        ));
-    }
-    if !s.fs_defaults.is_empty() {
-        let names: Vec<&str> = s.fs_defaults.0.keys().map(String::as_str).collect();
-        out.push_str(&format!(", mkfs/mount options for {}", names.join(" ")));
-    }
-    out
-}
-
 fn targets() -> String {
-    let mut out = String::from("Target kinds:\n");
+    let mut out = String::from("Target kinds (`--target SPEC`):\n");
     for k in targets::kinds() {
-        out.push_str(&format!("\n  {}\n    {}\n", k.grammar, k.help));
+        out.push_str(&format!("  {}\n      {}\n", k.grammar, k.help));
     }
     out.push_str("\nFilesystems on this machine:\n");
     for (fs, status) in targets::availability() {

@@ -203,7 +203,8 @@ pub fn run_output(
     };
     let detail = fsbattery_report::table::Detail {
         verbose,
-        lines: !styled && fsbattery_report::term_width::columns().is_none(),
+        lines: false,
+        width: Some(crate::width::columns(styled)),
     };
     let bytes = TerminalTable { styled }.render_with(&report, detail)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())

@@ -167,14 +167,18 @@ fn host(args: &RunArgs, parallel: bool) -> fsbattery_core::model::HostInfo {
     host
 }
 
-/// What the user sees while the run goes on: nothing from MPI ranks other than 0, warnings
-/// only with `--quiet`, a bar on a terminal, a log line per step otherwise.
+/// What the user sees while the run goes on: nothing from MPI ranks other than 0; a bar on
+/// a terminal; with `--verbose` off a terminal, a line per step and one per phase; otherwise
+/// (piped, or `--quiet`) one line per target and repeat, with each workload's headline.
 fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
+    let tty = std::io::stdout().is_terminal();
     if rank != 0 {
         Box::new(Silent)
-    } else if args.quiet {
-        Box::new(progress::Quiet)
-    } else if std::io::stdout().is_terminal() {
+    } else if args.quiet || (!tty && !args.verbose) {
+        Box::new(progress::Cells::new(crate::width::columns(
+            std::io::stderr().is_terminal(),
+        )))
+    } else if tty {
         Box::new(progress::Bar::new(total))
     } else {
         Box::new(progress::Log)
@@ -186,10 +190,10 @@ fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::
     let mut record = outcome.record.clone();
     super::record::with_published(&mut record);
     let written = outputs::write_all(&record, out_dir, args.rank_reference)?;
-    super::store::add_after_run(args, &record, out_dir);
+    let stored = super::store::add_after_run(args, &record, out_dir);
     let (files, to_stdout) = outputs::asked_by(args);
     outputs::write_exports(&record, &files, args.rank_reference)?;
-    print_results(args, &record, out_dir, &written)?;
+    print_results(args, &record, out_dir, &written, stored.as_deref())?;
     if let Some(line) = record.parts_line().filter(|_| record.resumed()) {
         errln!("fsbattery: {line}");
     }
@@ -236,21 +240,27 @@ fn add_default_dir(
     Ok(note)
 }
 
-/// The table and where the files are: on stdout, or, when `--format` gives stdout to a
-/// machine-readable rendering, on stderr (and not at all with `--quiet`) so that stdout holds
-/// that rendering alone. Everything is torn down and saved by now: a closed stdout changes
-/// nothing of the status.
+/// The table and where the files are (the run directory, its report, and the store and run
+/// id it was stored as): on stdout, or, when `--format` gives stdout to a machine-readable
+/// rendering, on stderr (and not at all with `--quiet`) so that stdout holds that rendering
+/// alone. Everything is torn down and saved by now: a closed stdout changes nothing of the
+/// status.
 fn print_results(
     args: &RunArgs,
     record: &fsbattery_core::model::RunRecord,
     out_dir: &Path,
     written: &Path,
+    stored: Option<&str>,
 ) -> anyhow::Result<()> {
-    let paths = format!(
+    let mut paths = format!(
         "results: {}\nreport:  {}\n",
         out_dir.display(),
         written.display()
     );
+    if let Some(line) = stored {
+        paths.push_str(line);
+        paths.push('\n');
+    }
     if args.format.0.terminal {
         let styled = std::io::stdout().is_terminal();
         let table = outputs::run_output(record, styled, args.verbose, args.rank_reference)?;

@@ -41,24 +41,43 @@ pub fn existing(path: Option<&Path>) -> anyhow::Result<Store> {
     Ok(Store::open(&path)?)
 }
 
-/// After a run's directory is written: add it to the store unless `--no-store`. Any failure
-/// is one line on stderr; the run's exit status does not change.
-pub fn add_after_run(args: &RunArgs, record: &RunRecord, dir: &Path) {
+/// After a run's directory is written: add it to the store unless `--no-store`. Returns the
+/// line that says where it went (`stored as run 42 in the results store at PATH: fsbattery
+/// history`), printed at the very end of the run; a failure is one line on stderr at once, and
+/// the run's exit status does not change.
+pub fn add_after_run(args: &RunArgs, record: &RunRecord, dir: &Path) -> Option<String> {
     if args.no_store {
-        return;
+        return None;
     }
     let added = resolve(args.store.as_deref()).and_then(|path| {
         let mut store = Store::open(&path)?;
-        store.add(dir, record)?;
-        Ok(path)
+        let id = store.add(dir, record)?;
+        Ok((id, path))
     });
-    if let Err(e) = added {
-        errln!(
-            "fsbattery: the run was not added to the results store ({e:#}); it is complete in {} — add it later with `fsbattery store add {}`",
-            dir.display(),
-            dir.display()
-        );
+    match added {
+        Ok((id, path)) => Some(stored_line(id, &path, args.store.is_some())),
+        Err(e) => {
+            errln!(
+                "fsbattery: the run was not added to the results store ({e:#}); it is complete in {} — add it later with `fsbattery store add {}`",
+                dir.display(),
+                dir.display()
+            );
+            None
+        }
     }
+}
+
+/// "stored as run ID in the results store at PATH: fsbattery history", with `--store PATH`
+/// in the command when the store is not the default one.
+fn stored_line(id: i64, path: &Path, named: bool) -> String {
+    let history = match named {
+        true => format!("fsbattery history --store {}", path.display()),
+        false => "fsbattery history".to_string(),
+    };
+    format!(
+        "stored as run {id} in the results store at {}: {history}",
+        path.display()
+    )
 }
 
 /// `fsbattery store add|rebuild`.

@@ -17,7 +17,7 @@
 //! [`known_names`]; a name or alias is registered once (a test checks). Any other kernel
 //! filesystem with a `mkfs.NAME` tool is still made, through [`kernel::GENERIC`].
 //! Adding a filesystem: one file with its entry, one line in [`TABLE`] (see
-//! docs/adding-a-filesystem.md). Program → package lines stay in `crate::packages`, which
+//! docs/src/adding-a-filesystem.md). Program → package lines stay in `crate::packages`, which
 //! must not depend on `targets` (targets asks it for install hints).
 
 mod btrfs;
@@ -46,7 +46,7 @@ pub(crate) enum Serve {
         /// The daemon's program name.
         daemon: &'static str,
         /// Options it is always given, before the user's (fusefat, the example of
-        /// docs/adding-a-filesystem.md, writes only with `rw+`).
+        /// docs/src/adding-a-filesystem.md, writes only with `rw+`).
         options: &'static [&'static str],
     },
     /// The kernel, in memory: not made on an image or device (tmpfs has its own target kind).

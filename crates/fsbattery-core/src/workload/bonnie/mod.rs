@@ -184,6 +184,9 @@ impl Workload for Bonnie {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "bonnie++"
+    }
     fn check(&self, p: &Params) -> Result<(), WorkloadError> {
         let c = Config::of(p);
         if c.size > 0 {

@@ -55,6 +55,9 @@ impl Workload for Dd {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "GNU dd"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         super::needs::Needs::space(SizeBlock::of(p).size, 2, "size")
             .engine(p)

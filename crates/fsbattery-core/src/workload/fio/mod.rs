@@ -170,6 +170,9 @@ impl Workload for FioJobs {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Invalidate
     }
+    fn reference(&self) -> &'static str {
+        "fio"
+    }
     fn needs(&self, _p: &Params) -> super::needs::Needs {
         let files = self.file.files();
         let bytes: u64 = files.values().fold(0u64, |a, s| a.saturating_add(*s));

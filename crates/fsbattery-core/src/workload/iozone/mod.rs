@@ -303,6 +303,9 @@ impl Workload for Iozone {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "iozone"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         let c = Config::of(p);
         // The test file and the record-rewrite test's file of one record (max_record at

@@ -208,6 +208,9 @@ impl Workload for Personality {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "filebench"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         use self::needs::{needs, Flow};
         let flow = match self.kind {

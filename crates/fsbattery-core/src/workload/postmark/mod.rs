@@ -190,6 +190,9 @@ impl Workload for Postmark {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "PostMark 1.53"
+    }
     fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
         let files = |n: &str, h: &str| MetricSpec::rate(n, "files/s", h);
         vec![

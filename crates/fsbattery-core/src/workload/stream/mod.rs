@@ -40,6 +40,9 @@ impl Workload for Stream {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "dd, cp, cat"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The file and its copy.
         super::needs::Needs::space(SizeBlock::of(p).size.saturating_mul(2), 3, "size")

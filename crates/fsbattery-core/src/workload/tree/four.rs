@@ -46,6 +46,9 @@ impl Workload for Tree4 {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "tar, cpio, rm"
+    }
     fn needs(&self, p: &Params) -> crate::workload::needs::Needs {
         // The trees and their cpio archive.
         super::tree_needs(&self.dataset(p).expect("tree4 has a dataset"), 2)

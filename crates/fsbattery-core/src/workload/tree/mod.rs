@@ -116,6 +116,9 @@ impl Workload for Tree {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
+    fn reference(&self) -> &'static str {
+        "tar, cpio, cp, rm"
+    }
     fn needs(&self, p: &Params) -> super::needs::Needs {
         // The tarball with the tree and its copy (11 tarballs at the end weigh about as much).
         tree_needs(&self.dataset(p).expect("tree has a dataset"), 11)
