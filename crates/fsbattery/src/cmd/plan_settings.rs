@@ -67,6 +67,7 @@ pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSet
         method: method.to_string(),
         source,
         note: own.and_then(|s| s.note.clone()),
+        tools: fsbattery_core::workload::find(name).map_or_else(Vec::new, |w| w.tool_versions()),
     };
     (method, setting)
 }
