@@ -291,4 +291,45 @@ mod tests {
         assert_eq!(n(&v1), n(&v0) + 1);
         assert!(p.base_commit() == 4);
     }
+
+    /// With git on PATH (skipped without it unless FSBATTERY_REQUIRE_PRIVILEGED=1): the same
+    /// plan made twice gives the same commit ids, the history and tree the plan says, and the
+    /// `base` tag far from the tip.
+    #[test]
+    fn the_repository_is_the_same_everywhere() {
+        if crate::process::on_path("git").is_none() {
+            let required = std::env::var("FSBATTERY_REQUIRE_PRIVILEGED").as_deref() == Ok("1");
+            assert!(
+                !required,
+                "git is not on PATH (FSBATTERY_REQUIRE_PRIVILEGED=1)"
+            );
+            eprintln!("skipped: needs git");
+            return;
+        }
+        let p = RepoPlan::new(200, 10, 3);
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        make(&p, a.path()).unwrap();
+        make(&p, b.path()).unwrap();
+        let git = |dir: &Path, args: &[&str]| -> String {
+            let o = std::process::Command::new("git")
+                .args(args)
+                .current_dir(dir.join("source.git"))
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{args:?}: {o:?}");
+            String::from_utf8(o.stdout).unwrap().trim().to_string()
+        };
+        let tip = git(a.path(), &["rev-parse", "main"]);
+        assert_eq!(tip, git(b.path(), &["rev-parse", "main"]));
+        assert_eq!(git(a.path(), &["rev-list", "--count", "main"]), "10");
+        let deleted: usize = p.history().iter().map(|c| c.deleted.len()).sum();
+        let files = git(a.path(), &["ls-tree", "-r", "--name-only", "main"]);
+        assert_eq!(files.lines().count(), 200 - deleted);
+        let base = git(a.path(), &["rev-parse", "base^{commit}"]);
+        let behind = git(a.path(), &["rev-list", "--count", &format!("{base}..main")]);
+        assert_eq!(behind, "9", "base is the first commit of ten");
+        let packs = git(a.path(), &["count-objects", "-v"]);
+        assert!(packs.contains("packs: 1"), "{packs}");
+    }
 }
