@@ -289,7 +289,7 @@ mod tests {
         let (v0, v1) = (p.content(5, 0), p.content(5, 1));
         let n = |b: &[u8]| b.iter().filter(|&&c| c == b'\n').count();
         assert_eq!(n(&v1), n(&v0) + 1);
-        assert!(p.base_commit() == 4);
+        assert_eq!(p.base_commit(), 4);
     }
 
     /// With git on PATH (skipped without it unless FSBATTERY_REQUIRE_PRIVILEGED=1): the same
