@@ -50,6 +50,10 @@ pub struct WorkloadSetting {
     /// The suite's note on this workload (why a parameter is fixed), if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The versions of the programs it runs ("git version 2.39.5"), read when the plan was
+    /// built; empty for workloads that run none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
 }
 
 /// A suite's default for one mkfs/mount option of one target, and what the target used.

@@ -32,6 +32,15 @@ pub fn lines(settings: Option<&RunSettings>) -> Vec<String> {
     if !opts.is_empty() {
         out.push(format!("suite mkfs/mount options: {}", opts.join("; ")));
     }
+    let tools: Vec<String> = s
+        .workloads
+        .iter()
+        .filter(|w| !w.tools.is_empty())
+        .map(|w| format!("{}: {}", w.workload, w.tools.join(", ")))
+        .collect();
+    if !tools.is_empty() {
+        out.push(format!("programs: {}", tools.join("; ")));
+    }
     if let Some(Chosen {
         note: Some(note), ..
     }) = &s.memory
@@ -59,6 +68,7 @@ mod tests {
                 method: "commands".into(),
                 source: "suite piszcz2006".into(),
                 note: None,
+                tools: Vec::new(),
             }],
             fs_options: vec![FsOptionSetting {
                 target: "loop:xfs".into(),

@@ -14,6 +14,7 @@
 //! writes to a user's tarball.
 
 mod compare;
+mod generated;
 mod generator;
 mod hash;
 pub mod profile;
@@ -23,6 +24,7 @@ mod tarball;
 
 pub use compare::{Comparison, DiffKind, Difference, Stores, StoresProbe};
 pub use fsbattery_record::dataset::{DatasetInfo, DatasetSpec};
+pub use generated::{Generated, MakeFn};
 pub use generator::{generate, Manifest};
 pub use hash::{content_hash, summarize, TreeSummary};
 pub use profile::{Profile, PROFILES};

@@ -21,6 +21,8 @@ pub struct DatasetStore {
     dir: PathBuf,
     user: Option<SourceDataset>,
     prepared: Mutex<Vec<(DatasetSpec, Arc<SourceDataset>)>>,
+    /// Generated sources other than trees (git repositories, C projects), by name.
+    generated: Mutex<Vec<(String, PathBuf)>>,
     /// Owns `dir`: its drop removes it (declared last, so it drops after the datasets).
     _owner: Box<dyn Debug + Send + Sync>,
 }
@@ -43,6 +45,7 @@ impl DatasetStore {
             dir,
             user,
             prepared: Mutex::new(Vec::new()),
+            generated: Mutex::new(Vec::new()),
             _owner: Box::new(owner),
         })
     }
@@ -88,6 +91,18 @@ impl DatasetStore {
         let ds = Arc::new(ds);
         done.push((key, Arc::clone(&ds)));
         Ok(ds)
+    }
+
+    /// The directory of the generated source `g`, made now unless it already was (see
+    /// [`super::Generated`]); a user's tarball does not replace it.
+    pub fn prepare_generated(&self, g: &super::Generated) -> Result<PathBuf, DatasetError> {
+        let mut done = self.generated.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, dir)) = done.iter().find(|(n, _)| *n == g.name) {
+            return Ok(dir.clone());
+        }
+        let dir = super::generated::make_in(&self.dir, g)?;
+        done.push((g.name.clone(), dir.clone()));
+        Ok(dir)
     }
 
     /// Every dataset prepared so far, in order (for the run record).

@@ -137,6 +137,8 @@ pub const PROVIDERS: &[Provider] = &[
     p("postmark", "postmark", None, None),
     same("cc", "gcc"),
     same("gcc", "gcc"),
+    same("make", "make"),
+    same("git", "git"),
     same("chromium", "chromium"),
     same("zsh", "zsh"),
     same("fish", "fish"),

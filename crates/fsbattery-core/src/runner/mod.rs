@@ -729,6 +729,10 @@ fn prepare_datasets(
             ));
             store.prepare(&spec).map_err(std::io::Error::other)?;
         }
+        if let Some(g) = w.workload.generated(&w.params) {
+            obs.message(&format!("generating the source of {}", w.workload.name()));
+            store.prepare_generated(&g).map_err(std::io::Error::other)?;
+        }
     }
     Ok(store.prepared().iter().map(|d| d.info()).collect())
 }

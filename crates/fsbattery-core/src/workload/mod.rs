@@ -8,9 +8,11 @@
 
 mod bigfile;
 mod bonnie;
+mod build;
 mod dd;
 mod ffsb;
 pub mod fio;
+mod git;
 mod io500;
 mod iozone;
 mod metadata;
@@ -23,7 +25,7 @@ mod stream;
 mod tree;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
-use shared::{blockio, ctx, fileset, fsops, io, scratch};
+use shared::{app_cmd, blockio, ctx, fileset, fsops, io, scratch};
 pub use shared::{command, layout, needs};
 
 pub use ctx::{Method, WorkloadCtx};
@@ -50,10 +52,28 @@ pub trait Workload: Sync {
     fn dataset(&self, _params: &Params) -> Option<DatasetSpec> {
         None
     }
+    /// A source other than a kernel tree that it reads (a git repository, a C project),
+    /// generated once per run on the source disk before any target is touched, like
+    /// [`Self::dataset`]; `None` for workloads that need none.
+    fn generated(&self, _params: &Params) -> Option<crate::dataset::Generated> {
+        None
+    }
     /// The programs it runs as child processes with `--method commands` (checked when the
     /// plan is built; `fsbattery setup --method commands` installs them).
     fn commands(&self) -> &'static [&'static str] {
         &[]
+    }
+    /// Whether it runs [`Self::commands`] whatever the method (an application such as git or
+    /// make has no native form): the plan then checks them and `fsbattery setup` installs
+    /// them for every run that names it.
+    fn always_commands(&self) -> bool {
+        false
+    }
+    /// The versions of the programs it runs, one line each ("git version 2.39.5"), read
+    /// once when the plan is built and kept in the run's settings; empty for workloads that
+    /// run none.
+    fn tool_versions(&self) -> Vec<String> {
+        Vec::new()
     }
     /// What the reference tool this workload follows does to the page cache before each
     /// timed phase (`run --cache tool`, the default). No default: a workload that forgot to
@@ -107,6 +127,8 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &personality::VARMAIL,
         &personality::WEBSERVER,
         &io500::Io500,
+        &git::Git,
+        &build::Build,
     ]
 }
 

@@ -317,17 +317,27 @@ fn check_programs(
     methods: &[WorkloadSetting],
 ) -> Result<(), UsageError> {
     for (w, m) in workloads.iter().zip(methods) {
-        if w.method != Method::Commands {
+        if w.method != Method::Commands && !w.workload.always_commands() {
             continue;
         }
         let Some(p) = workload::command::missing_program(w.workload.commands()) else {
             continue;
         };
+        let need = fsbattery_core::packages::Need::program(&p);
+        if w.workload.always_commands() {
+            return Err(UsageError::Invalid(format!(
+                "workload {} runs `{p}`, which is not on PATH: {}, or run `fsbattery setup \
+                 --workload {}`, or leave {} out",
+                w.workload.name(),
+                fsbattery_core::packages::hint_here(&need),
+                w.workload.name(),
+                w.workload.name()
+            )));
+        }
         let who = match m.source.as_str() {
             "--method" => "--method commands".to_string(),
             suite => format!("{} runs as commands ({suite}) and", w.workload.name()),
         };
-        let need = fsbattery_core::packages::Need::program(&p);
         return Err(UsageError::Invalid(format!(
             "{who} needs `{p}`, which is not on PATH: {}, or run \
              `fsbattery setup --method commands`, or use --method native",

@@ -54,10 +54,14 @@ pub fn pause(
     Ok((d, chosen))
 }
 
-/// A workload's method: `--method` for every workload, else its suite entry's, else native.
+/// A workload's method: commands for an application (git, make), else `--method` for every
+/// workload, else its suite entry's, else native.
 pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSetting) {
     let own = suite.workload_settings.get(name);
+    let app = fsbattery_core::workload::find(name).is_some_and(|w| w.always_commands());
     let (method, source) = match (args.method, own.and_then(|s| s.method)) {
+        // An application (git, make) has no native form: it runs its programs whatever asked.
+        _ if app => (Method::Commands, "default".to_string()),
         (Some(m), _) => (m.into(), "--method".to_string()),
         (None, Some(m)) => (m, from_suite(args, suite)),
         (None, None) => (Method::Native, "default".to_string()),
@@ -67,6 +71,7 @@ pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSet
         method: method.to_string(),
         source,
         note: own.and_then(|s| s.note.clone()),
+        tools: fsbattery_core::workload::find(name).map_or_else(Vec::new, |w| w.tool_versions()),
     };
     (method, setting)
 }

@@ -283,10 +283,9 @@ fn print_results(
 /// directory: `--source-dir`, else the work directory. A bad `--tree-tarball` fails here,
 /// before any target is set up.
 fn attach_datasets(plan: &mut runner::CheckedPlan, args: &RunArgs) -> anyhow::Result<()> {
-    let needed = plan
-        .workloads
-        .iter()
-        .any(|w| w.workload.dataset(&w.params).is_some());
+    let needed = plan.workloads.iter().any(|w| {
+        w.workload.dataset(&w.params).is_some() || w.workload.generated(&w.params).is_some()
+    });
     if !needed {
         return Ok(());
     }

@@ -150,6 +150,15 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
             }
         }
     }
+    // Applications (git, make) run their programs whatever the method.
+    for w in workload_names(args)?
+        .iter()
+        .filter_map(|n| workload::find(n))
+    {
+        if w.always_commands() {
+            needs.extend(w.commands().iter().map(|p| Need::program(p)));
+        }
+    }
     // A suite may run some workloads as commands itself (S1's touch and mkdir): their
     // programs are needed even without --method commands.
     if method == Method::Native {

@@ -2,6 +2,7 @@
 //! need from a target, where MPI ranks put their files, block and file-set IO, filesystem
 //! operations done the seeds' way, and command mode.
 
+pub(super) mod app_cmd;
 pub(super) mod blockio;
 pub mod command;
 pub(super) mod ctx;
