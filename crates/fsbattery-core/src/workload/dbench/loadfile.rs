@@ -297,13 +297,18 @@ pub struct Loadfile {
     pub bytes_per_pass: u64,
     /// SHA-256 of the file's bytes, hex.
     pub sha256: String,
+    /// Bytes one client's files can hold at once, at most: the sum over the names it opens
+    /// of the furthest byte written to each.
+    pub peak_bytes: u64,
+    /// Names one client creates or opens (files and directories).
+    pub names: u64,
 }
 
 impl Loadfile {
     /// Read and check the loadfile at `path`.
     pub fn read(path: &str) -> Result<Loadfile, String> {
         let bytes = std::fs::read(path).map_err(|e| {
-            format!("cannot read the loadfile {path}: {e} (install dbench, e.g. `fsbattery setup --workload dbench`, or give -c FILE)")
+            format!("cannot read the loadfile {path}: {e} (install the dbench package, e.g. apt-get install dbench, or give -c FILE)")
         })?;
         Loadfile::parse(path, &bytes)
     }
@@ -316,6 +321,8 @@ impl Loadfile {
         })?;
         let (mut counts, mut bytes_per_pass, mut lines) = ([0u64; 17], 0u64, Vec::new());
         let (mut words, mut scratch) = (Vec::new(), String::new());
+        let mut open = std::collections::HashMap::<i64, String>::new();
+        let mut extent = std::collections::HashMap::<String, u64>::new();
         for (i, line) in text.lines().enumerate() {
             let at = |m: String| format!("{path} line {}: {m}", i + 1);
             if line.len() > MAX_LINE {
@@ -330,6 +337,15 @@ impl Loadfile {
             if let Some(op) = parse_line(&words).map_err(at)? {
                 if let Some(k) = op.kind.index() {
                     counts[k] += 1;
+                }
+                if let (Kind::NTCreateX | Kind::Mkdir, Some(p)) = (op.kind, op.path1) {
+                    open.insert(op.n[3], p.to_string());
+                    extent.entry(p.to_string()).or_default();
+                }
+                if let (Kind::WriteX, Some(p)) = (op.kind, open.get(&op.n[0])) {
+                    let end = op.n[1].clamp(0, 1 << 40) as u64 + op.n[2].clamp(0, 1 << 24) as u64;
+                    let e = extent.entry(p.clone()).or_default();
+                    *e = (*e).max(end);
                 }
                 if matches!(op.kind, Kind::ReadX | Kind::WriteX) {
                     if !(0..=1 << 24).contains(&op.n[2]) {
@@ -349,6 +365,8 @@ impl Loadfile {
             counts,
             bytes_per_pass,
             sha256: format!("{:x}", Sha256::digest(bytes)),
+            peak_bytes: extent.values().fold(0u64, |a, b| a.saturating_add(*b)),
+            names: extent.len() as u64,
         })
     }
 
