@@ -10,9 +10,9 @@
 //!
 //! Decided, not hoped for: a fixed number of rounds ([`ROUNDS`]), all of which count; the
 //! verdict is the median, and the order-statistic interval around it (the 2nd smallest to the
-//! 2nd largest of 8 ratios: 93 % coverage of the median by the sign test) is printed with it.
+//! 2nd largest of 7 ratios: 88 % coverage of the median by the sign test) is printed with it.
 //! A dbench run here is `-t 3 2`: dbench's warmup is a fifth of -t, 0 s, so each run lasts
-//! about 3.5 s with its setup and cleanup, and 8 rounds of two runs stay under a minute.
+//! about 3.5 s with its setup and cleanup, and 7 rounds of two runs stay under a minute.
 //!
 //! Prerequisites: root, /dev/loop-control, mkfs.ext4, dbench with its client.txt. Missing ones
 //! SKIP with the reason, unless FSBATTERY_REQUIRE_PRIVILEGED=1, where they FAIL.
@@ -27,7 +27,7 @@ use std::process::{Command, Stdio};
 
 const TOLERANCE: f64 = 0.10;
 /// Rounds, each one run of each side.
-const ROUNDS: u32 = 8;
+const ROUNDS: u32 = 7;
 /// The command line both sides run.
 const ARGS: &str = "-t 3 2";
 
@@ -87,7 +87,10 @@ fn dbench_agrees_with_dbench_4_0() {
             nix::unistd::sync();
             (ours(), t)
         };
-        eprintln!("ROUND {round}: fsbattery {o:.1} MB/s, dbench {t:.1} MB/s, ratio {:.3}", o / t);
+        eprintln!(
+            "ROUND {round}: fsbattery {o:.1} MB/s, dbench {t:.1} MB/s, ratio {:.3}",
+            o / t
+        );
         assert!(o > 0.0 && t > 0.0, "a side measured nothing");
         ratios.push(o / t);
     }
@@ -96,7 +99,7 @@ fn dbench_agrees_with_dbench_4_0() {
     let m = median(ratios);
     eprintln!(
         "AGREEMENT dbench throughput / dbench 4.0 Throughput = median per-round ratio {m:.3} \
-         (93 % interval {:.3}..{:.3}, ±{}%)",
+         (88 % interval {:.3}..{:.3}, ±{}%)",
         sorted[1],
         sorted[sorted.len() - 2],
         TOLERANCE * 100.0

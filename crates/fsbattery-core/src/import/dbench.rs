@@ -88,7 +88,8 @@ impl Importer for Dbench {
                 params.insert("loadfile".to_string(), load);
             } else if line.trim_start().starts_with("Operation") && line.contains("AvgLat") {
                 table += 1;
-            } else if table == 1 && !line.trim().is_empty() && !line.trim_start().starts_with("---") {
+            } else if table == 1 && !line.trim().is_empty() && !line.trim_start().starts_with("---")
+            {
                 rows.push(op_row(line)?);
             } else if table == 1 && line.trim().is_empty() {
                 table = 2;
@@ -97,7 +98,9 @@ impl Importer for Dbench {
             }
         }
         let Some((mbs, sync, sync_dir, clients, procs, lat)) = closing else {
-            return Err("no \"Throughput … MB/sec\" line: give the output of a finished dbench run".into());
+            return Err(
+                "no \"Throughput … MB/sec\" line: give the output of a finished dbench run".into(),
+            );
         };
         params.insert("clients".into(), procs.to_string());
         if clients != procs && procs > 0 {
@@ -106,9 +109,17 @@ impl Importer for Dbench {
         params.insert("sync".into(), u8::from(sync).to_string());
         params.insert("sync_dir".into(), u8::from(sync_dir).to_string());
         let mut metrics = vec![
-            (MetricSpec::rate("throughput", "MB/s", "dbench's Throughput"), value(mbs)),
             (
-                MetricSpec::latency_ms("max_latency", "operation", Stat::Max, "dbench's max_latency"),
+                MetricSpec::rate("throughput", "MB/s", "dbench's Throughput"),
+                value(mbs),
+            ),
+            (
+                MetricSpec::latency_ms(
+                    "max_latency",
+                    "operation",
+                    Stat::Max,
+                    "dbench's max_latency",
+                ),
                 value(lat),
             ),
         ];
@@ -170,7 +181,11 @@ mod tests {
             })
             .unwrap_or_default();
         for (m, _) in &p.metrics {
-            assert!(native.is_empty() || native.contains(&m.name), "{} not native", m.name);
+            assert!(
+                native.is_empty() || native.contains(&m.name),
+                "{} not native",
+                m.name
+            );
         }
     }
 
@@ -180,9 +195,15 @@ mod tests {
         let e = Dbench.parse(cut.as_bytes()).unwrap_err();
         assert!(e.contains("Throughput"), "{e}");
         let bad = HERE.replace("max_latency=99.063", "max_latency=x");
-        assert!(Dbench.parse(bad.as_bytes()).unwrap_err().contains("Throughput line"));
+        assert!(Dbench
+            .parse(bad.as_bytes())
+            .unwrap_err()
+            .contains("Throughput line"));
         let row = HERE.replace(" Flush            768", " Flush            many");
-        assert!(Dbench.parse(row.as_bytes()).unwrap_err().contains("operation row"));
+        assert!(Dbench
+            .parse(row.as_bytes())
+            .unwrap_err()
+            .contains("operation row"));
         assert!(!Dbench.detect(b"[RESULT] ior-easy-write 1 GiB/s : time 1 seconds"));
     }
 }

@@ -91,8 +91,13 @@ pub trait Importer: Sync {
 }
 
 /// Every importer, tried in this order when detecting.
-pub static IMPORTERS: &[&dyn Importer] =
-    &[&fio::Fio, &bonnie::Bonnie, &iozone::Iozone, &io500::Io500, &dbench::Dbench];
+pub static IMPORTERS: &[&dyn Importer] = &[
+    &fio::Fio,
+    &bonnie::Bonnie,
+    &iozone::Iozone,
+    &io500::Io500,
+    &dbench::Dbench,
+];
 
 /// The importer named `name` (for `--from`).
 pub fn by_name(name: &str) -> Option<&'static dyn Importer> {

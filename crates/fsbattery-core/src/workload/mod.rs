@@ -8,7 +8,7 @@
 
 mod bigfile;
 mod bonnie;
-mod dbench;
+pub mod dbench;
 mod dd;
 mod ffsb;
 pub mod fio;

@@ -94,13 +94,19 @@ impl Config {
 
 /// Most seconds `-t` takes (a day, fsbattery's longest phase).
 const MAX_TIME: u64 = crate::params::MAX_RUNTIME;
+/// Fewest seconds `-t` takes: with -t 1 dbench ends at its first tick, before any tick
+/// measured throughput, and reports 0 MB/sec.
+const MIN_TIME: u64 = 2;
 /// Most clients in all (processes × clients per process).
 const MAX_CLIENTS: u64 = 4096;
 
 /// Options dbench 4.0 has that fsbattery refuses, with the reason.
 const REFUSED: &[(&str, &str)] = &[
     ("-T", "TCP socket options are tbench's (no sockets here)"),
-    ("--tcp-options", "TCP socket options are tbench's (no sockets here)"),
+    (
+        "--tcp-options",
+        "TCP socket options are tbench's (no sockets here)",
+    ),
     (
         "-x",
         "extended attributes (user.DosAttrib) are not reproduced",
@@ -242,13 +248,12 @@ fn long_option(
         Ok(())
     };
     match name {
-        "timelimit" => c.timelimit = number("--timelimit", &value()?, 1, MAX_TIME)?,
+        "timelimit" => c.timelimit = number("--timelimit", &value()?, MIN_TIME, MAX_TIME)?,
         "loadfile" => c.loadfile = nonempty("--loadfile", value()?)?,
         "directory" => c.directory = nonempty("--directory", value()?)?,
         "target-rate" => c.target_rate = rate(&value()?)?,
         "clients-per-process" => {
-            c.clients_per_process =
-                number("--clients-per-process", &value()?, 1, MAX_CLIENTS)?
+            c.clients_per_process = number("--clients-per-process", &value()?, 1, MAX_CLIENTS)?
         }
         "sync" => flag(&mut c.sync_open)?,
         "sync-dir" => flag(&mut c.sync_dirs)?,
@@ -278,7 +283,7 @@ fn short_options(c: &mut Config, a: &str, w: &[String], mut i: usize) -> Result<
             v.ok_or_else(|| format!("-{ch} needs a value"))
         };
         match ch {
-            't' => c.timelimit = number("-t", &value()?, 1, MAX_TIME)?,
+            't' => c.timelimit = number("-t", &value()?, MIN_TIME, MAX_TIME)?,
             'c' => c.loadfile = nonempty("-c", value()?)?,
             'D' => c.directory = nonempty("-D", value()?)?,
             'R' => c.target_rate = rate(&value()?)?,
@@ -295,7 +300,10 @@ fn short_options(c: &mut Config, a: &str, w: &[String], mut i: usize) -> Result<
                 continue;
             }
             'T' | 'x' => {
-                let (n, why) = REFUSED.iter().find(|(n, _)| n[1..] == ch.to_string()).expect("listed");
+                let (n, why) = REFUSED
+                    .iter()
+                    .find(|(n, _)| n[1..] == ch.to_string())
+                    .expect("listed");
                 return Err(format!("option {n} is not supported: {why}"));
             }
             _ => return Err(unknown(&format!("-{ch}"))),
@@ -361,6 +369,7 @@ mod tests {
             ("-t 2 2 server", "server"),
             ("-t abc 2", "-t"),
             ("-t 0 2", "-t"),
+            ("-t 1 2", "from 2"),
             ("-t", "-t"),
             ("-D /tmp 2", "-D /tmp"),
             ("-D ../up 2", "-D ../up"),

@@ -220,7 +220,14 @@ impl<'c> Client<'c> {
         Ok(())
     }
 
-    fn createx(&mut self, f: &str, opts: i64, disp: i64, fnum: i64, ok: bool) -> Result<(), Failure> {
+    fn createx(
+        &mut self,
+        f: &str,
+        opts: i64,
+        disp: i64,
+        fnum: i64,
+        ok: bool,
+    ) -> Result<(), Failure> {
         let c = cstr(f);
         self.resolve(&c);
         let mut flags = libc::O_RDWR;
@@ -272,7 +279,11 @@ impl<'c> Client<'c> {
 
     fn close(&mut self, handle: i64) -> Result<(), Failure> {
         self.find_handle(handle)?;
-        let i = self.table.iter().position(|h| h.handle == handle).unwrap_or(0);
+        let i = self
+            .table
+            .iter()
+            .position(|h| h.handle == handle)
+            .unwrap_or(0);
         let h = self.table.swap_remove(i);
         // SAFETY: the fd was open and leaves the table here.
         unsafe { libc::close(h.fd) };
@@ -438,7 +449,15 @@ fn expect(r: libc::c_int, ok: bool, what: impl FnOnce() -> String) -> Result<(),
     }
     let e = io::Error::last_os_error();
     let want = if ok { "success" } else { "an error" };
-    Err(format!("{} gave {}, the loadfile expects {want}", what(), if r == 0 { "success".to_string() } else { e.to_string() }))
+    Err(format!(
+        "{} gave {}, the loadfile expects {want}",
+        what(),
+        if r == 0 {
+            "success".to_string()
+        } else {
+            e.to_string()
+        }
+    ))
 }
 
 /// readdir `dir` until `stop` says so (or the end).

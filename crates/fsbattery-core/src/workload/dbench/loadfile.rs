@@ -151,24 +151,27 @@ const MAX_LINE: usize = 1022;
 const MAX_WORD: usize = 99;
 const MAX_WORDS: usize = 19;
 
-/// Split `line` into `words` as child.c does (see the module notes); `scratch` is reused.
-pub fn tokenize(line: &str, words: &mut Vec<String>, scratch: &mut String) {
+/// Split `line` into words as child.c does (see the module notes), into `words` (reused,
+/// like dbench's fixed buffers: no allocation per line once they have grown); returns how
+/// many words the line has (`words[..n]`); `scratch` is reused too.
+pub fn tokenize(line: &str, words: &mut Vec<String>, scratch: &mut String) -> usize {
     scratch.clear();
-    scratch.push_str(line);
-    if scratch.contains('\\') {
-        *scratch = scratch.replace('\\', "/");
-    }
+    scratch.extend(line.chars().map(|c| if c == '\\' { '/' } else { c }));
     if scratch.contains(" /") {
         *scratch = scratch.replace(" /", " ");
     }
-    words.clear();
+    let mut n = 0;
     let mut rest = scratch.as_str();
-    while words.len() < MAX_WORDS {
+    while n < MAX_WORDS {
         rest = rest.trim_start_matches(' ');
         if rest.is_empty() {
             break;
         }
-        let mut w = String::new();
+        if n == words.len() {
+            words.push(String::new());
+        }
+        let w = &mut words[n];
+        w.clear();
         let mut quoted = false;
         let mut end = rest.len();
         for (i, c) in rest.char_indices() {
@@ -181,9 +184,10 @@ pub fn tokenize(line: &str, words: &mut Vec<String>, scratch: &mut String) {
                 w.push(c);
             }
         }
-        words.push(w);
+        n += 1;
         rest = rest.get(end + 1..).unwrap_or("");
     }
+    n
 }
 
 /// strtol(s, NULL, 0): optional sign, `0x` hex, leading `0` octal, else decimal; stops at the
@@ -316,7 +320,11 @@ impl Loadfile {
     /// Check the loadfile `bytes` read from `path` (pure: what the fuzz target runs).
     pub fn parse(path: &str, bytes: &[u8]) -> Result<Loadfile, String> {
         let text = std::str::from_utf8(bytes).map_err(|e| {
-            let line = bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() + 1;
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+                + 1;
             format!("{path} line {line}: not UTF-8 text")
         })?;
         let (mut counts, mut bytes_per_pass, mut lines) = ([0u64; 17], 0u64, Vec::new());
@@ -333,8 +341,8 @@ impl Loadfile {
             if line.contains('\0') {
                 return Err(at("a NUL byte (no path can hold one)".into()));
             }
-            tokenize(line, &mut words, &mut scratch);
-            if let Some(op) = parse_line(&words).map_err(at)? {
+            let n = tokenize(line, &mut words, &mut scratch);
+            if let Some(op) = parse_line(&words[..n]).map_err(at)? {
                 if let Some(k) = op.kind.index() {
                     counts[k] += 1;
                 }
@@ -387,8 +395,8 @@ mod tests {
 
     fn op(line: &str) -> Option<(Kind, Option<String>, [i64; 4], bool)> {
         let (mut w, mut s) = (Vec::new(), String::new());
-        tokenize(line, &mut w, &mut s);
-        parse_line(&w)
+        let n = tokenize(line, &mut w, &mut s);
+        parse_line(&w[..n])
             .unwrap()
             .map(|o| (o.kind, o.path1.map(String::from), o.n, o.ok))
     }
@@ -397,13 +405,17 @@ mod tests {
     fn lines_are_read_as_child_c_reads_them() {
         let (k, p, n, ok) =
             op(r#"NTCreateX "\clients\client1\~dmtmp" 0x1 0x2 9937 NT_STATUS_OK"#).unwrap();
-        assert_eq!((k, p.as_deref(), ok), (Kind::NTCreateX, Some("/clients/client1/~dmtmp"), true));
+        assert_eq!(
+            (k, p.as_deref(), ok),
+            (Kind::NTCreateX, Some("/clients/client1/~dmtmp"), true)
+        );
         assert_eq!(n[1..], [1, 2, 9937]);
         let (k, _, n, ok) = op("WriteX 9938 65534 1 1 NT_STATUS_OK").unwrap();
         assert_eq!((k, n, ok), (Kind::WriteX, [9938, 65534, 1, 1], true));
-        let (_, _, _, ok) =
-            op(r#"NTCreateX "\clients\client1\mixfile" 0x40 0x1 9935 NT_STATUS_OBJECT_NAME_NOT_FOUND"#)
-                .unwrap();
+        let (_, _, _, ok) = op(
+            r#"NTCreateX "\clients\client1\mixfile" 0x40 0x1 9935 NT_STATUS_OBJECT_NAME_NOT_FOUND"#,
+        )
+        .unwrap();
         assert!(!ok);
         // An unquoted path loses its slash to the " /" rule, so dbench gives it no file name.
         let (_, p, _, _) = op(r"Unlink \clients\x 0x20 NT_STATUS_OK").unwrap();
@@ -411,7 +423,10 @@ mod tests {
         assert_eq!(op("# comment NT_STATUS_OK"), None);
         assert_eq!(op("Close"), None);
         assert_eq!(op("12.5 Close 7 0x0").unwrap().3, true);
-        assert_eq!((ival("0x40"), ival("010"), ival("12ab"), ival("x")), (64, 8, 12, 0));
+        assert_eq!(
+            (ival("0x40"), ival("010"), ival("12ab"), ival("x")),
+            (64, 8, 12, 0)
+        );
     }
 
     #[test]
@@ -429,7 +444,9 @@ mod tests {
             assert_eq!(e.lines().count(), 1);
         }
         let long = format!("Close {} NT_STATUS_OK\n", "1".repeat(1100));
-        assert!(Loadfile::parse("l", long.as_bytes()).unwrap_err().contains("line 1"));
+        assert!(Loadfile::parse("l", long.as_bytes())
+            .unwrap_err()
+            .contains("line 1"));
         assert!(Loadfile::parse("l", b"Close 1 NT_STATUS_OK\n\xff\n")
             .unwrap_err()
             .contains("line 2: not UTF-8"));

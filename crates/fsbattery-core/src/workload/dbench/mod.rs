@@ -23,8 +23,8 @@ mod run;
 
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::{UsageError, WorkloadError};
-use crate::model::Stat;
 use crate::model::MetricSpec;
+use crate::model::Stat;
 use crate::params::{ParamSpec, Params};
 use args::Config;
 use loadfile::Loadfile;
@@ -35,15 +35,20 @@ pub const PREFIX: &str = "dbench:";
 
 /// The plain workload's parameters.
 static PARAMS: [ParamSpec; 5] = [
-    super::shared::specs::count("clients", "dbench processes (NPROCS), one client each", 2, 4)
-        .range(1, 4096),
+    super::shared::specs::count(
+        "clients",
+        "dbench processes (NPROCS), one client each",
+        2,
+        4,
+    )
+    .range(1, 4096),
     super::shared::specs::count(
         "timelimit",
         "seconds timed after the warmup (-t); the warmup is a fifth of it",
         10,
         60,
     )
-    .range(1, crate::params::MAX_RUNTIME),
+    .range(2, crate::params::MAX_RUNTIME),
     super::shared::specs::flag("sync", "open files O_SYNC (-s)", 0),
     super::shared::specs::flag("sync_dir", "fdatasync the directory after a change (-S)", 0),
     super::shared::specs::flag("fsync", "fsync after every write (-F)", 0),
@@ -248,11 +253,11 @@ impl Workload for Dbench {
         let dir = scratch.join(&cfg.directory);
         std::fs::create_dir_all(&dir)
             .map_err(|e| WorkloadError::io(format!("create {}", dir.display()), e))?;
-        let dir_text = dir.to_str().ok_or_else(|| {
-            WorkloadError::Failed(format!("{}: not a UTF-8 path", dir.display()))
+        let root = scratch.path().to_str().ok_or_else(|| {
+            WorkloadError::Failed(format!("{}: not a UTF-8 path", scratch.path().display()))
         })?;
         ctx.next_phase("throughput");
-        let (s, t) = ctx.phase(&[], || run::run(&cfg, &lf, dir_text))?;
+        let (s, t) = ctx.phase(&[], || run::run(&cfg, &lf, root))?;
         ctx.record("throughput", &t, s.throughput);
         ctx.record("max_latency", &t, s.max_latency_ms);
         for k in lf.kinds() {

@@ -64,7 +64,8 @@ pub struct Summary {
 struct Run<'a> {
     cfg: &'a Config,
     lf: &'a Loadfile,
-    dir: String,
+    /// dbench's working directory (the scratch directory).
+    root: String,
     epoch: Instant,
     done: AtomicBool,
     failed: Mutex<Option<String>>,
@@ -77,13 +78,14 @@ impl Run<'_> {
     }
 }
 
-/// Run dbench as `cfg` says in `dir` (which exists), until done or interrupted.
-pub fn run(cfg: &Config, lf: &Loadfile, dir: &str) -> Result<Summary, WorkloadError> {
+/// Run dbench as `cfg` says with `root` as its working directory (`-D` inside it exists),
+/// until done or interrupted.
+pub fn run(cfg: &Config, lf: &Loadfile, root: &str) -> Result<Summary, WorkloadError> {
     let n = cfg.clients() as usize;
     let r = Run {
         cfg,
         lf,
-        dir: dir.to_string(),
+        root: root.to_string(),
         epoch: Instant::now(),
         done: AtomicBool::new(false),
         failed: Mutex::new(None),
@@ -98,7 +100,10 @@ pub fn run(cfg: &Config, lf: &Loadfile, dir: &str) -> Result<Summary, WorkloadEr
                 .name(format!("dbench-{p}"))
                 .spawn_scoped(s, move || {
                     if let Err(e) = process(r, p * per..(p + 1) * per, start) {
-                        r.failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                        r.failed
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get_or_insert(e);
                         r.done.store(true, Relaxed);
                     }
                 })
@@ -243,7 +248,8 @@ impl Pace {
         if targett > elapsed {
             sleep_unless_done(r, targett - elapsed);
         } else {
-            c.max_latency.fetch_max(((elapsed - targett) * 1e9) as u64, Relaxed);
+            c.max_latency
+                .fetch_max(((elapsed - targett) * 1e9) as u64, Relaxed);
         }
     }
 }
@@ -259,10 +265,35 @@ fn sleep_unless_done(r: &Run<'_>, secs: f64) {
     }
 }
 
+/// The directory this thread's clients name their files from, as dbench does: `-D` as given
+/// (default "."), relative to the working directory, which this thread takes as its own
+/// (unshare(CLONE_FS) gives a thread a current directory of its own, as a forked dbench
+/// process has). Absolute paths walk every component above the target on every call, which
+/// dbench's relative names do not; only if the kernel refuses is `-D` joined to the root.
+fn base_directory(r: &Run<'_>) -> String {
+    let root = std::ffi::CString::new(r.root.as_str()).unwrap_or_default();
+    // SAFETY: unshare(CLONE_FS) only detaches this thread's cwd/root/umask; chdir takes a
+    // NUL-terminated path.
+    let own = unsafe { libc::unshare(libc::CLONE_FS) == 0 && libc::chdir(root.as_ptr()) == 0 };
+    if own {
+        r.cfg.directory.clone()
+    } else {
+        format!("{}/{}", r.root, r.cfg.directory)
+    }
+}
+
 /// One dbench process: its clients replay the loadfile together, line by line.
 fn process(r: &Run<'_>, ids: std::ops::Range<usize>, start: &Barrier) -> Result<(), String> {
+    let dir = base_directory(r);
     let mut clients: Vec<(usize, String, Client<'_>, Pace)> = ids
-        .map(|id| (id, format!("client{id}"), Client::new(r.cfg, &r.dir), Pace::new()))
+        .map(|id| {
+            (
+                id,
+                format!("client{id}"),
+                Client::new(r.cfg, &dir),
+                Pace::new(),
+            )
+        })
         .collect();
     start.wait();
     let (mut words, mut scratch) = (Vec::new(), String::new());
@@ -279,13 +310,15 @@ fn process(r: &Run<'_>, ids: std::ops::Range<usize>, start: &Barrier) -> Result<
             // dbench checks its parent is alive before every line.
             // SAFETY: signal 0 only checks the process exists.
             unsafe { libc::kill(me, 0) };
-            tokenize(line, &mut words, &mut scratch);
-            let Ok(Some(op)) = parse_line(&words) else {
+            let n = tokenize(line, &mut words, &mut scratch);
+            let Ok(Some(op)) = parse_line(&words[..n]) else {
                 continue;
             };
             for (id, cname, client, pace) in clients.iter_mut() {
                 let name = |p: Option<&str>| {
-                    p.map_or(String::new(), |p| format!("{}{p}", r.dir).replace("client1", cname))
+                    p.map_or(String::new(), |p| {
+                        format!("{dir}{p}").replace("client1", cname)
+                    })
                 };
                 let (f1, f2) = (name(op.path1), name(op.path2));
                 let shared = &r.clients[*id];

@@ -38,7 +38,10 @@ fn write_load(dir: &std::path::Path, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
-fn run_on(w: &dyn Workload, root: &std::path::Path) -> Result<BTreeMap<String, f64>, WorkloadError> {
+fn run_on(
+    w: &dyn Workload,
+    root: &std::path::Path,
+) -> Result<BTreeMap<String, f64>, WorkloadError> {
     let p = Params::default_for(w.params());
     let mut got = BTreeMap::new();
     let mut on = |m: &str, s: Sample| {
@@ -56,7 +59,7 @@ fn a_command_line_run_reports_dbench_figures_and_cleans_up() {
     let lf = write_load(tmp.path(), LOAD);
     let root = tmp.path().join("target");
     std::fs::create_dir(&root).unwrap();
-    let name = format!("dbench:-c {lf} -t 1 -S -D sub --clients-per-process=2 2");
+    let name = format!("dbench:-c {lf} -t 2 -S -D sub --clients-per-process=2 2");
     let w = load(&name).unwrap();
     let p = Params::default_for(w.params());
     let names: Vec<String> = w.metrics(&p).into_iter().map(|m| m.name).collect();
@@ -68,11 +71,18 @@ fn a_command_line_run_reports_dbench_figures_and_cleans_up() {
         assert!(got.contains_key(m), "{m} missing: {got:?}");
     }
     assert!(got["throughput"] > 0.0, "{got:?}");
-    assert!(got["WriteX_count"] > 0.0 && got["WriteX_count"] == got["ReadX_count"] * 2.0 || got["WriteX_count"] > 0.0);
+    assert!(got["max_latency"] > 0.0, "{got:?}");
     assert!(got["NTCreateX_avglat"] > 0.0 && got["NTCreateX_maxlat"] >= got["NTCreateX_avglat"]);
-    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0, "scratch left behind");
+    assert_eq!(
+        std::fs::read_dir(&root).unwrap().count(),
+        0,
+        "scratch left behind"
+    );
     let rec = w.recorded(&p).unwrap();
-    assert!(rec.contains("-t 1 -S") && rec.contains("sha256 ") && rec.contains(&lf), "{rec}");
+    assert!(
+        rec.contains("-t 2 -S") && rec.contains("sha256 ") && rec.contains(&lf),
+        "{rec}"
+    );
 }
 
 #[test]
@@ -83,7 +93,7 @@ fn an_outcome_against_the_status_fails_naming_the_line() {
         r#"Unlink "\clients\client1\nosuch" 0x20 NT_STATUS_OK"#,
     );
     let lf = write_load(tmp.path(), &text);
-    let w = load(&format!("dbench:-c {lf} -t 1 1")).unwrap();
+    let w = load(&format!("dbench:-c {lf} -t 2 1")).unwrap();
     let root = tmp.path().join("target");
     std::fs::create_dir(&root).unwrap();
     let e = run_on(w, &root).unwrap_err().to_string();
@@ -97,12 +107,21 @@ fn refusals_are_one_line_and_name_the_cause() {
     let tmp = tempfile::tempdir().unwrap();
     let lf = write_load(tmp.path(), "Close 1 NT_STATUS_OK\n");
     for (name, want) in [
-        (format!("dbench:-c {lf} 1"), "never leave its warmup".to_string()),
-        ("dbench:-c /nonexistent/l.txt 1".into(), "cannot read the loadfile".into()),
+        (
+            format!("dbench:-c {lf} 1"),
+            "never leave its warmup".to_string(),
+        ),
+        (
+            "dbench:-c /nonexistent/l.txt 1".into(),
+            "cannot read the loadfile".into(),
+        ),
         ("dbench:-x 1".into(), "-x".into()),
         (format!("dbench:-c {lf} -D /abs 1"), "-D /abs".into()),
     ] {
-        let e = crate::workload::find_or_refuse(&name).err().expect(&name).to_string();
+        let e = crate::workload::find_or_refuse(&name)
+            .err()
+            .expect(&name)
+            .to_string();
         assert!(e.contains(&want), "{name}: {e}");
         assert_eq!(e.lines().count(), 1, "{e}");
     }
