@@ -107,3 +107,35 @@ pub fn fio_job(data: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A dbench command line, as `--workload 'dbench:ARGS'` reads it (the loadfile is not read).
+/// A refusal must be one line.
+pub fn dbench_args(data: &[u8]) -> Result<(), String> {
+    let c = workload::dbench::args::parse(text(data)?).map_err(|e| {
+        assert_eq!(e.lines().count(), 1, "a dbench refusal spans lines: {e:?}");
+        e
+    })?;
+    let _ = (c.clients(), c.warmup(), c.sync_text());
+    Ok(())
+}
+
+/// A dbench loadfile, checked as the plan checks it, then every kept line tokenised and read
+/// again as a client does at run time. A refusal must be one line naming the line.
+pub fn dbench_loadfile(data: &[u8]) -> Result<(), String> {
+    use workload::dbench::loadfile::{parse_line, tokenize, Loadfile};
+    let l = Loadfile::parse("fuzz.txt", data).map_err(|e| {
+        assert_eq!(
+            e.lines().count(),
+            1,
+            "a loadfile refusal spans lines: {e:?}"
+        );
+        e
+    })?;
+    let (mut words, mut scratch) = (Vec::new(), String::new());
+    for line in &l.lines {
+        let n = tokenize(line, &mut words, &mut scratch);
+        parse_line(&words[..n]).expect("a checked line reads again");
+    }
+    let _ = l.kinds().count();
+    Ok(())
+}

@@ -82,6 +82,11 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/build.toml"),
         },
+        Preset {
+            name: "fileserver",
+            aliases: &[],
+            text: include_str!("../../../suites/fileserver.toml"),
+        },
     ]
 }
 

@@ -35,3 +35,13 @@ fn journal_inputs_never_panic() {
 fn fio_job_inputs_never_panic() {
     replay("fio_job", harness::fio_job);
 }
+
+#[test]
+fn dbench_args_inputs_never_panic() {
+    replay("dbench_args", harness::dbench_args);
+}
+
+#[test]
+fn dbench_loadfile_inputs_never_panic() {
+    replay("dbench_loadfile", harness::dbench_loadfile);
+}

@@ -11,6 +11,7 @@
 //! jobs → `randomio`, bonnie++ → `bonnie`) so rows line up.
 
 mod bonnie;
+mod dbench;
 mod fio;
 mod fio_job;
 mod io500;
@@ -26,7 +27,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// No importer recognised the content.
-    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report or io500 result summary: give --from fio|bonnie|iozone|io500 if it is one")]
+    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report, io500 result summary or dbench output: give --from fio|bonnie|iozone|io500|dbench if it is one")]
     Unrecognised {
         /// The file.
         file: String,
@@ -90,8 +91,13 @@ pub trait Importer: Sync {
 }
 
 /// Every importer, tried in this order when detecting.
-pub static IMPORTERS: &[&dyn Importer] =
-    &[&fio::Fio, &bonnie::Bonnie, &iozone::Iozone, &io500::Io500];
+pub static IMPORTERS: &[&dyn Importer] = &[
+    &fio::Fio,
+    &bonnie::Bonnie,
+    &iozone::Iozone,
+    &io500::Io500,
+    &dbench::Dbench,
+];
 
 /// The importer named `name` (for `--from`).
 pub fn by_name(name: &str) -> Option<&'static dyn Importer> {

@@ -9,6 +9,7 @@
 mod bigfile;
 mod bonnie;
 mod build;
+pub mod dbench;
 mod dd;
 mod ffsb;
 pub mod fio;
@@ -101,6 +102,11 @@ pub trait Workload: Sync {
     /// io_uring, the most bytes and inodes it holds at once — checked against every target's
     /// capabilities when the plan is built (see [`needs::check`]). Pure: no I/O.
     fn needs(&self, params: &Params) -> needs::Needs;
+    /// What a run with `params` reads beyond its parameters, for the run's settings (a
+    /// tool's command line, a loadfile's path and checksum); `None` when nothing.
+    fn recorded(&self, _params: &Params) -> Option<String> {
+        None
+    }
     /// Run once (one repeat) in `ctx`, recording every metric through it.
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
 }
@@ -129,6 +135,7 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &io500::Io500,
         &git::Git,
         &build::Build,
+        &dbench::DBENCH,
     ]
 }
 
@@ -142,6 +149,9 @@ pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
 pub fn find(name: &str) -> Option<&'static dyn Workload> {
     if name.starts_with(fio::PREFIX) {
         return fio::load(name).ok();
+    }
+    if name.starts_with(dbench::PREFIX) {
+        return dbench::load(name).ok();
     }
     registry().iter().copied().find(|w| w.name() == name)
 }
@@ -204,6 +214,9 @@ pub fn participant(name: &str) -> Option<Participant> {
 pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
     if name.starts_with(fio::PREFIX) {
         return fio::load(name);
+    }
+    if name.starts_with(dbench::PREFIX) {
+        return dbench::load(name);
     }
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
         kind: "workload",

@@ -206,6 +206,14 @@ fn planned_workloads(
         w.check(&params)
             .map_err(|e| UsageError::Invalid(e.to_string()))?;
         let (method, mut setting) = plan_settings::method(args, suite, name);
+        if let Some(r) = w.recorded(&params) {
+            setting.note = Some(
+                setting
+                    .note
+                    .take()
+                    .map_or(r.clone(), |n| format!("{n}; {r}")),
+            );
+        }
         if let (Some(n), Some(note)) = (args.jobs, setting.note.as_mut()) {
             // The suite's note may explain a thread count --jobs has just replaced.
             if w.params().iter().any(|p| p.name == "threads") {
