@@ -11,6 +11,7 @@ mod bonnie;
 mod dd;
 mod ffsb;
 pub mod fio;
+pub mod fs_mark;
 mod io500;
 mod iozone;
 mod metadata;
@@ -102,6 +103,7 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &personality::VARMAIL,
         &personality::WEBSERVER,
         &io500::Io500,
+        &fs_mark::FsMark,
     ]
 }
 
@@ -115,6 +117,9 @@ pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
 pub fn find(name: &str) -> Option<&'static dyn Workload> {
     if name.starts_with(fio::PREFIX) {
         return fio::load(name).ok();
+    }
+    if name.starts_with(fs_mark::PREFIX) {
+        return fs_mark::load(name).ok();
     }
     registry().iter().copied().find(|w| w.name() == name)
 }
@@ -177,6 +182,9 @@ pub fn participant(name: &str) -> Option<Participant> {
 pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
     if name.starts_with(fio::PREFIX) {
         return fio::load(name);
+    }
+    if name.starts_with(fs_mark::PREFIX) {
+        return fs_mark::load(name);
     }
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
         kind: "workload",
