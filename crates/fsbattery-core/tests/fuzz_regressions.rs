@@ -35,3 +35,8 @@ fn journal_inputs_never_panic() {
 fn fio_job_inputs_never_panic() {
     replay("fio_job", harness::fio_job);
 }
+
+#[test]
+fn fs_mark_args_inputs_never_panic() {
+    replay("fs_mark_args", harness::fs_mark_args);
+}

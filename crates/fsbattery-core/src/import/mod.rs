@@ -13,6 +13,7 @@
 mod bonnie;
 mod fio;
 mod fio_job;
+mod fs_mark;
 mod io500;
 mod iozone;
 
@@ -26,7 +27,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// No importer recognised the content.
-    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report or io500 result summary: give --from fio|bonnie|iozone|io500 if it is one")]
+    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report, io500 result summary or fs_mark output: give --from fio|bonnie|iozone|io500|fs_mark if it is one")]
     Unrecognised {
         /// The file.
         file: String,
@@ -90,8 +91,13 @@ pub trait Importer: Sync {
 }
 
 /// Every importer, tried in this order when detecting.
-pub static IMPORTERS: &[&dyn Importer] =
-    &[&fio::Fio, &bonnie::Bonnie, &iozone::Iozone, &io500::Io500];
+pub static IMPORTERS: &[&dyn Importer] = &[
+    &fio::Fio,
+    &bonnie::Bonnie,
+    &iozone::Iozone,
+    &io500::Io500,
+    &fs_mark::FsMark,
+];
 
 /// The importer named `name` (for `--from`).
 pub fn by_name(name: &str) -> Option<&'static dyn Importer> {

@@ -135,6 +135,7 @@ pub const PROVIDERS: &[Provider] = &[
     same("fio", "fio"),
     p("bonnie++", "bonnie++", Some("bonnie++"), None),
     p("postmark", "postmark", None, None),
+    p("fs_mark", "fsmark", None, None),
     same("cc", "gcc"),
     same("gcc", "gcc"),
     same("chromium", "chromium"),

@@ -14,9 +14,8 @@
 
 use super::args::{bits, Config, Policy, SECS_PER_DIR};
 use crate::error::WorkloadError;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -142,23 +141,75 @@ fn io(what: &str, p: &Path) -> impl FnOnce(std::io::Error) -> WorkloadError {
     let what = format!("{what} {}", p.display());
     move |e| {
         if crate::error::is_full(&e) {
-            crate::error::target_full(
-                0,
-                &what,
-                &e.to_string(),
-                "give the target more room or lower -n/-s",
-            )
+            let fix = "give the target more room or lower -n/-s";
+            crate::error::target_full(0, &what, &e.to_string(), fix)
         } else {
             WorkloadError::io(what, e)
         }
     }
 }
 
-/// mkdir that ignores EEXIST, as fs_mark's.
-fn mkdir(p: &Path) -> Result<(), WorkloadError> {
-    match std::fs::create_dir(p) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(io("mkdir", p)(e)),
-        _ => Ok(()),
+/// The directory fs_mark's relative `-d` paths start from (fs_mark's working directory): paths
+/// are resolved from it as fs_mark resolves `-d test/NAME` from its cwd, not walked from `/`
+/// for every call.
+pub struct Base {
+    fd: std::os::fd::OwnedFd,
+    path: PathBuf,
+}
+
+fn cstr(p: &Path) -> std::io::Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(p.as_os_str().as_bytes())
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+}
+
+fn check(r: libc::c_int) -> std::io::Result<libc::c_int> {
+    if r < 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
+}
+
+impl Base {
+    /// Open `path` as the base.
+    pub fn open(path: &Path) -> Result<Base, WorkloadError> {
+        let d = File::open(path).map_err(io("open", path))?;
+        Ok(Base {
+            fd: d.into(),
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn raw(&self) -> std::os::fd::RawFd {
+        use std::os::fd::AsRawFd;
+        self.fd.as_raw_fd()
+    }
+
+    /// mkdir that ignores EEXIST, as fs_mark's.
+    fn mkdir(&self, rel: &Path) -> Result<(), WorkloadError> {
+        let c = cstr(rel).map_err(io("mkdir", rel))?;
+        // SAFETY: a valid directory fd and a NUL-terminated path.
+        match check(unsafe { libc::mkdirat(self.raw(), c.as_ptr(), 0o777) }) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                Err(io("mkdir", &self.path.join(rel))(e))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn open_at(&self, rel: &Path, flags: libc::c_int) -> std::io::Result<File> {
+        use std::os::fd::FromRawFd;
+        let c = cstr(rel)?;
+        // SAFETY: as above; the returned fd is owned by the File from here on.
+        let fd = check(unsafe { libc::openat(self.raw(), c.as_ptr(), flags, 0o666) })?;
+        Ok(unsafe { File::from_raw_fd(fd) })
+    }
+
+    fn unlink(&self, rel: &Path) -> std::io::Result<()> {
+        let c = cstr(rel)?;
+        // SAFETY: as above.
+        check(unsafe { libc::unlinkat(self.raw(), c.as_ptr(), 0) }).map(drop)
     }
 }
 
@@ -174,12 +225,12 @@ struct Sums {
     unlink: u64,
 }
 
-/// One thread's loop in `dir` (its `-d`, already under the scratch directory).
-pub fn thread(c: &Config, dir: &Path, thread: u32) -> Result<Stats, WorkloadError> {
+/// One thread's loop in `dir` (its `-d`, relative to `base`).
+pub fn thread(c: &Config, base: &Base, dir: &Path, thread: u32) -> Result<Stats, WorkloadError> {
     let clock = Clock(Instant::now());
     let mut namer = Namer::new(c, thread);
     let buf = vec![0u8; c.io_size as usize];
-    mkdir(dir)?;
+    base.mkdir(dir)?;
     let n = c.files as usize;
     let mut files: Vec<PathBuf> = Vec::with_capacity(n);
     let mut s = Sums::default();
@@ -189,17 +240,12 @@ pub fn thread(c: &Config, dir: &Path, thread: u32) -> Result<Stats, WorkloadErro
         crate::workload::poll(i as u64)?;
         let (sub, name) = namer.next(c);
         let target = dir.join(&sub);
-        mkdir(&target)?;
+        base.mkdir(&target)?;
         let path = target.join(name);
         let t = clock.us();
-        let mut f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o666)
-            .open(&path)
-            .map_err(io("creat", &path))?;
+        let mut f = base
+            .open_at(&path, libc::O_CREAT | libc::O_RDWR | libc::O_TRUNC)
+            .map_err(io("creat", &base.path.join(&path)))?;
         s.creat += clock.us() - t;
         write_file(&mut f, c, &buf, &clock, &mut s).map_err(io("write", &path))?;
         if method & bits::BEFORE_CLOSE != 0 {
@@ -212,13 +258,13 @@ pub fn thread(c: &Config, dir: &Path, thread: u32) -> Result<Stats, WorkloadErro
         s.close += clock.us() - t;
         files.push(path);
     }
-    post_sync(method, &files, &clock, &mut s)?;
+    post_sync(base, method, &files, &clock, &mut s)?;
     let loop_us = clock.us() - loop_start;
     if !c.keep {
         for (i, p) in files.iter().enumerate() {
             crate::workload::poll(i as u64)?;
             let t = clock.us();
-            std::fs::remove_file(p).map_err(io("unlink", p))?;
+            base.unlink(p).map_err(io("unlink", &base.path.join(p)))?;
             s.unlink += clock.us() - t;
         }
     }
@@ -271,6 +317,7 @@ fn write_file(
 /// After the write loop: sync() (methods 2, 4, 6), then the reopen-fsync-close passes, each
 /// counted whole into fsync as fs_mark counts it.
 fn post_sync(
+    base: &Base,
     method: u8,
     files: &[PathBuf],
     clock: &Clock,
@@ -284,7 +331,9 @@ fn post_sync(
     }
     let reopen = |p: &PathBuf, s: &mut Sums| -> Result<(), WorkloadError> {
         let t = clock.us();
-        let f = File::open(p).map_err(io("open", p))?;
+        let f = base
+            .open_at(p, libc::O_RDONLY)
+            .map_err(io("open", &base.path.join(p)))?;
         f.sync_all().map_err(io("fsync", p))?;
         drop(f);
         s.fsync += clock.us() - t;
@@ -333,11 +382,13 @@ fn nix_statvfs(p: &Path) -> Result<u64, WorkloadError> {
 
 /// One loop: every thread at once, their figures combined as fs_mark's parent does.
 pub fn one_loop(c: &Config, root: &Path) -> Result<Stats, WorkloadError> {
+    let base = Base::open(root)?;
+    let base = &base;
     let results: Vec<Result<Stats, WorkloadError>> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..c.threads)
             .map(|t| {
-                let dir = root.join(c.dir_of(t));
-                sc.spawn(move || thread(c, &dir, t))
+                let dir = Path::new(c.dir_of(t));
+                sc.spawn(move || thread(c, base, dir, t))
             })
             .collect();
         handles
