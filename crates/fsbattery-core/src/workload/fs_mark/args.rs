@@ -182,8 +182,7 @@ pub fn parse(text: &str) -> Result<Config, String> {
             }
             break;
         }
-        let mut chars = flags.char_indices();
-        while let Some((at, opt)) = chars.next() {
+        for (at, opt) in flags.char_indices() {
             if !takes_value(opt)? {
                 flag(&mut c, opt)?;
                 continue;
@@ -321,7 +320,7 @@ fn finish(mut c: Config, threads: u32) -> Result<Config, String> {
     let dirs = c.dir_list().len() as u32;
     c.threads = if dirs > threads {
         dirs
-    } else if threads % dirs != 0 {
+    } else if !threads.is_multiple_of(dirs) {
         return Err(format!(
             "-t {threads} must be a whole multiple of the {dirs} directories (-d), as in fs_mark"
         ));
