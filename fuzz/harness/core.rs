@@ -139,3 +139,27 @@ pub fn dbench_loadfile(data: &[u8]) -> Result<(), String> {
     let _ = l.kinds().count();
     Ok(())
 }
+
+/// fs_mark's command line (`--workload 'fs_mark:ARGS'`): parsed, or refused in one line; a
+/// parsed one is written back canonically, which must parse to the same canonical text, and
+/// names its metrics. The same bytes as fs_mark output go through `import --from fs_mark`.
+pub fn fs_mark_args(data: &[u8]) -> Result<(), String> {
+    let text = text(data)?;
+    if let Some(i) = fsbattery_core::import::by_name("fs_mark") {
+        let _ = fsbattery_core::import::parse("fuzz.txt", data, Some(i));
+    }
+    let c = workload::fs_mark::args::parse(text).map_err(|e| {
+        assert_eq!(
+            e.lines().count(),
+            1,
+            "an fs_mark refusal spans lines: {e:?}"
+        );
+        e
+    })?;
+    let canon = workload::fs_mark::args::canonical(&c);
+    let again = workload::fs_mark::args::parse(&canon)
+        .unwrap_or_else(|e| panic!("canonical {canon:?} of {text:?} refused: {e}"));
+    assert_eq!(workload::fs_mark::args::canonical(&again), canon);
+    let _ = workload::fs_mark::metrics::specs(&c);
+    Ok(())
+}

@@ -344,7 +344,7 @@ fn checked_workload(
     err: &dyn Fn(usize, &str, String) -> UsageError,
 ) -> Result<(String, BTreeMap<String, String>), UsageError> {
     let name = w.name.get_ref();
-    if name.starts_with(workload::fio::PREFIX) {
+    if name.starts_with(workload::fio::PREFIX) || name.starts_with(workload::fs_mark::PREFIX) {
         // A job file's own refusal (its line and option) says more than "unknown".
         workload::find_or_refuse(name)
             .map_err(|e| err(w.name.span().start, "name", e.to_string()))?;

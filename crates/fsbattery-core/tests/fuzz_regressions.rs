@@ -45,3 +45,8 @@ fn dbench_args_inputs_never_panic() {
 fn dbench_loadfile_inputs_never_panic() {
     replay("dbench_loadfile", harness::dbench_loadfile);
 }
+
+#[test]
+fn fs_mark_args_inputs_never_panic() {
+    replay("fs_mark_args", harness::fs_mark_args);
+}

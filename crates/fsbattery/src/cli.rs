@@ -223,8 +223,8 @@ pub struct ImportArgs {
     /// target label to compare the two.
     #[arg(long, value_name = "LABEL")]
     pub target: Option<String>,
-    /// The tool that wrote FILE: fio, bonnie, iozone or io500 [default: recognised from the
-    /// content].
+    /// The tool that wrote FILE: fio, bonnie, iozone, io500 or fs_mark [default: recognised
+    /// from the content].
     #[arg(long, value_name = "TOOL")]
     pub from: Option<String>,
     /// Record fio's JSON of a job file as this `fio:FILE` workload (with fio's metric names,

@@ -14,6 +14,7 @@ mod bonnie;
 mod dbench;
 mod fio;
 mod fio_job;
+mod fs_mark;
 mod io500;
 mod iozone;
 
@@ -27,7 +28,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     /// No importer recognised the content.
-    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report, io500 result summary or dbench output: give --from fio|bonnie|iozone|io500|dbench if it is one")]
+    #[error("{file}: not a fio JSON, bonnie++ CSV, iozone -R report, io500 result summary, dbench or fs_mark output: give --from fio|bonnie|iozone|io500|dbench|fs_mark if it is one")]
     Unrecognised {
         /// The file.
         file: String,
@@ -97,6 +98,7 @@ pub static IMPORTERS: &[&dyn Importer] = &[
     &iozone::Iozone,
     &io500::Io500,
     &dbench::Dbench,
+    &fs_mark::FsMark,
 ];
 
 /// The importer named `name` (for `--from`).

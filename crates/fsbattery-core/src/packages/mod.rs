@@ -136,6 +136,7 @@ pub const PROVIDERS: &[Provider] = &[
     p("bonnie++", "bonnie++", Some("bonnie++"), None),
     p("postmark", "postmark", None, None),
     p("dbench", "dbench", None, Some("dbench")),
+    p("fs_mark", "fsmark", None, None),
     same("cc", "gcc"),
     same("gcc", "gcc"),
     same("make", "make"),

@@ -14,6 +14,7 @@ mod dd;
 mod ffsb;
 pub mod fio;
 mod git;
+pub mod fs_mark;
 mod io500;
 mod iozone;
 mod metadata;
@@ -136,6 +137,7 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &git::Git,
         &build::Build,
         &dbench::DBENCH,
+        &fs_mark::FsMark,
     ]
 }
 
@@ -152,6 +154,9 @@ pub fn find(name: &str) -> Option<&'static dyn Workload> {
     }
     if name.starts_with(dbench::PREFIX) {
         return dbench::load(name).ok();
+    }
+    if name.starts_with(fs_mark::PREFIX) {
+        return fs_mark::load(name).ok();
     }
     registry().iter().copied().find(|w| w.name() == name)
 }
@@ -217,6 +222,9 @@ pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error:
     }
     if name.starts_with(dbench::PREFIX) {
         return dbench::load(name);
+    }
+    if name.starts_with(fs_mark::PREFIX) {
+        return fs_mark::load(name);
     }
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
         kind: "workload",

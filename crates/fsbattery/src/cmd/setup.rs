@@ -18,7 +18,8 @@ use std::process::{Command, ExitCode};
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
 const TEST_PROGRAMS: [&str; 13] = [
-    "fio", "bonnie++", "postmark", "dbench", "chromium", "setpriv", "unshare", "blkid", "wipefs",
+    "fio", "bonnie++", "postmark", "dbench", "fs_mark", "chromium", "setpriv", "unshare", "blkid",
+    "wipefs",
     "losetup", "zsh", "fish", "groff",
 ];
 
