@@ -135,6 +135,7 @@ pub const PROVIDERS: &[Provider] = &[
     same("fio", "fio"),
     p("bonnie++", "bonnie++", Some("bonnie++"), None),
     p("postmark", "postmark", None, None),
+    p("pg_ctlcluster", "postgresql", None, None),
     same("cc", "gcc"),
     same("gcc", "gcc"),
     same("chromium", "chromium"),

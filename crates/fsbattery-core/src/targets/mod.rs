@@ -41,7 +41,7 @@ mod release;
 mod safety;
 mod scratch;
 mod spec;
-mod state;
+pub(crate) mod state;
 mod tmpfs;
 mod zfs;
 mod zfs_pool;

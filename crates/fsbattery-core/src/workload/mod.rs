@@ -15,15 +15,17 @@ mod io500;
 mod iozone;
 mod metadata;
 mod personality;
+mod pgbench;
 mod postmark;
 mod randomio;
 mod shared;
 mod split;
+mod sqlite;
 mod stream;
 mod tree;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
-use shared::{blockio, ctx, fileset, fsops, io, scratch};
+use shared::{blockio, ctx, fileset, fsops, io, quantile, scratch, specs};
 pub use shared::{command, layout, needs};
 
 pub use ctx::{Method, WorkloadCtx};
@@ -54,6 +56,23 @@ pub trait Workload: Sync {
     /// plan is built; `fsbattery setup --method commands` installs them).
     fn commands(&self) -> &'static [&'static str] {
         &[]
+    }
+    /// Programs it runs whatever the method (a database server), which `fsbattery setup`
+    /// installs; [`Self::unavailable`] says when they are missing.
+    fn programs(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Why it cannot run on this machine at all — a server or client program it drives is
+    /// not installed — probed once when the plan is built, which then leaves it out with this
+    /// reason (the fix included); `None` when it can run.
+    fn unavailable(&self) -> Option<String> {
+        None
+    }
+    /// What it runs that is not fsbattery — versions of the database or tool and the
+    /// settings fsbattery writes for it — as (name, value) pairs, recorded in the run's
+    /// settings when the plan is built. Empty for workloads that are fsbattery's own code.
+    fn software(&self, _params: &Params) -> Vec<(String, String)> {
+        Vec::new()
     }
     /// What the reference tool this workload follows does to the page cache before each
     /// timed phase (`run --cache tool`, the default). No default: a workload that forgot to
@@ -102,6 +121,8 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &personality::VARMAIL,
         &personality::WEBSERVER,
         &io500::Io500,
+        &sqlite::Sqlite,
+        &pgbench::Pgbench,
     ]
 }
 

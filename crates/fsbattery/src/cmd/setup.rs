@@ -150,6 +150,15 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
             }
         }
     }
+    // Programs a workload runs whatever the method (pgbench's PostgreSQL).
+    for w in workload_names(args)?.iter().filter_map(|n| workload::find(n)) {
+        needs.extend(w.programs().iter().map(|p| Need::program(p)));
+    }
+    if args.tests {
+        for w in workload::registry() {
+            needs.extend(w.programs().iter().map(|p| Need::program(p)));
+        }
+    }
     // A suite may run some workloads as commands itself (S1's touch and mkdir): their
     // programs are needed even without --method commands.
     if method == Method::Native {

@@ -12,4 +12,5 @@ pub(super) mod io;
 pub mod layout;
 pub mod needs;
 pub(super) mod scratch;
+pub(super) mod quantile;
 pub(super) mod specs;
