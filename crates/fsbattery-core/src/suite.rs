@@ -77,6 +77,11 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/fio-vm-image.toml"),
         },
+        Preset {
+            name: "database",
+            aliases: &[],
+            text: include_str!("../../../suites/database.toml"),
+        },
     ]
 }
 

@@ -30,6 +30,7 @@ pub use shared::{command, layout, needs};
 
 pub use ctx::{Method, WorkloadCtx};
 pub(crate) use iozone::test_of_report;
+pub use pgbench::set_workdir;
 pub use scratch::Scratch;
 
 use crate::dataset::DatasetSpec;

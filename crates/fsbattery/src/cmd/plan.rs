@@ -28,6 +28,8 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
         .map(|m| m.into_iter().collect())
         .unwrap_or_default();
     workload::fio::set_overrides(fio_sets);
+    // A database server a workload starts is recorded in a state file there (cleanup).
+    workload::set_workdir(&args.workdir);
     let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
     let scale: Scale = args.scale.into();
     let (mut workloads, mut methods) = planned_workloads(args, &suite, scale)?;

@@ -18,7 +18,10 @@
 //! workload out with the reason.
 
 mod parse;
+mod record;
 pub(crate) mod server;
+
+pub use record::set_workdir;
 
 use super::specs::count;
 use super::{Scratch, Workload, WorkloadCtx};
@@ -211,12 +214,19 @@ impl Workload for Pgbench {
         let c = Config::of(p);
         let bin = server::bin_dir().map_err(WorkloadError::Failed)?;
         let account = Account::lookup().map_err(WorkloadError::Failed)?;
+        // Dropped in reverse: the server is stopped, then its files removed, then its record
+        // released (a kill -9 anywhere in between leaves the record to `fsbattery cleanup`).
+        let dir = ctx
+            .root()
+            .join(format!("fsbattery-pgbench-{}", std::process::id()));
+        let mut rec = record::Record::intent(&dir)?;
         let scratch = Scratch::create(ctx.root(), "pgbench")?;
-        // The server is declared after the scratch directory: dropped first, it is stopped
-        // before its files are removed.
+        rec.created();
         let mut pg = Server::init(&bin, account, scratch.path(), &c.settings())?;
         check_socket_path(&pg)?;
-        pg.start()?;
+        let started = pg.start();
+        rec.started(pg.postmaster());
+        started?;
         let init = {
             let mut cmd = client(&pg, &["-i", "-q", "-s", &c.scale.to_string()]);
             cmd.arg("postgres");
@@ -243,7 +253,7 @@ impl Workload for Pgbench {
         pg.stop().map_err(WorkloadError::Failed)?;
         drop(pg);
         drop(scratch);
-        Ok(())
+        rec.close()
     }
 }
 

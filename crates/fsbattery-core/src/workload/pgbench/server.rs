@@ -267,6 +267,11 @@ impl Server {
         })
     }
 
+    /// The postmaster's pid and start time, once started.
+    pub(super) fn postmaster(&self) -> Option<(i32, u64)> {
+        self.postmaster
+    }
+
     /// The socket directory clients connect through.
     pub(super) fn socket_dir(&self) -> &Path {
         &self.dir
