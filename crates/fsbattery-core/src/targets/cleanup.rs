@@ -72,7 +72,9 @@ pub fn cleanup(workdir: &Path) -> Result<CleanupReport, TargetError> {
     // unmount that follows finds nothing working in the mount.
     files.sort_by_key(|f| {
         let name = f.file_name().map(|n| n.to_string_lossy().to_string());
-        let server = name.as_deref().is_some_and(|n| n.starts_with("fsb-postgres-"));
+        let server = name
+            .as_deref()
+            .is_some_and(|n| n.starts_with("fsb-postgres-"));
         (!server, f.clone())
     });
     for f in files {

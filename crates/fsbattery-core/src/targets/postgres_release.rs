@@ -4,8 +4,8 @@
 //! Invariant: never touch a cluster we did not make. The postmaster is signalled only while
 //! it is the very process recorded (pid and start time) and its command line names our data
 //! directory; any other process is signalled only while it works in our data directory (a
-//! PostgreSQL process chdirs into its data directory at start, and the directory lies in a
-//! scratch directory only fsbattery made). Idempotent: a server already stopped is success.
+//! PostgreSQL process chdirs into its data directory at start, pgbench was started in the
+//! directory above it, and both lie in a scratch directory only fsbattery made). Idempotent: a server already stopped is success.
 
 use super::outcome::Outcome;
 use super::state;
@@ -18,13 +18,19 @@ pub(crate) fn data_dir(dir: &Path) -> std::path::PathBuf {
     dir.join("pg").join("data")
 }
 
-/// Stop what is left of the server of `dir` whose postmaster was `postmaster`.
+/// Stop what is left of the server of the scratch directory `dir` whose postmaster was
+/// `postmaster`.
 pub(crate) fn stop(dir: &Path, postmaster: Option<(i32, u64)>) -> Result<Outcome, String> {
-    let data = data_dir(dir);
+    stop_data(&data_dir(dir), postmaster)
+}
+
+/// Stop what is left of the server of the data directory `data`: the postmaster (if it is
+/// still the one recorded), then every process working in the directory that holds `data`
+/// (the server's processes work in `data`, pgbench in its parent, both only ours).
+pub(crate) fn stop_data(data: &Path, postmaster: Option<(i32, u64)>) -> Result<Outcome, String> {
     if let Some((pid, start)) = postmaster {
-        let names_ours = || {
-            state::cmdline(pid).is_some_and(|argv| argv.iter().any(|a| Path::new(a) == data))
-        };
+        let names_ours =
+            || state::cmdline(pid).is_some_and(|argv| argv.iter().any(|a| Path::new(a) == data));
         // SIGQUIT is PostgreSQL's immediate shutdown; SIGKILL if it does not listen.
         for sig in [libc::SIGQUIT, libc::SIGKILL] {
             if !state::alive(pid, start) || !names_ours() {
@@ -35,12 +41,13 @@ pub(crate) fn stop(dir: &Path, postmaster: Option<(i32, u64)>) -> Result<Outcome
             wait_until(|| !state::alive(pid, start), 5);
         }
     }
-    for pid in working_in(&data) {
+    let ours = data.parent().unwrap_or(data);
+    for pid in working_in(ours) {
         // SAFETY: kill(2) on a process whose working directory is our data directory.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
-    wait_until(|| working_in(&data).is_empty(), 5);
-    match working_in(&data).as_slice() {
+    wait_until(|| working_in(ours).is_empty(), 5);
+    match working_in(ours).as_slice() {
         [] => Ok(Outcome::default()),
         left => Err(format!(
             "PostgreSQL processes {left:?} of {} did not stop",

@@ -75,7 +75,9 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
             dir,
             id,
             postmaster,
-        } => super::postgres_release::stop(dir, *postmaster).and_then(|_| release_scratch(dir, *id)),
+        } => {
+            super::postgres_release::stop(dir, *postmaster).and_then(|_| release_scratch(dir, *id))
+        }
     }
 }
 

@@ -150,7 +150,9 @@ impl Resource {
             Resource::Pool { name, .. } => format!("zpool {name}"),
             Resource::Signature { device, .. } => format!("signatures on {}", device.display()),
             Resource::Cgroup { path } => format!("memory cgroup {}", path.display()),
-            Resource::Postgres { dir, postmaster, .. } => match postmaster {
+            Resource::Postgres {
+                dir, postmaster, ..
+            } => match postmaster {
                 Some((p, _)) => format!("PostgreSQL server (pid {p}) in {}", dir.display()),
                 None => format!("PostgreSQL server in {}", dir.display()),
             },

@@ -141,7 +141,10 @@ fn drop_unavailable(
             continue;
         };
         if !args.workloads.is_empty() {
-            return Err(UsageError::Invalid(format!("--workload {}: {why}", w.name())));
+            return Err(UsageError::Invalid(format!(
+                "--workload {}: {why}",
+                w.name()
+            )));
         }
         left_out.push((w.name().to_string(), why));
         workloads.remove(i);

@@ -151,7 +151,10 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
         }
     }
     // Programs a workload runs whatever the method (pgbench's PostgreSQL).
-    for w in workload_names(args)?.iter().filter_map(|n| workload::find(n)) {
+    for w in workload_names(args)?
+        .iter()
+        .filter_map(|n| workload::find(n))
+    {
         needs.extend(w.programs().iter().map(|p| Need::program(p)));
     }
     if args.tests {

@@ -44,7 +44,13 @@ const PARAMS: &[ParamSpec] = &[
     )
     .range(1, 10_000),
     count("clients", "pgbench -c: concurrent clients", 4, 8).range(1, 1000),
-    count("threads", "pgbench -j: client threads (at most clients)", 2, 2).range(1, 1000),
+    count(
+        "threads",
+        "pgbench -j: client threads (at most clients)",
+        2,
+        2,
+    )
+    .range(1, 1000),
     count("runtime", "pgbench -T: seconds of the timed run", 10, 60).range(1, MAX_RUNTIME),
     count(
         "shared_buffers",
@@ -186,7 +192,10 @@ impl Workload for Pgbench {
                 "tx/s",
                 "pgbench TPS (TPC-B-like), without the initial connection time",
             ),
-            MetricSpec::seconds("init", "pgbench -i: create and fill the tables, vacuum, keys"),
+            MetricSpec::seconds(
+                "init",
+                "pgbench -i: create and fill the tables, vacuum, keys",
+            ),
             MetricSpec::latency_ms(
                 "lat_mean",
                 "lat",
@@ -284,10 +293,7 @@ fn timed_run(
         c.threads.to_string(),
         c.runtime.to_string(),
     );
-    let mut cmd = client(
-        pg,
-        &["-c", &clients, "-j", &threads, "-T", &runtime, "-l"],
-    );
+    let mut cmd = client(pg, &["-c", &clients, "-j", &threads, "-T", &runtime, "-l"]);
     cmd.arg("--log-prefix").arg(logs.join("tx")).arg("postgres");
     let out = pg.dir.join("run.log");
     let limit = Duration::from_secs(c.runtime + 300);
@@ -352,7 +358,10 @@ mod tests {
         assert!(conf.contains("shared_buffers = 128MB"), "{conf}");
         let mut bad: Vec<(&str, u64)> = PARAMS.iter().map(|s| (s.name, s.quick)).collect();
         bad.iter_mut().find(|(n, _)| *n == "threads").unwrap().1 = 9;
-        let e = Pgbench.check(&Params::from_pairs(&bad)).unwrap_err().to_string();
+        let e = Pgbench
+            .check(&Params::from_pairs(&bad))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("threads <= clients"), "{e}");
     }
 }

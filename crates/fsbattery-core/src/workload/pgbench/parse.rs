@@ -115,7 +115,10 @@ tps = 327.708126 (without initial connection time)
     #[test]
     fn a_summary_without_tps_is_refused_with_its_last_lines() {
         let e = summary("pgbench: error: connection to server failed\n").unwrap_err();
-        assert!(e.contains("no tps") && e.contains("connection to server failed"), "{e}");
+        assert!(
+            e.contains("no tps") && e.contains("connection to server failed"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -10,10 +10,12 @@
 //! - [`Server`] stops the server on drop — success, failed cell, interruption — first with
 //!   `pg_ctl stop -m fast`, then by signalling the postmaster whose pid and start time we
 //!   recorded, then any process still working in our data directory; the files go with the
-//!   scratch directory. [`leftovers`] finds processes of a data directory by their working
-//!   directory, which PostgreSQL's processes set to it at start.
+//!   scratch directory. That release is `targets::postgres_release`, the one `fsbattery
+//!   cleanup` runs after a kill -9: it finds a server's processes by their working directory,
+//!   which PostgreSQL's processes set to their data directory at start.
 
 use crate::error::{IoContext, WorkloadError};
+use crate::targets::postgres_release;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -86,7 +88,9 @@ pub(super) fn bin_dir() -> Result<PathBuf, String> {
             let v: u32 = e.file_name().to_str()?.parse().ok()?;
             let bin = e.path().join("bin");
             let all = ["initdb", "pg_ctl", "postgres", "pgbench"];
-            all.iter().all(|p| bin.join(p).is_file()).then_some((v, bin))
+            all.iter()
+                .all(|p| bin.join(p).is_file())
+                .then_some((v, bin))
         })
         .collect();
     found.sort();
@@ -206,7 +210,7 @@ impl Server {
         let s = Server {
             bin: bin.to_path_buf(),
             account,
-            data: dir.join("data"),
+            data: postgres_release::data_dir(parent),
             port: free_port()?,
             dir,
             postmaster: None,
@@ -290,25 +294,13 @@ impl Server {
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         let stopped = c.status().map(|s| s.success()).unwrap_or(false);
-        if let Some((pid, start)) = self.postmaster.take() {
-            // Immediate shutdown, then kill: only the process we started (same start time).
-            for sig in [libc::SIGQUIT, libc::SIGKILL] {
-                if !crate::targets::state::alive(pid, start) {
-                    break;
-                }
-                unsafe { libc::kill(pid, sig) };
-                wait_gone(|| !crate::targets::state::alive(pid, start), 5);
-            }
-        }
-        kill_leftovers(&self.data);
-        match leftovers(&self.data).is_empty() {
-            true if stopped => Ok(()),
-            true => Err(format!(
-                "pg_ctl stop failed for {}; the server was signalled and is gone",
-                self.data.display()
-            )),
+        // What pg_ctl left: the recorded postmaster, then anything working in our data
+        // directory (the same release `fsbattery cleanup` runs from the state file).
+        postgres_release::stop_data(&self.data, self.postmaster.take())?;
+        match stopped {
+            true => Ok(()),
             false => Err(format!(
-                "PostgreSQL processes of {} are still running",
+                "pg_ctl stop failed for {}; the server was signalled and is gone",
                 self.data.display()
             )),
         }
@@ -323,40 +315,10 @@ impl Drop for Server {
     }
 }
 
-/// Poll `done` every 50 ms for up to `secs` seconds.
-fn wait_gone(done: impl Fn() -> bool, secs: u64) {
-    let t0 = Instant::now();
-    while !done() && t0.elapsed() < Duration::from_secs(secs) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// The postmaster's (pid, start time) from `data/postmaster.pid`, if it runs.
 fn postmaster(data: &Path) -> Option<(i32, u64)> {
     let text = std::fs::read_to_string(data.join("postmaster.pid")).ok()?;
     let pid: i32 = text.lines().next()?.trim().parse().ok()?;
     let start = crate::targets::state::start_time(pid)?;
     Some((pid, start))
-}
-
-/// Pids of the processes whose working directory is `data` or below it: the postmaster and
-/// its children chdir into their data directory.
-pub(crate) fn leftovers(data: &Path) -> Vec<i32> {
-    let Ok(rd) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    rd.flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd.starts_with(data))
-        })
-        .collect()
-}
-
-/// SIGKILL every process working in `data`, and wait (5 s at most) until none is.
-fn kill_leftovers(data: &Path) {
-    for pid in leftovers(data) {
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-    }
-    wait_gone(|| leftovers(data).is_empty(), 5);
 }

@@ -147,7 +147,7 @@ impl Db {
 
     /// The timed transactions: up to `transactions`, stopping after `runtime` seconds.
     pub(super) fn transactions(&mut self, seed: u64) -> Result<Run, WorkloadError> {
-        let mut rng = Rng(seed ^ 0x7478_6d69_78);
+        let mut rng = Rng(seed ^ 0x0074_786d_6978);
         let deadline = Instant::now() + Duration::from_secs(self.c.runtime);
         let mut run = Run {
             done: 0,

@@ -47,8 +47,13 @@ const PARAMS: &[ParamSpec] = &[
         0,
         0,
     ),
-    count("rows", "rows in the table before the transactions", 10_000, 100_000)
-        .range(1, 100_000_000),
+    count(
+        "rows",
+        "rows in the table before the transactions",
+        10_000,
+        100_000,
+    )
+    .range(1, 100_000_000),
     count(
         "transactions",
         "transactions to run (fewer if runtime ends first)",
@@ -184,7 +189,11 @@ impl Workload for Sqlite {
         ctx.next_phase("populate");
         let ((), populate) = ctx.phase(&[scratch.path()], || db.populate(seed))?;
         let (run, t) = ctx.phase(&[scratch.path()], || db.transactions(seed))?;
-        ctx.record("tps", &t, crate::measure::per_s(run.done as f64, t.elapsed_s));
+        ctx.record(
+            "tps",
+            &t,
+            crate::measure::per_s(run.done as f64, t.elapsed_s),
+        );
         ctx.record("populate", &populate, populate.elapsed_s);
         let mut lat = run.commit_ms;
         lat.sort_by(f64::total_cmp);
