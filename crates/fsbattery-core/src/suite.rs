@@ -87,6 +87,11 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/fileserver.toml"),
         },
+        Preset {
+            name: "database",
+            aliases: &[],
+            text: include_str!("../../../suites/database.toml"),
+        },
     ]
 }
 

@@ -23,6 +23,22 @@ pub struct RunSettings {
     /// The seed's memory (`seed_memory`): applied, turned off, or why it could not be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Chosen>,
+    /// What the workloads run that is not fsbattery: versions of the databases and tools and
+    /// the settings fsbattery wrote for them (absent in older records and in runs of
+    /// fsbattery's own workloads alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub software: Vec<SoftwareSetting>,
+}
+
+/// One version or setting of the software a workload runs (SQLite, PostgreSQL).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SoftwareSetting {
+    /// Registry name of the workload.
+    pub workload: String,
+    /// What it is ("SQLite", "PostgreSQL", "postgresql.conf").
+    pub name: String,
+    /// Its version or value.
+    pub value: String,
 }
 
 /// One setting: the value used, where it came from, and a note when it differs from what

@@ -78,6 +78,7 @@ mod tests {
                 suite_value: "logbufs=8".into(),
             }],
             memory: None,
+            software: Vec::new(),
         };
         let l = lines(Some(&settings));
         assert_eq!(

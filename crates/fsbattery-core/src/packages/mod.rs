@@ -137,6 +137,7 @@ pub const PROVIDERS: &[Provider] = &[
     p("postmark", "postmark", None, None),
     p("dbench", "dbench", None, Some("dbench")),
     p("fs_mark", "fsmark", None, None),
+    p("pg_ctlcluster", "postgresql", None, None),
     same("cc", "gcc"),
     same("gcc", "gcc"),
     same("make", "make"),

@@ -68,7 +68,15 @@ pub fn cleanup(workdir: &Path) -> Result<CleanupReport, TargetError> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == STATE_EXT))
         .collect();
-    files.sort();
+    // A PostgreSQL server keeps its target's filesystem busy: its sessions go first, so the
+    // unmount that follows finds nothing working in the mount.
+    files.sort_by_key(|f| {
+        let name = f.file_name().map(|n| n.to_string_lossy().to_string());
+        let server = name
+            .as_deref()
+            .is_some_and(|n| n.starts_with("fsb-postgres-"));
+        (!server, f.clone())
+    });
     for f in files {
         clean_one(&workdir, &f, &mut report);
     }
@@ -99,6 +107,9 @@ fn check_session(workdir: &Path, path: &Path, snap: &Snapshot) -> Result<bool, S
         Err(e) => Err(format!("{}: {e}", session.display())),
     }
 }
+
+/// How the pgbench workload's scratch directories are named (`fsbattery-pgbench-PID`).
+const POSTGRES_DIR: &str = "fsbattery-pgbench-";
 
 /// Whether cleanup may act on `res` of a session at `session` (see the module docs).
 fn admit(res: &Resource, session: &Path, exists: bool) -> Result<(), String> {
@@ -145,6 +156,15 @@ fn admit(res: &Resource, session: &Path, exists: bool) -> Result<(), String> {
         }
         Resource::Signature { device, uuid } => signature_is_ours(device, uuid.as_deref()),
         Resource::Cgroup { path } => super::memcg_release::admit(path),
+        // Lives on a target, outside the session: named like the pgbench workload's scratch
+        // directories, and `postgres_release` proves each process and the directory ours.
+        Resource::Postgres { dir, .. } => match dir.file_name().and_then(|n| n.to_str()) {
+            Some(n) if n.starts_with(POSTGRES_DIR) => Ok(()),
+            _ => Err(format!(
+                "{} is not named like a pgbench scratch directory",
+                dir.display()
+            )),
+        },
     }
 }
 

@@ -71,6 +71,13 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
         Resource::Pool { name, vdevs } => super::zfs_pool::destroy_pool(name, vdevs),
         Resource::Signature { device, .. } => wipe(device),
         Resource::Cgroup { path } => super::memcg_release::release(path),
+        Resource::Postgres {
+            dir,
+            id,
+            postmaster,
+        } => {
+            super::postgres_release::stop(dir, *postmaster).and_then(|_| release_scratch(dir, *id))
+        }
     }
 }
 

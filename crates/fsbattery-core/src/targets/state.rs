@@ -100,6 +100,16 @@ pub(crate) enum Resource {
         /// Its directory in the cgroup filesystem.
         path: PathBuf,
     },
+    /// A PostgreSQL server the pgbench workload made in its scratch directory `dir` (data in
+    /// `dir/pg/data`): stopped, then the directory removed while it is still the one we made.
+    Postgres {
+        /// The workload's scratch directory on the target.
+        dir: PathBuf,
+        /// st_dev and st_ino of `dir` after creation.
+        id: Option<(u64, u64)>,
+        /// The postmaster's pid and start time once it runs.
+        postmaster: Option<(i32, u64)>,
+    },
     /// Filesystem signatures we wrote on a user's device (dev: targets): wiped on release.
     Signature {
         /// The device.
@@ -140,6 +150,12 @@ impl Resource {
             Resource::Pool { name, .. } => format!("zpool {name}"),
             Resource::Signature { device, .. } => format!("signatures on {}", device.display()),
             Resource::Cgroup { path } => format!("memory cgroup {}", path.display()),
+            Resource::Postgres {
+                dir, postmaster, ..
+            } => match postmaster {
+                Some((p, _)) => format!("PostgreSQL server (pid {p}) in {}", dir.display()),
+                None => format!("PostgreSQL server in {}", dir.display()),
+            },
         }
     }
 }

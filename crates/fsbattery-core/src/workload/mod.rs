@@ -19,19 +19,22 @@ mod io500;
 mod iozone;
 mod metadata;
 mod personality;
+mod pgbench;
 mod postmark;
 mod randomio;
 mod shared;
 mod split;
+mod sqlite;
 mod stream;
 mod tree;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
-use shared::{app_cmd, blockio, ctx, fileset, fsops, io, scratch};
+use shared::{app_cmd, blockio, ctx, fileset, fsops, io, quantile, scratch, specs};
 pub use shared::{command, layout, needs};
 
 pub use ctx::{Method, WorkloadCtx};
 pub(crate) use iozone::test_of_report;
+pub use pgbench::set_workdir;
 pub use scratch::Scratch;
 
 use crate::dataset::DatasetSpec;
@@ -75,6 +78,23 @@ pub trait Workload: Sync {
     /// once when the plan is built and kept in the run's settings; empty for workloads that
     /// run none.
     fn tool_versions(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Programs it runs whatever the method (a database server), which `fsbattery setup`
+    /// installs; [`Self::unavailable`] says when they are missing.
+    fn programs(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Why it cannot run on this machine at all — a server or client program it drives is
+    /// not installed — probed once when the plan is built, which then leaves it out with this
+    /// reason (the fix included); `None` when it can run.
+    fn unavailable(&self) -> Option<String> {
+        None
+    }
+    /// What it runs that is not fsbattery — versions of the database or tool and the
+    /// settings fsbattery writes for it — as (name, value) pairs, recorded in the run's
+    /// settings when the plan is built. Empty for workloads that are fsbattery's own code.
+    fn software(&self, _params: &Params) -> Vec<(String, String)> {
         Vec::new()
     }
     /// What the reference tool this workload follows does to the page cache before each
@@ -138,6 +158,8 @@ pub fn registry() -> &'static [&'static dyn Workload] {
         &build::Build,
         &dbench::DBENCH,
         &fs_mark::FsMark,
+        &sqlite::Sqlite,
+        &pgbench::Pgbench,
     ]
 }
 

@@ -28,9 +28,12 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
         .map(|m| m.into_iter().collect())
         .unwrap_or_default();
     workload::fio::set_overrides(fio_sets);
+    // A database server a workload starts is recorded in a state file there (cleanup).
+    workload::set_workdir(&args.workdir);
     let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
     let scale: Scale = args.scale.into();
-    let (workloads, methods) = planned_workloads(args, &suite, scale)?;
+    let (mut workloads, mut methods) = planned_workloads(args, &suite, scale)?;
+    let left_out = drop_unavailable(args, &mut workloads, &mut methods)?;
     check_sources(args, &workloads)?;
     let (memory_text, mut memory_setting, memory_note) = plan_settings::memory(args, &suite, scale);
     let (mut targets, mut skipped, no_default_why) =
@@ -73,12 +76,18 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
         .collect();
     notes.extend(memory_note);
     notes.extend(
+        left_out
+            .iter()
+            .map(|(w, why)| format!("{w} skipped: {why}")),
+    );
+    notes.extend(
         workloads
             .iter()
             .filter_map(|w| w.cache.note(w.workload.name(), cache, &suite.name)),
     );
     let mut settings = plan_settings::record(cache_setting, pause_setting, methods, memory_setting);
     settings.fs_options = plan_settings::fs_options(&suite, &targets);
+    settings.software = plan_settings::software(&workloads, &left_out);
     let weights = plan_settings::weights(&args.weights, &workloads)?;
     let plan = Plan {
         repeat,
@@ -113,6 +122,42 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
     );
     plan.set_rows(rows);
     Ok((plan, no_default_why))
+}
+
+/// The suite's workloads this machine cannot run (a database server not installed, see
+/// `Workload::unavailable`) left out with the reason; one the user named with `--workload`
+/// is refused instead, and so is a run left with nothing to do.
+fn drop_unavailable(
+    args: &RunArgs,
+    workloads: &mut Vec<PlannedWorkload>,
+    methods: &mut Vec<WorkloadSetting>,
+) -> Result<Vec<(String, String)>, UsageError> {
+    let mut left_out = Vec::new();
+    let mut i = 0;
+    while i < workloads.len() {
+        let w = workloads[i].workload;
+        let Some(why) = w.unavailable() else {
+            i += 1;
+            continue;
+        };
+        if !args.workloads.is_empty() {
+            return Err(UsageError::Invalid(format!(
+                "--workload {}: {why}",
+                w.name()
+            )));
+        }
+        left_out.push((w.name().to_string(), why));
+        workloads.remove(i);
+        methods.remove(i);
+    }
+    if workloads.is_empty() {
+        let why: Vec<String> = left_out.iter().map(|(w, y)| format!("{w}: {y}")).collect();
+        return Err(UsageError::Invalid(format!(
+            "no workload of this run can run here ({})",
+            why.join("; ")
+        )));
+    }
+    Ok(left_out)
 }
 
 /// The source datasets the workloads read are valid, and a given `--tree-tarball` exists.

@@ -175,7 +175,37 @@ pub fn record(
         workloads,
         fs_options: Vec::new(),
         memory,
+        software: Vec::new(),
     }
+}
+
+/// What the planned workloads run that is not fsbattery (versions, the settings written for
+/// a database server), probed once here, and the workloads left out for want of it.
+pub fn software(
+    workloads: &[fsbattery_core::runner::PlannedWorkload],
+    left_out: &[(String, String)],
+) -> Vec<fsbattery_record::settings::SoftwareSetting> {
+    let entry = |workload: &str, (name, value): (String, String)| {
+        fsbattery_record::settings::SoftwareSetting {
+            workload: workload.to_string(),
+            name,
+            value,
+        }
+    };
+    let mut out: Vec<_> = workloads
+        .iter()
+        .flat_map(|w| {
+            let name = w.workload.name();
+            w.workload
+                .software(&w.params)
+                .into_iter()
+                .map(move |pair| entry(name, pair))
+        })
+        .collect();
+    for (w, why) in left_out {
+        out.push(entry(w, ("skipped".into(), why.clone())));
+    }
+    out
 }
 
 /// `--weights`: each group must be a planned workload or the lifecycle rows (`filesystem`);

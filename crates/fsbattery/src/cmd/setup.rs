@@ -151,13 +151,20 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
             }
         }
     }
-    // Applications (git, make) run their programs whatever the method.
+    // Programs a workload runs whatever the method: applications (git, make) and servers
+    // (pgbench's PostgreSQL).
     for w in workload_names(args)?
         .iter()
         .filter_map(|n| workload::find(n))
     {
         if w.always_commands() {
             needs.extend(w.commands().iter().map(|p| Need::program(p)));
+        }
+        needs.extend(w.programs().iter().map(|p| Need::program(p)));
+    }
+    if args.tests {
+        for w in workload::registry() {
+            needs.extend(w.programs().iter().map(|p| Need::program(p)));
         }
     }
     // A suite may run some workloads as commands itself (S1's touch and mkdir): their

@@ -12,5 +12,6 @@ pub(super) mod fsops;
 pub(super) mod io;
 pub mod layout;
 pub mod needs;
+pub(super) mod quantile;
 pub(super) mod scratch;
 pub(super) mod specs;
