@@ -17,10 +17,9 @@ use std::process::{Command, ExitCode};
 
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
-const TEST_PROGRAMS: [&str; 13] = [
-    "fio", "bonnie++", "postmark", "dbench", "fs_mark", "chromium", "setpriv", "unshare", "blkid",
-    "wipefs",
-    "losetup", "zsh", "fish", "groff",
+const TEST_PROGRAMS: [&str; 16] = [
+    "fio", "bonnie++", "postmark", "dbench", "fs_mark", "git", "make", "chromium", "setpriv",
+    "unshare", "blkid", "wipefs", "losetup", "zsh", "fish", "groff",
 ];
 
 /// What building with `--features mpi` and running under mpirun needs.
