@@ -90,5 +90,31 @@ mod tests {
             l[1],
             "suite mkfs/mount options: loop:xfs mount=noatime (--target)"
         );
+        assert_eq!(l.len(), 2, "no programs line without versions: {l:?}");
+    }
+
+    /// The versions of the programs a workload ran are one line under the conditions.
+    #[test]
+    fn programs_are_named_with_their_versions() {
+        let w = |name: &str, tools: &[&str]| WorkloadSetting {
+            workload: name.into(),
+            method: "commands".into(),
+            source: "default".into(),
+            note: None,
+            tools: tools.iter().map(|t| t.to_string()).collect(),
+        };
+        let settings = RunSettings {
+            workloads: vec![
+                w("git", &["git version 2.39.5"]),
+                w("metadata", &[]),
+                w("build", &["gcc 12.2.0", "GNU Make 4.3"]),
+            ],
+            ..RunSettings::default()
+        };
+        let l = lines(Some(&settings));
+        assert_eq!(
+            l.last().unwrap(),
+            "programs: git: git version 2.39.5; build: gcc 12.2.0, GNU Make 4.3"
+        );
     }
 }
