@@ -92,6 +92,11 @@ pub fn presets() -> &'static [Preset] {
             aliases: &[],
             text: include_str!("../../../suites/database.toml"),
         },
+        Preset {
+            name: "mailserver",
+            aliases: &[],
+            text: include_str!("../../../suites/mailserver.toml"),
+        },
     ]
 }
 
