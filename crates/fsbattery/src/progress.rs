@@ -85,25 +85,30 @@ impl RunObserver for Log {
     }
 }
 
-/// Piped without `--verbose`, or `--quiet`: one line per target and repeat as it finishes,
-/// "[STEP/TOTAL] TARGET · run R: WORKLOAD VALUE UNIT · ...", the headline of each workload
-/// being its first metric (the row its table leads with), wrapped at the width.
-/// A target's workloads of one round run back to back, so a run of T targets and R rounds
-/// logs about T × R lines whatever the number of workloads and phases; a failed step gets a
-/// line of its own, and notices flush the pending line first so the order stays true.
+/// Piped without `--verbose`, or `--quiet`: the first round one line per target as it
+/// finishes, "[STEP/TOTAL] TARGET · run 1: WORKLOAD VALUE UNIT · ...", each workload's headline
+/// being its first metric (the row its table leads with); every later round one line,
+/// "[STEP/TOTAL] run R: TARGET SECONDS s · ...", the seconds each target's steps took. A run of
+/// T targets and R rounds logs T + R - 1 lines whatever the number of workloads and phases
+/// (auto repeats run up to 30 rounds); lines wrap at the width. A failed step gets a line of
+/// its own, and notices flush the pending line first so the order stays true.
 pub struct Cells {
     width: usize,
     pending: Option<Pending>,
+    started: Option<std::time::Instant>,
 }
 
-/// The line being gathered: one target, one repeat.
+/// The line being gathered: one target of the first round, or one later round.
 struct Pending {
-    target: String,
+    /// The target, in the first round; `None` for a later round's line.
+    target: Option<String>,
     repeat: u32,
     last: u64,
     total: u64,
     parts: Vec<String>,
     headline: Option<String>,
+    /// A later round's targets and the seconds their steps took, in run order.
+    seconds: Vec<(String, f64)>,
 }
 
 impl Cells {
@@ -112,6 +117,7 @@ impl Cells {
         Cells {
             width,
             pending: None,
+            started: None,
         }
     }
 
@@ -119,36 +125,52 @@ impl Cells {
         let Some(p) = self.pending.take() else {
             return;
         };
-        if p.parts.is_empty() {
-            return;
-        }
-        let line = format!(
-            "[{}/{}] {} · run {}: {}",
-            p.last + 1,
-            p.total,
-            p.target,
-            p.repeat + 1,
-            p.parts.join(" · ")
-        );
+        let line = match &p.target {
+            Some(t) if !p.parts.is_empty() => format!(
+                "[{}/{}] {t} · run {}: {}",
+                p.last + 1,
+                p.total,
+                p.repeat + 1,
+                p.parts.join(" · ")
+            ),
+            None if !p.seconds.is_empty() => {
+                let per: Vec<String> = p
+                    .seconds
+                    .iter()
+                    .map(|(t, s)| format!("{t} {} s", fsbattery_report::format::num(*s)))
+                    .collect();
+                format!(
+                    "[{}/{}] run {}: {}",
+                    p.last + 1,
+                    p.total,
+                    p.repeat + 1,
+                    per.join(" · ")
+                )
+            }
+            _ => return,
+        };
         errln!("{}", fsbattery_report::wrap::wrap_text(&line, self.width));
     }
 }
 
 impl RunObserver for Cells {
     fn step_start(&mut self, s: &Step<'_>) {
+        self.started = Some(std::time::Instant::now());
+        let target = (s.repeat == 0).then(|| s.target.to_string());
         let same = self
             .pending
             .as_ref()
-            .is_some_and(|p| p.target == s.target && p.repeat == s.repeat);
+            .is_some_and(|p| p.target == target && p.repeat == s.repeat);
         if !same {
             self.flush();
             self.pending = Some(Pending {
-                target: s.target.to_string(),
+                target,
                 repeat: s.repeat,
                 last: s.index,
                 total: s.total,
                 parts: Vec::new(),
                 headline: None,
+                seconds: Vec::new(),
             });
         }
     }
@@ -162,6 +184,10 @@ impl RunObserver for Cells {
         }
     }
     fn step_end(&mut self, s: &Step<'_>, error: Option<&str>) {
+        let took = self
+            .started
+            .take()
+            .map_or(0.0, |t| t.elapsed().as_secs_f64());
         let Some(p) = self.pending.as_mut() else {
             return;
         };
@@ -178,8 +204,15 @@ impl RunObserver for Cells {
             errln!("{}", fsbattery_report::wrap::wrap_text(&line, self.width));
             return;
         }
-        p.parts
-            .push(headline.unwrap_or_else(|| s.workload.to_string()));
+        if p.target.is_some() {
+            p.parts
+                .push(headline.unwrap_or_else(|| s.workload.to_string()));
+        } else {
+            match p.seconds.last_mut() {
+                Some((t, sum)) if t == s.target => *sum += took,
+                _ => p.seconds.push((s.target.to_string(), took)),
+            }
+        }
     }
     fn message(&mut self, text: &str) {
         self.flush();

@@ -1,5 +1,6 @@
-//! What a person reads of a run that is piped (a log, `| less`): one progress line per target
-//! and repeat with each workload's headline, not one per phase; the summary without the CPU %
+//! What a person reads of a run that is piped (a log, `| less`): in the first round one
+//! progress line per target with each workload's headline, then one line per round, not one
+//! per phase; the summary without the CPU %
 //! table and the per-cell repeat notes (the report files keep them); every line but the
 //! tables' within the width (COLUMNS, else 100). `--verbose` brings the per-phase lines and
 //! the CPU % table back; `--quiet` prints the same lines as a pipe.
@@ -51,21 +52,31 @@ fn phase_lines(err: &str) -> usize {
     err.lines().filter(|l| l.contains(" (cpu ")).count()
 }
 
-/// The progress lines: "[STEP/TOTAL] TARGET · run R: ...".
+/// The progress lines: "[STEP/TOTAL] TARGET · run 1: ..." and "[STEP/TOTAL] run R: ...".
 fn cell_lines(err: &str) -> Vec<&str> {
     err.lines()
-        .filter(|l| l.starts_with('[') && l.contains(" · run ") && l.contains(": "))
+        .filter(|l| l.starts_with('[') && l.contains("run ") && l.contains(": "))
         .collect()
 }
 
 #[test]
-fn a_piped_run_prints_a_line_per_target_and_repeat_within_100_columns() {
+fn a_piped_run_prints_a_line_per_target_then_per_round_within_100_columns() {
     let targets = if root() { 2 } else { 1 };
     let (out, err) = small_run(&[]);
     let cells = cell_lines(&err);
-    assert_eq!(cells.len(), targets * 3, "{err}");
-    for c in &cells {
-        assert!(c.contains(": metadata ") && c.contains(" · stream "), "{c}");
+    // Round 1: a line per target with each workload's first value; rounds 2 and 3: one each.
+    assert_eq!(cells.len(), targets + 2, "{err}");
+    for c in &cells[..targets] {
+        assert!(
+            c.contains(" · run 1: metadata ") && c.contains(" · stream "),
+            "{c}"
+        );
+    }
+    for (i, c) in cells[targets..].iter().enumerate() {
+        assert!(
+            c.contains(&format!("] run {}: ", i + 2)) && c.ends_with(" s"),
+            "{c}"
+        );
     }
     assert_eq!(phase_lines(&err), 0, "{err}");
     assert!(!out.contains("CPU %"), "{out}");
@@ -84,7 +95,7 @@ fn a_piped_run_prints_a_line_per_target_and_repeat_within_100_columns() {
     assert!(total <= 60, "{total} lines:\n{err}{out}");
 
     let (qout, qerr) = small_run(&["--quiet"]);
-    assert_eq!(cell_lines(&qerr).len(), targets * 3, "{qerr}");
+    assert_eq!(cell_lines(&qerr).len(), targets + 2, "{qerr}");
     assert_eq!(phase_lines(&qerr), 0, "{qerr}");
     assert!(!qout.contains("CPU %"), "{qout}");
 }
