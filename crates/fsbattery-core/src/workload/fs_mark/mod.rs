@@ -114,7 +114,7 @@ fn config_of(p: &Params) -> Result<Config, WorkloadError> {
 const SUMMARY: &str = "fs_mark 3.3 file creation: each thread creates -n files of -s bytes \
      (open, write in -w pieces, the -S sync method's fsync/sync, close), per loop; Files/sec \
      (fs_mark's figure), App Overhead and per-call µs. Or paste fs_mark's own command line: \
-     --workload 'fs_mark:-n 1000 -s 4096 -S 1 -L 3' (see docs/fs_mark.md).";
+     --workload 'fs_mark:-n 1000 -s 4096 -S 1 -L 3' (see docs/src/fs_mark.md).";
 
 impl Workload for FsMark {
     fn name(&self) -> &'static str {
