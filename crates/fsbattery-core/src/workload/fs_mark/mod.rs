@@ -8,7 +8,7 @@
 //! `fs_mark` runs fs_mark's defaults with `--set fs_mark.KEY=VALUE` parameters, built into the
 //! same command line and parsed by the same parser, so both take one path.
 //!
-//! What runs is fs_mark's loop ([`run`]); the figures are fs_mark's ([`metrics`]): Files/sec
+//! What runs is fs_mark's loop (`run.rs`); the figures are fs_mark's ([`metrics`]): Files/sec
 //! (the headline, `files_per_sec`) and App Overhead per loop, and the per-call averages its
 //! verbose table prints. fs_mark does nothing to the page cache, nor does this workload under
 //! `--cache tool`; `-d` directories are made inside the target's scratch directory.
