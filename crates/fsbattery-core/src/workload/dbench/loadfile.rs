@@ -347,7 +347,9 @@ impl Loadfile {
                     counts[k] += 1;
                 }
                 if let (Kind::NTCreateX | Kind::Mkdir, Some(p)) = (op.kind, op.path1) {
-                    open.insert(op.n[3], p.to_string());
+                    if op.kind == Kind::NTCreateX {
+                        open.insert(op.n[3], p.to_string());
+                    }
                     extent.entry(p.to_string()).or_default();
                 }
                 if let (Kind::WriteX, Some(p)) = (op.kind, open.get(&op.n[0])) {
