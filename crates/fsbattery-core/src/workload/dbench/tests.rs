@@ -139,5 +139,6 @@ fn client_txt_fits_the_declared_fallback() {
         l.peak_bytes
     );
     assert!(l.names <= CLIENT_TXT_NAMES, "{}", l.names);
-    assert_eq!(l.kinds().count(), 14);
+    // dbench 4.0 prints 14 of them after a warmup: Deltree and Mkdir come only at the start.
+    assert_eq!(l.kinds().count(), 16);
 }
