@@ -347,7 +347,9 @@ impl Loadfile {
                     counts[k] += 1;
                 }
                 if let (Kind::NTCreateX | Kind::Mkdir, Some(p)) = (op.kind, op.path1) {
-                    open.insert(op.n[3], p.to_string());
+                    if op.kind == Kind::NTCreateX {
+                        open.insert(op.n[3], p.to_string());
+                    }
                     extent.entry(p.to_string()).or_default();
                 }
                 if let (Kind::WriteX, Some(p)) = (op.kind, open.get(&op.n[0])) {
@@ -422,7 +424,7 @@ mod tests {
         assert_eq!(p, None);
         assert_eq!(op("# comment NT_STATUS_OK"), None);
         assert_eq!(op("Close"), None);
-        assert_eq!(op("12.5 Close 7 0x0").unwrap().3, true);
+        assert!(op("12.5 Close 7 0x0").unwrap().3);
         assert_eq!(
             (ival("0x40"), ival("010"), ival("12ab"), ival("x")),
             (64, 8, 12, 0)

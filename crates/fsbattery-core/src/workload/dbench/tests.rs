@@ -126,3 +126,19 @@ fn refusals_are_one_line_and_name_the_cause() {
         assert_eq!(e.lines().count(), 1, "{e}");
     }
 }
+
+/// The fallback room for an unreadable client.txt covers the real one (when installed).
+#[test]
+fn client_txt_fits_the_declared_fallback() {
+    let Ok(l) = loadfile(args::DEFAULT_LOADFILE) else {
+        return;
+    };
+    assert!(
+        l.peak_bytes <= CLIENT_TXT_PEAK && l.peak_bytes > CLIENT_TXT_PEAK / 2,
+        "{}",
+        l.peak_bytes
+    );
+    assert!(l.names <= CLIENT_TXT_NAMES, "{}", l.names);
+    // dbench 4.0 prints 14 of them after a warmup: Deltree and Mkdir come only at the start.
+    assert_eq!(l.kinds().count(), 16);
+}
