@@ -5,7 +5,8 @@
 //! every verdict still needs its Holm-adjusted test below α — so it cannot raise the error
 //! rate; it only gives up power on a row that was very unlikely to be decided in the time
 //! left. The estimate is [`crate::verdict`]'s: the observed difference and variances taken
-//! as the truth (about even odds). Two guards keep it from giving up on a row too early:
+//! as the truth (about even odds), paired over rounds when the row is (see [`crate::verdict`]).
+//! Two guards keep it from giving up on a row too early:
 //! - no judgement before both sides hold [`JUDGED_AFTER`] samples (an estimate from three
 //!   samples is mostly noise);
 //! - a column is given up only when its estimate exceeds [`HOPE_FACTOR`] times what can still
@@ -15,7 +16,7 @@
 //! column is one whose standing is undecided; the best column is hopeless exactly when every
 //! undecided column is.
 
-use crate::verdict::{decide_row, estimate, Decision, Standing};
+use crate::verdict::{decide_row, pair_estimate, Decision, Standing};
 use crate::{Better, Contestant};
 
 /// Samples both sides must hold before a column can be judged hopeless.
@@ -54,7 +55,7 @@ pub fn hopeless(
     for &i in undecided {
         let judged = samples(*best).len() >= JUDGED_AFTER && samples(i).len() >= JUDGED_AFTER;
         out[i] = judged
-            && estimate(samples(b), samples(i), better, alpha, family, margin_pct)
+            && pair_estimate(cells, b, i, better, alpha, family, margin_pct)
                 .is_none_or(|n| n > limit);
     }
     out[b] = undecided.iter().all(|&i| out[i]);
@@ -71,6 +72,7 @@ mod tests {
                 Some(Contestant {
                     value: v.iter().sum::<f64>() / v.len() as f64,
                     samples: v,
+                    rounds: None,
                 })
             })
             .collect()

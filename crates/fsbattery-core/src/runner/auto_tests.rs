@@ -285,6 +285,7 @@ fn an_interim_look_needs_haybittle_petos_level_and_the_final_look_alpha() {
                     Some(Contestant {
                         value: mean(v),
                         samples: v,
+                        rounds: None,
                     })
                 };
                 fsbattery_stats::decided(&[c(x), c(y)], Better::Higher, alpha, 5.0)
