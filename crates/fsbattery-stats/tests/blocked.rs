@@ -78,7 +78,7 @@ fn winner(d: &Option<(usize, Decision)>) -> bool {
 fn equal_targets_under_round_drift_give_at_most_five_percent_false_winners() {
     for (targets, sigma) in [(2, 0.05), (3, 0.02), (5, 0.05)] {
         let mut rng = fastrand::Rng::with_seed(44);
-        let trials = 400;
+        let trials = 300;
         let (mut seq, mut fixed) = (0, 0);
         for _ in 0..trials {
             let cols = planted(&mut rng, &vec![100.0; targets], sigma);
@@ -102,7 +102,7 @@ fn equal_targets_under_round_drift_give_at_most_five_percent_false_winners() {
 #[test]
 fn a_five_percent_difference_under_drift_is_decided_in_fewer_rounds_blocked() {
     let mut rng = fastrand::Rng::with_seed(4405);
-    let trials = 200;
+    let trials = 120;
     let (mut blocked, mut indep) = (Vec::new(), Vec::new());
     let (mut wrong, mut won) = (0, 0);
     for _ in 0..trials {
