@@ -23,6 +23,24 @@ pub struct RunSettings {
     /// The seed's memory (`seed_memory`): applied, turned off, or why it could not be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Chosen>,
+    /// The targets were measured in interleaved rounds (each round ran the same repeat on
+    /// every target in turn: `--fresh per-repeat` or `per-workload`), so samples of one repeat
+    /// index share a round and rows may be compared round by round. False under `--fresh
+    /// once` and in records written before it existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interleaved: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl crate::RunRecord {
+    /// Whether the record's samples of one repeat index share a round (see
+    /// [`RunSettings::interleaved`]).
+    pub fn interleaved(&self) -> bool {
+        self.plan.settings.as_ref().is_some_and(|s| s.interleaved)
+    }
 }
 
 /// One setting: the value used, where it came from, and a note when it differs from what

@@ -68,6 +68,7 @@ mod tests {
                 suite_value: "logbufs=8".into(),
             }],
             memory: None,
+            interleaved: false,
         };
         let l = lines(Some(&settings));
         assert_eq!(

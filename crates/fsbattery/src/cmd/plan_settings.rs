@@ -170,6 +170,8 @@ pub fn record(
         workloads,
         fs_options: Vec::new(),
         memory,
+        // Set by the runner, which knows the rounds it makes.
+        interleaved: false,
     }
 }
 
