@@ -154,4 +154,32 @@ mod tests {
             [false, true, false]
         );
     }
+
+    #[test]
+    fn drift_shared_by_the_rounds_is_not_noise_when_the_row_is_blocked() {
+        // Planted: 12 rounds under ±20 % drift common to both targets; b is 3 % slower with
+        // ±6 % of its own noise. As independent samples the drift swamps 3 % (hopeless); per
+        // round it cancels, and about 22 rounds would decide it: not given up at 30.
+        let mut rng = fastrand::Rng::with_seed(3);
+        let drift: Vec<f64> = (0..12).map(|_| 1.0 + 0.4 * (rng.f64() - 0.5)).collect();
+        let a: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
+        let own = |i: usize| if i % 2 == 0 { 1.06 } else { 0.94 };
+        let b: Vec<f64> = drift.iter().enumerate().map(|(i, d)| 103.0 * d * own(i)).collect();
+        let rounds: Vec<u32> = (0..12).collect();
+        let cells = |blocked: bool| {
+            [&a, &b].map(|v| {
+                Some(Contestant {
+                    value: v.iter().sum::<f64>() / v.len() as f64,
+                    samples: v,
+                    rounds: blocked.then_some(rounds.as_slice()),
+                })
+            })
+        };
+        for blocked in [true, false] {
+            let d = decide_row(&cells(blocked), Better::Lower, 0.05, 5.0).decision;
+            assert!(matches!(d, Decision::Undecided { .. }), "{blocked}: {d:?}");
+        }
+        assert_eq!(hopeless(&cells(true), Better::Lower, 0.05, 5.0, 30), [false, false]);
+        assert_eq!(hopeless(&cells(false), Better::Lower, 0.05, 5.0, 30), [true, true]);
+    }
 }
