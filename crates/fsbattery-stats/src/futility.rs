@@ -164,7 +164,11 @@ mod tests {
         let drift: Vec<f64> = (0..12).map(|_| 1.0 + 0.4 * (rng.f64() - 0.5)).collect();
         let a: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
         let own = |i: usize| if i % 2 == 0 { 1.06 } else { 0.94 };
-        let b: Vec<f64> = drift.iter().enumerate().map(|(i, d)| 103.0 * d * own(i)).collect();
+        let b: Vec<f64> = drift
+            .iter()
+            .enumerate()
+            .map(|(i, d)| 103.0 * d * own(i))
+            .collect();
         let rounds: Vec<u32> = (0..12).collect();
         let cells = |blocked: bool| {
             [&a, &b].map(|v| {
@@ -179,7 +183,13 @@ mod tests {
             let d = decide_row(&cells(blocked), Better::Lower, 0.05, 5.0).decision;
             assert!(matches!(d, Decision::Undecided { .. }), "{blocked}: {d:?}");
         }
-        assert_eq!(hopeless(&cells(true), Better::Lower, 0.05, 5.0, 30), [false, false]);
-        assert_eq!(hopeless(&cells(false), Better::Lower, 0.05, 5.0, 30), [true, true]);
+        assert_eq!(
+            hopeless(&cells(true), Better::Lower, 0.05, 5.0, 30),
+            [false, false]
+        );
+        assert_eq!(
+            hopeless(&cells(false), Better::Lower, 0.05, 5.0, 30),
+            [true, true]
+        );
     }
 }

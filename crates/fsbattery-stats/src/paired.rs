@@ -179,7 +179,10 @@ mod tests {
         let a = [100.0, 130.0, 70.0, 100.0];
         let b: Vec<f64> = a.iter().map(|x| x * 1.01).collect();
         let p = PairedDiff::new(&a, &[0, 1, 2, 3], &b, &[0, 1, 2, 3]).unwrap();
-        assert!(p.se < 1e-12 && p.p_diff() == 0.0 && p.p_equiv(5.0) == 0.0, "{p:?}");
+        assert!(
+            p.se < 1e-12 && p.p_diff() == 0.0 && p.p_equiv(5.0) == 0.0,
+            "{p:?}"
+        );
     }
 
     #[test]
@@ -202,6 +205,9 @@ mod tests {
             quiet.repeats_to_decide(0.05, 5.0),
             noisy.repeats_to_decide(0.05, 5.0),
         );
-        assert!(q.is_some_and(|q| q >= 5) && n.is_some_and(|n| n > q.unwrap()), "{q:?} {n:?}");
+        assert!(
+            q.is_some_and(|q| q >= 5) && n.is_some_and(|n| n > q.unwrap()),
+            "{q:?} {n:?}"
+        );
     }
 }

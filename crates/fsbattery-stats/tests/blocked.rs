@@ -57,7 +57,10 @@ fn sequential(cols: &[Vec<f64>], blocked: bool) -> Option<(usize, Decision)> {
     for n in 3..=MAX {
         let alpha = look_alpha(0.05, n == MAX);
         let cells = row(cols, n, blocked);
-        if decided(&cells, Better::Lower, alpha, 5.0).iter().all(|&d| d) {
+        if decided(&cells, Better::Lower, alpha, 5.0)
+            .iter()
+            .all(|&d| d)
+        {
             let r = decide_row(&cells, Better::Lower, alpha, 5.0);
             if blocked {
                 assert!(matches!(r.test, RowTest::PairedRounds { rounds } if rounds == n));
@@ -126,7 +129,10 @@ fn a_five_percent_difference_under_drift_is_decided_in_fewer_rounds_blocked() {
     );
     assert!(mb < mi, "blocked {mb} vs independent {mi}");
     assert!(mb <= 15.0, "blocked {mb}");
-    assert!(won as f64 >= 0.9 * trials as f64 && wrong == 0, "{won} {wrong}");
+    assert!(
+        won as f64 >= 0.9 * trials as f64 && wrong == 0,
+        "{won} {wrong}"
+    );
 }
 
 #[test]

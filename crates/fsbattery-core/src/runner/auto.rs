@@ -205,7 +205,8 @@ impl AutoRun {
         if self.compared && !self.spec.precision_stated {
             // A reference: its table needs the minimum, no verdict waits on more.
             let made = self.cells[t][w].made;
-            return (made >= self.spec.min).then(|| self.stop(t, w, workload, StopReason::Reference));
+            return (made >= self.spec.min)
+                .then(|| self.stop(t, w, workload, StopReason::Reference));
         }
         self.decide_alone(t, w, workload)
     }

@@ -429,7 +429,12 @@ fn without_rounds_the_same_drift_keeps_the_pair_undecided() {
     let drift = [1.0, 1.1, 0.9, 1.05, 0.92, 1.08, 0.95, 1.02];
     let fast: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
     let slow: Vec<f64> = drift.iter().map(|d| 95.0 * d).collect();
-    let mut a = AutoRun::new(AutoRepeat::new(3, 8), vec![vec![rate("rate")]], vec![true; 2], true);
+    let mut a = AutoRun::new(
+        AutoRepeat::new(3, 8),
+        vec![vec![rate("rate")]],
+        vec![true; 2],
+        true,
+    );
     for r in 0..8 {
         for (t, v) in [&fast, &slow].iter().enumerate() {
             a.record(t, 0, "rate", &sample_at(v[r], r));
