@@ -163,7 +163,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(3);
         let drift: Vec<f64> = (0..12).map(|_| 1.0 + 0.4 * (rng.f64() - 0.5)).collect();
         let a: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
-        let own = |i: usize| if i % 2 == 0 { 1.06 } else { 0.94 };
+        let own = |i: usize| if i.is_multiple_of(2) { 1.06 } else { 0.94 };
         let b: Vec<f64> = drift
             .iter()
             .enumerate()
