@@ -411,8 +411,8 @@ fn a_reference_in_a_compared_run_gets_its_tables_repeats_not_the_maximum() {
     assert!(c.reached && c.describe().contains("reference"), "{c:?}");
     // Blocked: the drift cancels in the per-round ratio, so the 5 % difference is decided at
     // the minimum although the drift alone would hide it from an independent test.
-    for t in 0..2 {
-        let (at, c) = out[t].clone().expect("decided");
+    for ranked in &out[..2] {
+        let (at, c) = ranked.clone().expect("decided");
         assert_eq!((at, c.stop), (2, Some(StopReason::Decided)), "{c:?}");
     }
     // With --precision stated, the reference repeats to it (here: to the maximum).
