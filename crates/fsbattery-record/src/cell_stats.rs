@@ -40,6 +40,12 @@ pub struct CellStats {
     /// The row's verdict as a sentence, with the numbers behind it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub row_verdict: String,
+    /// How the row's verdict compared the targets: `{"test": "paired_rounds", "rounds": N}`
+    /// (per-round ratios over the N rounds shared, when the run measured its targets in
+    /// interleaved rounds) or `{"test": "independent"}`; absent when the row has no verdict
+    /// and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_test: Option<fsbattery_stats::RowTest>,
     /// Repeats (their `repeat` index) whose value is an outlier among the cell's repeats
     /// (modified z-score above 14, as hyperfine flags them); empty when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -25,6 +25,10 @@ pub struct Composite {
     /// For an interrupted run, "target · workload" of every planned cell it lacks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
+    /// Rows decided, the wall time they took and the share of it measured (absent for an
+    /// imported record and in older ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_to_answer: Option<TimeToAnswer>,
 }
 
 /// A target's composite score.
@@ -68,4 +72,28 @@ pub struct CompositePair {
     pub separated: bool,
     /// How they were tested: "paired_rounds" or "too_few_rounds".
     pub method: String,
+}
+
+/// How long the run took to its answer, and how much of that was measurement.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct TimeToAnswer {
+    /// Ranked rows decided (a winner, or equivalent).
+    pub decided: usize,
+    /// Ranked rows.
+    pub rows: usize,
+    /// Wall seconds from the run's start to its end.
+    pub wall_secs: f64,
+    /// Wall seconds inside timed phases (each phase once, however many metrics it gave).
+    pub measured_secs: f64,
+}
+
+impl TimeToAnswer {
+    /// The share of wall time inside timed phases, in percent.
+    pub fn efficiency_pct(&self) -> f64 {
+        if self.wall_secs > 0.0 {
+            (self.measured_secs / self.wall_secs * 100.0).min(100.0)
+        } else {
+            0.0
+        }
+    }
 }

@@ -33,6 +33,11 @@ pub struct AutoRepeat {
     /// repeats favours the target repeated most. Absent (false) in records before it existed.
     #[serde(default, skip_serializing_if = "is_false")]
     pub equal_counts: bool,
+    /// `--precision` was given: a reference target (shown, not ranked) of a compared run
+    /// repeats to it; otherwise it gets its table's `min` repeats and no more. Absent (false)
+    /// in records before it existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub precision_stated: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -64,6 +69,7 @@ impl AutoRepeat {
             margin_pct: Self::DEFAULT_MARGIN_PCT,
             budget_secs: None,
             equal_counts: false,
+            precision_stated: false,
         }
     }
 
@@ -111,6 +117,9 @@ pub enum StopReason {
     /// Still undecided, and the observed noise says it would take far more repeats than the
     /// maximum or the budget leaves (futility): the time goes to rows more repeats can decide.
     Hopeless,
+    /// A reference target (shown, not ranked) of a compared run: its table's repeats (the
+    /// minimum) made, no verdict waits on it.
+    Reference,
 }
 
 /// The repeats of a plan as one phrase: "3 repeat(s)" or "3..30 repeats (auto: ...)".
@@ -161,6 +170,7 @@ impl Convergence {
             (Some(StopReason::Hopeless), _) => {
                 "undecided, given up: far more repeats than are left would be needed: "
             }
+            (Some(StopReason::Reference), _) => "a reference, shown not ranked: ",
         };
         format!("{} repeats, {state}{width}{which}", self.repeats)
     }

@@ -28,6 +28,24 @@ pub struct RunSettings {
     /// fsbattery's own workloads alone).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub software: Vec<SoftwareSetting>,
+    /// The targets were measured in interleaved rounds (each round ran the same repeat on
+    /// every target in turn: `--fresh per-repeat` or `per-workload`), so samples of one repeat
+    /// index share a round and rows may be compared round by round. False under `--fresh
+    /// once` and in records written before it existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interleaved: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl crate::RunRecord {
+    /// Whether the record's samples of one repeat index share a round (see
+    /// [`RunSettings::interleaved`]).
+    pub fn interleaved(&self) -> bool {
+        self.plan.settings.as_ref().is_some_and(|s| s.interleaved)
+    }
 }
 
 /// One version or setting of the software a workload runs (SQLite, PostgreSQL).

@@ -52,6 +52,8 @@ pub struct Answer {
     pub flagged: usize,
     /// How the rows came out.
     pub counts: Counts,
+    /// Rows decided in how much wall time, and the share of it measured.
+    pub time: Option<fsbattery_record::composite::TimeToAnswer>,
 }
 
 /// One row's outcome.
@@ -174,6 +176,7 @@ pub fn for_report(report: &Report<'_>) -> Answer {
         measured_on: crate::measured_on::line(report.record),
         flagged: crate::repeat_flags::count(report.record),
         counts: Counts::default(),
+        time: None,
     };
     let name = |c: usize| m.columns[c].clone();
     for row in &m.rows {
@@ -201,6 +204,8 @@ pub fn for_report(report: &Report<'_>) -> Answer {
             text: sentence(v, &name),
         });
     }
+    let c = answer.counts;
+    answer.time = crate::time_to_answer::of(report.record, c.decided(), c.rows);
     if report.record.interrupted {
         answer.partial = Some(Partial {
             missing: crate::partial::missing(report.record, &answer.ranked),
@@ -344,6 +349,7 @@ impl Answer {
                 })
                 .collect(),
             left_out: self.left_out.clone(),
+            time_to_answer: self.time,
             pairs: self
                 .pairs
                 .iter()
@@ -425,6 +431,7 @@ pub fn lines(a: &Answer) -> Vec<String> {
         c.equivalent,
         c.undecided
     ));
+    out.extend(a.time.as_ref().map(crate::time_to_answer::line));
     out
 }
 

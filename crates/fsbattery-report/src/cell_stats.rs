@@ -38,18 +38,19 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
             .iter()
             .find(|r| r.workload == cell.workload && r.metric == cell.metric);
         let col = m.columns.iter().position(|c| *c == cell.target);
-        let (verdict, p, words) = match (row, col) {
+        let (verdict, p, words, row_test) = match (row, col) {
             (Some(r), Some(c)) => {
                 let name = |i: usize| m.columns[i].clone();
-                let words = if r.verdict.outcome == Outcome::NoContest {
-                    String::new()
-                } else {
+                let judged = r.verdict.outcome != Outcome::NoContest;
+                let words = if judged {
                     sentence(&r.verdict, &name)
+                } else {
+                    String::new()
                 };
                 let (v, p) = standing(&r.verdict, c);
-                (v, p, words)
+                (v, p, words, judged.then_some(r.verdict.test))
             }
-            _ => (CellVerdict::NotRanked, None, String::new()),
+            _ => (CellVerdict::NotRanked, None, String::new(), None),
         };
         found.push((
             ci,
@@ -64,6 +65,7 @@ pub fn annotate(record: &mut RunRecord, rank_reference: bool) {
                 verdict,
                 p,
                 row_verdict: words,
+                row_test,
                 outliers: flags
                     .outliers
                     .iter()

@@ -166,7 +166,8 @@ impl Matrix {
                     })
                     .collect();
                 let margin = crate::conditions::margin_pct(rec);
-                judge(&entries, &samples, better, agg, margin, |i| {
+                let rounds = rounds_of(rec, &columns, &workload, &metric);
+                judge(&entries, &samples, &rounds, better, agg, margin, |i| {
                     !tool_bound[i] && !reference[i]
                 })
             } else {
@@ -318,12 +319,33 @@ pub(crate) fn entry(cell: Option<&Cell>, quantity: Quantity) -> Entry {
     }
 }
 
+/// Per column, the round (repeat) of each sample of the row's cell, when the run measured its
+/// targets in interleaved rounds; `None` otherwise (see [`fsbattery_record::RunRecord::interleaved`]).
+pub(crate) fn rounds_of(
+    rec: &RunRecord,
+    columns: &[String],
+    workload: &str,
+    metric: &str,
+) -> Vec<Option<Vec<u32>>> {
+    let repeats = |t: &String| {
+        let c = rec.cell(t, workload, metric)?;
+        Some(c.samples.iter().map(|s| s.repeat).collect())
+    };
+    columns
+        .iter()
+        .map(|t| rec.interleaved().then(|| repeats(t)).flatten())
+        .collect()
+}
+
 /// The verdict of one row: measured entries (of the columns `allowed` admits) compete with
 /// their shown aggregate and their samples, at the default significance level (a run record
-/// carries no α of its own) and the equivalence margin `margin_pct`.
+/// carries no α of its own) and the equivalence margin `margin_pct`. `rounds`: per column, the
+/// round of each sample when the run measured its targets in interleaved rounds (the row is
+/// then compared round by round), else `None`.
 pub(crate) fn judge(
     entries: &[Entry],
     samples: &[Vec<f64>],
+    rounds: &[Option<Vec<u32>>],
     better: Better,
     agg: fsbattery_stats::Aggregate,
     margin_pct: f64,
@@ -336,6 +358,7 @@ pub(crate) fn judge(
             Entry::Measured(s) if allowed(i) => Some(Contestant {
                 value: s.aggregate(agg),
                 samples: samples.get(i).map(Vec::as_slice).unwrap_or_default(),
+                rounds: rounds.get(i).and_then(Option::as_deref),
             }),
             _ => None,
         })

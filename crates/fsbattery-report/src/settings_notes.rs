@@ -79,6 +79,7 @@ mod tests {
             }],
             memory: None,
             software: Vec::new(),
+            interleaved: false,
         };
         let l = lines(Some(&settings));
         assert_eq!(

@@ -5,7 +5,8 @@
 //! every verdict still needs its Holm-adjusted test below α — so it cannot raise the error
 //! rate; it only gives up power on a row that was very unlikely to be decided in the time
 //! left. The estimate is [`crate::verdict`]'s: the observed difference and variances taken
-//! as the truth (about even odds). Two guards keep it from giving up on a row too early:
+//! as the truth (about even odds), paired over rounds when the row is (see [`crate::verdict`]).
+//! Two guards keep it from giving up on a row too early:
 //! - no judgement before both sides hold [`JUDGED_AFTER`] samples (an estimate from three
 //!   samples is mostly noise);
 //! - a column is given up only when its estimate exceeds [`HOPE_FACTOR`] times what can still
@@ -15,7 +16,7 @@
 //! column is one whose standing is undecided; the best column is hopeless exactly when every
 //! undecided column is.
 
-use crate::verdict::{decide_row, estimate, Decision, Standing};
+use crate::verdict::{decide_row, pair_estimate, Decision, Standing};
 use crate::{Better, Contestant};
 
 /// Samples both sides must hold before a column can be judged hopeless.
@@ -54,7 +55,7 @@ pub fn hopeless(
     for &i in undecided {
         let judged = samples(*best).len() >= JUDGED_AFTER && samples(i).len() >= JUDGED_AFTER;
         out[i] = judged
-            && estimate(samples(b), samples(i), better, alpha, family, margin_pct)
+            && pair_estimate(cells, b, i, better, alpha, family, margin_pct)
                 .is_none_or(|n| n > limit);
     }
     out[b] = undecided.iter().all(|&i| out[i]);
@@ -71,6 +72,7 @@ mod tests {
                 Some(Contestant {
                     value: v.iter().sum::<f64>() / v.len() as f64,
                     samples: v,
+                    rounds: None,
                 })
             })
             .collect()
@@ -150,6 +152,44 @@ mod tests {
         assert_eq!(
             hopeless(&r, Better::Lower, 0.05, 5.0, 40),
             [false, true, false]
+        );
+    }
+
+    #[test]
+    fn drift_shared_by_the_rounds_is_not_noise_when_the_row_is_blocked() {
+        // Planted: 12 rounds under ±20 % drift common to both targets; b is 3 % slower with
+        // ±6 % of its own noise. As independent samples the drift swamps 3 % (hopeless); per
+        // round it cancels, and about 22 rounds would decide it: not given up at 30.
+        let mut rng = fastrand::Rng::with_seed(3);
+        let drift: Vec<f64> = (0..12).map(|_| 1.0 + 0.4 * (rng.f64() - 0.5)).collect();
+        let a: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
+        let own = |i: usize| if i.is_multiple_of(2) { 1.06 } else { 0.94 };
+        let b: Vec<f64> = drift
+            .iter()
+            .enumerate()
+            .map(|(i, d)| 103.0 * d * own(i))
+            .collect();
+        let rounds: Vec<u32> = (0..12).collect();
+        let cells = |blocked: bool| {
+            [&a, &b].map(|v| {
+                Some(Contestant {
+                    value: v.iter().sum::<f64>() / v.len() as f64,
+                    samples: v,
+                    rounds: blocked.then_some(rounds.as_slice()),
+                })
+            })
+        };
+        for blocked in [true, false] {
+            let d = decide_row(&cells(blocked), Better::Lower, 0.05, 5.0).decision;
+            assert!(matches!(d, Decision::Undecided { .. }), "{blocked}: {d:?}");
+        }
+        assert_eq!(
+            hopeless(&cells(true), Better::Lower, 0.05, 5.0, 30),
+            [false, false]
+        );
+        assert_eq!(
+            hopeless(&cells(false), Better::Lower, 0.05, 5.0, 30),
+            [true, true]
         );
     }
 }

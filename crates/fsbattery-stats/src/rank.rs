@@ -14,7 +14,7 @@
 //! - fewer than [`MIN_SAMPLES`](crate::MIN_SAMPLES) samples anywhere in the row, or a single contestant: no
 //!   marks at all.
 
-use crate::{decide_row, Better, Contestant, Decision, Standing, DEFAULT_MARGIN_PCT};
+use crate::{decide_row, Better, Contestant, Decision, RowTest, Standing, DEFAULT_MARGIN_PCT};
 
 /// Significance level used when the run record does not carry one.
 pub const DEFAULT_ALPHA: f64 = 0.05;
@@ -68,6 +68,8 @@ pub struct RowVerdict {
     pub standings: Vec<Standing>,
     /// The equivalence margin, in percent of the better mean.
     pub margin_pct: f64,
+    /// Paired over rounds or independent (see [`decide_row`]).
+    pub test: RowTest,
 }
 
 impl RowVerdict {
@@ -81,6 +83,7 @@ impl RowVerdict {
             decision: Decision::NoContest,
             standings: vec![Standing::Absent; columns],
             margin_pct: DEFAULT_MARGIN_PCT,
+            test: RowTest::Independent,
         }
     }
 
@@ -165,6 +168,7 @@ pub fn rank_row_within(
         decision: row.decision,
         standings: row.standings,
         margin_pct,
+        test: row.test,
     }
 }
 
@@ -179,6 +183,7 @@ mod tests {
                 (!s.is_empty()).then(|| Contestant {
                     value: s.iter().sum::<f64>() / s.len() as f64,
                     samples: s,
+                    rounds: None,
                 })
             })
             .collect()

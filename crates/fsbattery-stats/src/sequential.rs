@@ -39,6 +39,7 @@ mod tests {
         Some(Contestant {
             value: v.iter().sum::<f64>() / v.len() as f64,
             samples: v,
+            rounds: None,
         })
     }
 

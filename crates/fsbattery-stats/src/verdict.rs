@@ -16,6 +16,13 @@
 //! undecided columns noisiest first (widest standard error of the difference relative to the
 //! best mean) with the first one's ratio, CI and the repeats that would decide it.
 //!
+//! Blocked rows: when every column names the round of each of its samples (the run measured
+//! the targets interleaved, round by round) and shares at least [`MIN_SAMPLES`] rounds with the
+//! best, each comparison is the paired one of [`crate::paired`] — per-round log-ratios, a paired
+//! t-test and a paired TOST, Holm-adjusted the same way — so drift common to a round cancels;
+//! otherwise every comparison is Welch's and TOST's on independent samples. [`Row::test`] says
+//! which; ratios of a paired row are geometric (the mean per-round ratio).
+//!
 //! Invariants:
 //! - a column without a cell or with a non-finite shown value takes no part
 //!   ([`Standing::Absent`]);
@@ -30,6 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::equivalence::relative;
 use crate::pair::{pair, PairOutcome};
+use crate::paired::PairedDiff;
 use crate::repeats::repeats_to_decide;
 use crate::welch_diff::WelchDiff;
 use crate::{holm, Better, MIN_SAMPLES};
@@ -41,6 +49,24 @@ pub struct Contestant<'a> {
     pub value: f64,
     /// Every sample, for the significance test.
     pub samples: &'a [f64],
+    /// The round each sample was measured in, when the run measured its targets in
+    /// interleaved rounds (then a row whose columns share rounds is compared round by round);
+    /// `None`: independent samples.
+    pub rounds: Option<&'a [u32]>,
+}
+
+/// How a row's columns were compared with its best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "test", rename_all = "snake_case")]
+pub enum RowTest {
+    /// Welch's t-test and TOST on independent samples.
+    #[default]
+    Independent,
+    /// Paired over rounds: per-round log-ratios, a paired t-test and a paired TOST.
+    PairedRounds {
+        /// The fewest rounds any comparison of the row had in common with the best.
+        rounds: usize,
+    },
 }
 
 /// Where one column stands against the best of its row.
@@ -150,6 +176,9 @@ pub struct Row {
     pub standings: Vec<Standing>,
     /// The row as a whole.
     pub decision: Decision,
+    /// Whether the comparisons were paired over rounds or independent.
+    #[serde(default)]
+    pub test: RowTest,
 }
 
 /// Decides the row whose columns are `cells` (`None`: takes no part), in the metric's
@@ -175,6 +204,7 @@ pub fn decide_row(
         runner_up: order.get(1).map(|o| o.0),
         standings: vec![Standing::Absent; cells.len()],
         decision: Decision::NoContest,
+        test: RowTest::Independent,
     };
     let Some(best) = row.best else {
         return row;
@@ -200,26 +230,24 @@ pub fn decide_row(
         return row;
     }
     let others: Vec<usize> = order[1..].iter().map(|o| o.0).collect();
-    let pairs: Vec<_> = others
-        .iter()
-        .map(|&i| pair(samples(best), samples(i), better, alpha, margin_pct))
+    let cols = Cols {
+        cells,
+        best,
+        better,
+        alpha,
+        margin_pct,
+        paired: paired_row(cells, best, &others),
+    };
+    row.test = cols.test();
+    let judged: Vec<Judged> = (others.iter().enumerate())
+        .map(|(k, &i)| cols.judge(k, i))
         .collect();
-    let p_diff = holm(
-        &pairs
-            .iter()
-            .map(|p| p.p_diff.unwrap_or(1.0))
-            .collect::<Vec<_>>(),
-    );
-    let p_equiv = holm(
-        &pairs
-            .iter()
-            .map(|p| p.p_equiv.unwrap_or(1.0))
-            .collect::<Vec<_>>(),
-    );
+    let p_diff = holm(&judged.iter().map(|j| j.p_diff).collect::<Vec<_>>());
+    let p_equiv = holm(&judged.iter().map(|j| j.p_equiv).collect::<Vec<_>>());
     for (k, &i) in others.iter().enumerate() {
         // Separated only in the direction the shown values rank them: a column whose mean
         // is significantly better than the best's shown value's column stays undecided.
-        let worse = p_diff[k] < alpha && pairs[k].outcome == PairOutcome::ABetter;
+        let worse = p_diff[k] < alpha && judged[k].best_better;
         row.standings[i] = if worse {
             Standing::Worse { p: p_diff[k] }
         } else if p_equiv[k] < alpha {
@@ -241,16 +269,8 @@ pub fn decide_row(
     let worse = picked(|s| matches!(s, Standing::Worse { .. }));
     let equivalent = picked(|s| matches!(s, Standing::Equivalent { .. }));
     let mut undecided = picked(|s| matches!(s, Standing::Undecided { .. }));
-    let times_better = |i: usize| {
-        // Orient the pair so the ratio reads "times better": worse over best for lower.
-        let (num, den) = match better {
-            Better::Lower => (samples(i), samples(best)),
-            Better::Higher => (samples(best), samples(i)),
-        };
-        WelchDiff::new(num, den).map_or((None, None), |w| relative(&w, w.ci(1.0 - alpha)))
-    };
     row.decision = if undecided.is_empty() && equivalent.is_empty() {
-        let (ratio, ratio_ci) = times_better(next);
+        let (ratio, ratio_ci) = cols.times_better(next, &others);
         Decision::Winner {
             column: best,
             next,
@@ -272,22 +292,15 @@ pub fn decide_row(
             p,
         }
     } else {
-        let diff = |i: usize| WelchDiff::new(samples(best), samples(i));
-        let scale = diff(best).map_or(1.0, |w| w.mean_a.abs().max(f64::MIN_POSITIVE));
-        let noise = |i: usize| diff(i).map_or(f64::INFINITY, |w| w.se / scale);
         // Stable: equally noisy columns keep their rank order.
-        undecided.sort_by(|&a, &b| noise(b).total_cmp(&noise(a)));
+        undecided.sort_by(|&a, &b| {
+            let noise = |i| cols.noise(i, &others);
+            noise(b).total_cmp(&noise(a))
+        });
         let column = undecided[0];
         let k = others.iter().position(|&i| i == column).unwrap_or(0);
-        let (ratio, ratio_ci) = times_better(column);
-        let repeats = estimate(
-            samples(best),
-            samples(column),
-            better,
-            alpha,
-            others.len(),
-            margin_pct,
-        );
+        let (ratio, ratio_ci) = cols.times_better(column, &others);
+        let repeats = cols.estimate(column, &others, others.len());
         Decision::Undecided {
             best,
             column,
@@ -300,6 +313,156 @@ pub fn decide_row(
         }
     };
     row
+}
+
+/// Per other column (in `others`' order), its paired comparison with the best, when every
+/// one of them can be paired; `None`: the row is compared as independent samples.
+fn paired_row(
+    cells: &[Option<Contestant<'_>>],
+    best: usize,
+    others: &[usize],
+) -> Option<Vec<PairedDiff>> {
+    let a = cells[best]?;
+    others
+        .iter()
+        .map(|&i| {
+            let b = cells[i]?;
+            PairedDiff::new(a.samples, a.rounds?, b.samples, b.rounds?)
+        })
+        .collect()
+}
+
+/// One comparison with the best before Holm's adjustment.
+struct Judged {
+    p_diff: f64,
+    p_equiv: f64,
+    /// The best's side is the better one (by the test's own estimate).
+    best_better: bool,
+}
+
+/// A row's columns as its comparisons see them: paired or independent.
+struct Cols<'c, 'a> {
+    cells: &'c [Option<Contestant<'a>>],
+    best: usize,
+    better: Better,
+    alpha: f64,
+    margin_pct: f64,
+    /// Per other column, its paired comparison (see [`paired_row`]).
+    paired: Option<Vec<PairedDiff>>,
+}
+
+impl Cols<'_, '_> {
+    fn samples(&self, i: usize) -> &[f64] {
+        self.cells[i].map(|c| c.samples).unwrap_or_default()
+    }
+
+    fn test(&self) -> RowTest {
+        match &self.paired {
+            Some(p) => RowTest::PairedRounds {
+                rounds: p.iter().map(|d| d.n).min().unwrap_or(0),
+            },
+            None => RowTest::Independent,
+        }
+    }
+
+    /// The paired comparison of column `i` (of `others`), when the row is paired.
+    fn paired_of(&self, i: usize, others: &[usize]) -> Option<&PairedDiff> {
+        let k = others.iter().position(|&o| o == i)?;
+        self.paired.as_ref().map(|p| &p[k])
+    }
+
+    /// Column `i`, the `k`-th of the others, against the best.
+    fn judge(&self, k: usize, i: usize) -> Judged {
+        if let Some(d) = self.paired.as_ref().map(|p| p[k]) {
+            // d is ln(column / best): the best is better when the column is larger for a
+            // lower-is-better metric.
+            let best_better = match self.better {
+                Better::Lower => d.mean > 0.0,
+                Better::Higher => d.mean < 0.0,
+            };
+            return Judged {
+                p_diff: d.p_diff(),
+                p_equiv: d.p_equiv(self.margin_pct),
+                best_better: best_better && d.p_diff() < self.alpha,
+            };
+        }
+        let (a, b) = (self.samples(self.best), self.samples(i));
+        let p = pair(a, b, self.better, self.alpha, self.margin_pct);
+        Judged {
+            p_diff: p.p_diff.unwrap_or(1.0),
+            p_equiv: p.p_equiv.unwrap_or(1.0),
+            best_better: p.outcome == PairOutcome::ABetter,
+        }
+    }
+
+    /// "Times better" of the best over column `i`, with its `1 − α` interval.
+    fn times_better(&self, i: usize, others: &[usize]) -> (Option<f64>, Option<(f64, f64)>) {
+        if let Some(d) = self.paired_of(i, others) {
+            let (lo, hi) = d.ci(1.0 - self.alpha);
+            let (m, lo, hi) = match self.better {
+                Better::Lower => (d.mean, lo, hi),
+                Better::Higher => (-d.mean, -hi, -lo),
+            };
+            return (Some(m.exp()), Some((lo.exp(), hi.exp())));
+        }
+        // Orient the pair so the ratio reads "times better": worse over best for lower.
+        let (num, den) = match self.better {
+            Better::Lower => (self.samples(i), self.samples(self.best)),
+            Better::Higher => (self.samples(self.best), self.samples(i)),
+        };
+        WelchDiff::new(num, den).map_or((None, None), |w| relative(&w, w.ci(1.0 - self.alpha)))
+    }
+
+    /// Standard error of column `i`'s comparison, relative to the best's scale.
+    fn noise(&self, i: usize, others: &[usize]) -> f64 {
+        if let Some(d) = self.paired_of(i, others) {
+            return d.se;
+        }
+        let diff = |i: usize| WelchDiff::new(self.samples(self.best), self.samples(i));
+        let scale = diff(self.best).map_or(1.0, |w| w.mean_a.abs().max(f64::MIN_POSITIVE));
+        diff(i).map_or(f64::INFINITY, |w| w.se / scale)
+    }
+
+    /// Samples (rounds) per column that would decide column `i`, at Holm's first-step level.
+    fn estimate(&self, i: usize, others: &[usize], family: usize) -> Option<usize> {
+        if let Some(d) = self.paired_of(i, others) {
+            return d.repeats_to_decide(self.alpha / family.max(1) as f64, self.margin_pct);
+        }
+        estimate(
+            self.samples(self.best),
+            self.samples(i),
+            self.better,
+            self.alpha,
+            family,
+            self.margin_pct,
+        )
+    }
+}
+
+/// Samples (rounds) per column that would decide column `i` against the row's `best`, by the
+/// test [`decide_row`] uses for the row: paired over rounds when every column of the row can
+/// be paired with the best, Welch's otherwise.
+pub(crate) fn pair_estimate(
+    cells: &[Option<Contestant<'_>>],
+    best: usize,
+    i: usize,
+    better: Better,
+    alpha: f64,
+    family: usize,
+    margin_pct: f64,
+) -> Option<usize> {
+    let others: Vec<usize> = (0..cells.len())
+        .filter(|&o| o != best && cells[o].is_some_and(|c| c.value.is_finite()))
+        .collect();
+    let cols = Cols {
+        cells,
+        best,
+        better,
+        alpha,
+        margin_pct,
+        paired: paired_row(cells, best, &others),
+    };
+    cols.estimate(i, &others, family)
 }
 
 /// Samples per column that would decide column `b` against the best `a` from the observed

@@ -133,6 +133,7 @@ fn contestants(cols: &[Vec<f64>]) -> Vec<Option<fsbattery_stats::Contestant<'_>>
             Some(fsbattery_stats::Contestant {
                 value: s.iter().sum::<f64>() / s.len() as f64,
                 samples: s,
+                rounds: None,
             })
         })
         .collect()

@@ -32,6 +32,7 @@ fn row<'a>(cols: &[&'a [f64]]) -> Vec<Option<Contestant<'a>>> {
             Some(Contestant {
                 value: mean(s),
                 samples: s,
+                rounds: None,
             })
         })
         .collect()

@@ -11,9 +11,16 @@
 //!   that decides nothing, it only gives the time left to rows more repeats can decide. Only headline metrics count: comparable times and rates, the mean or median
 //!   of a latency distribution; maxima and other percentiles, sizes, counts, constants and
 //!   timings under [`TINY_SECS`] are shown and ranked but never hold a run hostage.
-//! - *alone* (one ranked target, a reference target, or one filesystem for the whole run, where
-//!   the other targets' samples do not exist yet): after each step, once every comparable
-//!   metric's CI95 is within the precision of its mean.
+//! - *alone* (one ranked target, or one filesystem for the whole run, where the other targets'
+//!   samples do not exist yet): after each step, once every comparable metric's CI95 is within
+//!   the precision of its mean.
+//! - *reference* (a target shown but not ranked, in a compared run): no verdict waits on it,
+//!   so it gets its table's repeats (the minimum) and stops; with `--precision` given it
+//!   repeats to that precision as a target alone does.
+//!
+//! Rows of a run in interleaved rounds (not `--fresh once`) are judged round by round: each
+//! sample keeps its round (repeat index), and [`fsbattery_stats::decide_row`] pairs the columns
+//! over the rounds they share.
 //!
 //! With [`AutoRepeat::equal_counts`] (a best, min or max aggregate, which grows with the
 //! number of samples) a workload's ranked cells stop together: at the round in which every
@@ -82,8 +89,8 @@ pub(super) fn headlines(metrics: &[MetricSpec], shown: &[&str]) -> Vec<Headline>
 /// One cell's state.
 #[derive(Debug, Clone, Default)]
 struct CellState {
-    /// (metric, comparable values in repeat order).
-    samples: Vec<(String, Vec<f64>)>,
+    /// (metric, comparable values in repeat order, the repeat of each).
+    samples: Vec<(String, Vec<f64>, Vec<u32>)>,
     /// Finished repeats.
     made: u32,
     /// Decided, failed or out of budget: no more repeats.
@@ -91,11 +98,15 @@ struct CellState {
 }
 
 impl CellState {
-    fn values(&self, metric: &str) -> Option<&[f64]> {
+    fn values(&self, metric: &str) -> Option<(&[f64], &[u32])> {
         self.samples
             .iter()
-            .find(|(m, _)| m == metric)
-            .map(|(_, v)| v.as_slice())
+            .find(|(m, _, _)| m == metric)
+            .map(|(_, v, r)| (v.as_slice(), r.as_slice()))
+    }
+
+    fn sets(&self) -> Vec<&[f64]> {
+        self.samples.iter().map(|(_, v, _)| v.as_slice()).collect()
     }
 }
 
@@ -110,6 +121,8 @@ pub(super) struct AutoRun {
     ranked: Vec<bool>,
     /// The compared rule applies (see the module header).
     compared: bool,
+    /// Targets are measured in interleaved rounds: samples of one repeat share a round.
+    interleaved: bool,
     /// When the first round started (the budget's clock).
     started: Option<Instant>,
     /// When the last round started.
@@ -135,6 +148,7 @@ impl AutoRun {
             headlines,
             ranked,
             compared,
+            interleaved: !once,
             started: None,
             round_started: None,
             last_round: Duration::ZERO,
@@ -153,9 +167,12 @@ impl AutoRun {
     /// Keep one comparable sample of cell (`t`, `w`).
     pub(super) fn record(&mut self, t: usize, w: usize, metric: &str, sample: &Sample) {
         let sets = &mut self.cells[t][w].samples;
-        match sets.iter_mut().find(|(m, _)| m == metric) {
-            Some((_, v)) => v.push(sample.value),
-            None => sets.push((metric.to_string(), vec![sample.value])),
+        match sets.iter_mut().find(|(m, _, _)| m == metric) {
+            Some((_, v, r)) => {
+                v.push(sample.value);
+                r.push(sample.repeat);
+            }
+            None => sets.push((metric.to_string(), vec![sample.value], vec![sample.repeat])),
         }
     }
 
@@ -185,6 +202,12 @@ impl AutoRun {
         if self.compared && self.ranked[t] {
             return None;
         }
+        if self.compared && !self.spec.precision_stated {
+            // A reference: its table needs the minimum, no verdict waits on more.
+            let made = self.cells[t][w].made;
+            return (made >= self.spec.min)
+                .then(|| self.stop(t, w, workload, StopReason::Reference));
+        }
         self.decide_alone(t, w, workload)
     }
 
@@ -194,8 +217,7 @@ impl AutoRun {
         if cell.made < self.spec.min {
             return None;
         }
-        let sets: Vec<&[f64]> = cell.samples.iter().map(|(_, v)| v.as_slice()).collect();
-        let widest = fsbattery_stats::widest_ci95(&sets);
+        let widest = fsbattery_stats::widest_ci95(&cell.sets());
         // No comparable metric: nothing to make precise, the minimum is enough.
         let precise = widest.is_none_or(|x| x.within(self.spec.precision_pct));
         if !precise && cell.made < self.spec.max {
@@ -213,12 +235,14 @@ impl AutoRun {
     fn stop(&mut self, t: usize, w: usize, workload: &str, reason: StopReason) -> Convergence {
         let cell = &mut self.cells[t][w];
         cell.stopped = true;
-        let sets: Vec<&[f64]> = cell.samples.iter().map(|(_, v)| v.as_slice()).collect();
-        let widest = fsbattery_stats::widest_ci95(&sets);
+        let widest = fsbattery_stats::widest_ci95(&cell.sets());
         Convergence {
             workload: workload.to_string(),
             repeats: cell.made,
-            reached: matches!(reason, StopReason::Decided | StopReason::Precise),
+            reached: matches!(
+                reason,
+                StopReason::Decided | StopReason::Precise | StopReason::Reference
+            ),
             stop: Some(reason),
             widest_metric: widest.map_or_else(String::new, |x| cell.samples[x.index].0.clone()),
             widest_half_width_pct: widest.and_then(|x| x.half_width_pct),
@@ -347,10 +371,11 @@ impl AutoRun {
         for h in &self.headlines[w] {
             let cells: Vec<Option<Contestant<'_>>> = (0..self.cells.len())
                 .map(|t| {
-                    let v = self.cells[t][w].values(&h.name)?;
+                    let (v, rounds) = self.cells[t][w].values(&h.name)?;
                     (self.ranked[t] && !v.is_empty()).then(|| Contestant {
                         value: v.iter().sum::<f64>() / v.len() as f64,
                         samples: v,
+                        rounds: self.interleaved.then_some(rounds),
                     })
                 })
                 .collect();

@@ -285,6 +285,7 @@ fn an_interim_look_needs_haybittle_petos_level_and_the_final_look_alpha() {
                     Some(Contestant {
                         value: mean(v),
                         samples: v,
+                        rounds: None,
                     })
                 };
                 fsbattery_stats::decided(&[c(x), c(y)], Better::Higher, alpha, 5.0)
@@ -362,4 +363,84 @@ fn equal_counts_stop_a_workload_on_every_target_together() {
     // Each keeps its own reason: the far one was decided, the others reached the maximum.
     let far = equal.iter().find(|(_, t, _)| *t == 1).unwrap();
     assert_eq!(far.2.stop, Some(StopReason::Decided));
+}
+
+/// A sample of repeat (round) `r`.
+fn sample_at(value: f64, r: usize) -> Sample {
+    Sample {
+        repeat: r as u32,
+        ..sample(value)
+    }
+}
+
+/// Rounds of two ranked targets and one reference (`values[t][r]`), every sample with its
+/// round; per target, the round after which it stopped and why.
+fn with_reference(spec: AutoRepeat, values: [&[f64]; 3]) -> Vec<Option<(usize, Convergence)>> {
+    let heads = vec![vec![rate("rate")]];
+    let mut a = AutoRun::new(spec, heads, vec![true, true, false], false);
+    let mut out = vec![None, None, None];
+    for r in 0..spec.max as usize {
+        for (t, v) in values.iter().enumerate() {
+            if a.stopped(t, 0) {
+                continue;
+            }
+            a.record(t, 0, "rate", &sample_at(v[r % v.len()], r));
+            if let Some(c) = a.after_step(t, 0, "w") {
+                out[t] = Some((r, c));
+            }
+        }
+        for (t, c) in a.after_round(&[0], &["w"], 0.05) {
+            out[t] = Some((r, c));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_reference_in_a_compared_run_gets_its_tables_repeats_not_the_maximum() {
+    // The reference is very noisy (±50 %): the precision rule would run it to the maximum.
+    // The ranked pair is 5 % apart under ±10 % drift shared by the round.
+    let drift = [1.0, 1.1, 0.9, 1.05, 0.92, 1.08, 0.95, 1.02];
+    let fast: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
+    let slow: Vec<f64> = drift.iter().map(|d| 95.0 * d).collect();
+    let noisy = [50.0, 150.0, 80.0, 130.0, 60.0, 140.0];
+    let mut spec = AutoRepeat::new(3, 8);
+    let out = with_reference(spec, [&fast, &slow, &noisy]);
+    let (at, c) = out[2].clone().expect("the reference stopped");
+    assert_eq!((at, c.repeats, c.stop), (2, 3, Some(StopReason::Reference)));
+    assert!(c.reached && c.describe().contains("reference"), "{c:?}");
+    // Blocked: the drift cancels in the per-round ratio, so the 5 % difference is decided at
+    // the minimum although the drift alone would hide it from an independent test.
+    for ranked in &out[..2] {
+        let (at, c) = ranked.clone().expect("decided");
+        assert_eq!((at, c.stop), (2, Some(StopReason::Decided)), "{c:?}");
+    }
+    // With --precision stated, the reference repeats to it (here: to the maximum).
+    spec.precision_stated = true;
+    let out = with_reference(spec, [&fast, &slow, &noisy]);
+    let (_, c) = out[2].clone().expect("the reference stopped");
+    assert_eq!((c.repeats, c.stop), (8, Some(StopReason::Maximum)));
+}
+
+#[test]
+fn without_rounds_the_same_drift_keeps_the_pair_undecided() {
+    // The run above under --fresh once (no interleaved rounds): independent samples, the
+    // drift is noise, and 8 repeats do not separate 5 %.
+    let drift = [1.0, 1.1, 0.9, 1.05, 0.92, 1.08, 0.95, 1.02];
+    let fast: Vec<f64> = drift.iter().map(|d| 100.0 * d).collect();
+    let slow: Vec<f64> = drift.iter().map(|d| 95.0 * d).collect();
+    let mut a = AutoRun::new(
+        AutoRepeat::new(3, 8),
+        vec![vec![rate("rate")]],
+        vec![true; 2],
+        true,
+    );
+    for r in 0..8 {
+        for (t, v) in [&fast, &slow].iter().enumerate() {
+            a.record(t, 0, "rate", &sample_at(v[r], r));
+            a.after_step(t, 0, "w");
+        }
+    }
+    let places = a.places(0, 0.05, 0.05);
+    assert!(places.iter().all(|p| *p == Place::Open), "{places:?}");
 }

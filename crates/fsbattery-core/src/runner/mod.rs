@@ -167,7 +167,10 @@ impl Plan {
                 policy: self.cache,
                 memory: None,
             })),
-            settings: Some(Box::new(self.settings.clone())),
+            settings: Some(Box::new(fsbattery_record::settings::RunSettings {
+                interleaved: self.fresh != Fresh::Once,
+                ..self.settings.clone()
+            })),
             weights: self.weights.clone(),
         }
     }

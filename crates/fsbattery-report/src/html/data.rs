@@ -248,9 +248,23 @@ impl<'a> Data<'a> {
             .map_or(fsbattery_stats::DEFAULT_MARGIN_PCT, |r| {
                 crate::conditions::margin_pct(r.record)
             });
+        // Round by round only within one interleaved run: rounds of two runs share nothing.
+        let one_run = cols
+            .iter()
+            .all(|&c| self.columns[c].run == self.columns[cols[0]].run);
+        let rounds: Vec<Option<Vec<u32>>> = (0..self.columns.len())
+            .map(|c| {
+                let run = self.runs[self.columns[c].run].record;
+                let cell = self
+                    .cell(line, c)
+                    .filter(|_| one_run && run.interleaved())?;
+                Some(cell.samples.iter().map(|s| s.repeat).collect())
+            })
+            .collect();
         judge(
             &line.value,
             &samples,
+            &rounds,
             line.better,
             line.aggregate,
             margin,

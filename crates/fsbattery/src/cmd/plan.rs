@@ -604,6 +604,7 @@ fn repeats(
         });
         let mut a = AutoRepeat::new(min, max);
         a.precision_pct = args.precision.unwrap_or(a.precision_pct);
+        a.precision_stated = args.precision.is_some();
         a.margin_pct = args.margin.unwrap_or(a.margin_pct);
         a.budget_secs = budget.map(|b| b.as_secs_f64());
         a.equal_counts = order_statistic(args, suite).is_some();

@@ -176,6 +176,8 @@ pub fn record(
         fs_options: Vec::new(),
         memory,
         software: Vec::new(),
+        // Set by the runner, which knows the rounds it makes.
+        interleaved: false,
     }
 }
 
