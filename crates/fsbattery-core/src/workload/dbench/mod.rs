@@ -7,7 +7,7 @@
 //!
 //! `dbench:ARGS` takes dbench's own command line (`dbench:-t 10 4`,
 //! `dbench:-c FILE -s -t 10 2`); it is parsed ([`args`]) and its loadfile read and checked
-//! ([`loadfile`]) when the plan is built, and the workload is then interned under its name
+//! ([`loadfile()`]) when the plan is built, and the workload is then interned under its name
 //! (as `fio:FILE` is), so the runner, the journal and the reports find it as they find a
 //! built-in. Plain `dbench` runs client.txt with `--set dbench.clients=N`, `timelimit`,
 //! `sync`, `sync_dir`, `fsync`. The loadfile's path and SHA-256 and the command line are
