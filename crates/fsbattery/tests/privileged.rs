@@ -20,7 +20,7 @@ fn default_run_compares_every_default_filesystem_and_leaves_nothing() {
     let work = tempfile::tempdir_in("/var/tmp").unwrap();
     let mut args = vec!["run", "--workload", "metadata", "--out", "r"];
     args.extend_from_slice(SMALL);
-    let o = run_in(work.path(), &args);
+    let o = run_in_wide(work.path(), &args);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let rec = results(&work.path().join("r"));
     let labels: Vec<&str> = rec["targets"]
@@ -197,7 +197,7 @@ fn tree_on_ntfs_and_exfat_passes_within_what_they_store() {
         return;
     }
     let work = tempfile::tempdir_in("/var/tmp").unwrap();
-    let o = run_in(
+    let o = run_in_wide(
         work.path(),
         &[
             "run",

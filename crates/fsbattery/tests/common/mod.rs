@@ -51,6 +51,18 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
         .expect("spawn fsbattery")
 }
 
+/// [`run_in`] with output as wide as it needs (COLUMNS=1000): piped output wraps prose and
+/// table labels at COLUMNS (100 by default), and a test that looks for a whole label or
+/// sentence reads it on one line.
+pub fn run_in_wide(cwd: &Path, args: &[&str]) -> Output {
+    bin()
+        .current_dir(cwd)
+        .env("COLUMNS", "1000")
+        .args(args)
+        .output()
+        .expect("spawn fsbattery")
+}
+
 /// Exit code or panic with the output when killed by a signal.
 pub fn code(o: &Output) -> i32 {
     o.status
