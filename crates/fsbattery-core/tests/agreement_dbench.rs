@@ -19,27 +19,17 @@
 
 mod agree;
 
-use agree::{median, prerequisites, require, run_via_runner, serial, Mounted};
+use agree::{median, prerequisites, raise_priority, require, run_via_runner, serial, Mounted};
 use fsbattery_core::import::{self, Reading};
 use fsbattery_core::model::CachePolicy;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const TOLERANCE: f64 = 0.10;
 /// Rounds, each one run of each side.
 const ROUNDS: u32 = 7;
 /// The command line both sides run.
 const ARGS: &str = "-t 3 2";
-
-/// The same priority for both sides, ahead of the machine's other work (see
-/// agreement_tools.rs: the tools are children of this thread and inherit its nice value).
-fn raise_priority() {
-    let tid = nix::unistd::gettid().to_string();
-    let _ = Command::new("renice")
-        .args(["-n", "-20", "-p", &tid])
-        .stdout(Stdio::null())
-        .status();
-}
 
 /// dbench's own Throughput for [`ARGS`] run in `dir`, read by fsbattery's importer.
 fn real_dbench(dir: &Path) -> f64 {

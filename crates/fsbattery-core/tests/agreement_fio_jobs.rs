@@ -26,10 +26,9 @@
 
 mod agree;
 
-use agree::{converge, prerequisites, run_via_runner, same_cache_state, serial, Mounted};
+use agree::{converge, prefill, prerequisites, run_via_runner, same_cache_state, serial, Mounted};
 use fsbattery_core::model::CachePolicy;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
@@ -46,24 +45,6 @@ const SEQUENTIAL: &str =
 /// 256 files of 64 KiB written in 4 KiB blocks round robin, an fdatasync every 16 writes
 /// and each file fsynced when closed.
 const SMALL_FILES: &str = "[global]\nioengine=psync\n\n[small]\nrw=write\nbs=4k\nnrfiles=256\nfilesize=64k\nfdatasync=16\nfsync_on_close=1\n";
-
-/// Write zeros over all but 64 MiB of the free space of the filesystem at `root`, fsync, and
-/// delete them, so every block of the sparse loop image is allocated before any side runs.
-fn prefill(root: &Path) {
-    let st = nix::sys::statvfs::statvfs(root).unwrap();
-    let free = st.blocks_available() * st.fragment_size();
-    let mib = (free >> 20).saturating_sub(64);
-    let path = root.join("prefill");
-    let mut f = std::fs::File::create(&path).unwrap();
-    let block = vec![0u8; 1 << 20];
-    for _ in 0..mib {
-        f.write_all(&block).unwrap();
-    }
-    f.sync_all().unwrap();
-    drop(f);
-    std::fs::remove_file(&path).unwrap();
-    nix::unistd::sync();
-}
 
 /// fio's own run of `job` in `dir` (made, then removed): metric → value, under the names the
 /// native workload `name` gives them.

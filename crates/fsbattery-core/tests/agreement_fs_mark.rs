@@ -15,10 +15,11 @@
 
 mod agree;
 
-use agree::{check, median, prerequisites, run_via_runner, serial, Mounted};
+use agree::{
+    check, median, prefill, prerequisites, raise_priority, run_via_runner, serial, Mounted,
+};
 use fsbattery_core::import::{self, Reading};
 use fsbattery_core::model::CachePolicy;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -39,31 +40,6 @@ const BUDGET: std::time::Duration = std::time::Duration::from_secs(45);
 /// worker to get a CPU; load average 12–16 on 2 cores, 2026-11-28); a round that mixes the
 /// two modes compares the machine's moods, not the two programs.
 const STEADY: f64 = 2.5;
-
-/// Both sides ahead of the machine's other work, alike (as agreement_tools.rs does).
-fn raise_priority() {
-    let tid = nix::unistd::gettid().to_string();
-    let _ = Command::new("renice")
-        .args(["-n", "-20", "-p", &tid])
-        .stdout(Stdio::null())
-        .status();
-}
-
-/// Fill the filesystem at `root` but 64 MiB, and empty it again.
-fn prefill(root: &Path) {
-    let st = nix::sys::statvfs::statvfs(root).unwrap();
-    let mib = ((st.blocks_available() * st.fragment_size()) >> 20).saturating_sub(64);
-    let path = root.join("prefill");
-    let mut f = std::fs::File::create(&path).unwrap();
-    let block = vec![0u8; 1 << 20];
-    for _ in 0..mib {
-        f.write_all(&block).unwrap();
-    }
-    f.sync_all().unwrap();
-    drop(f);
-    std::fs::remove_file(&path).unwrap();
-    nix::unistd::sync();
-}
 
 /// One round, A B B A (B A A B in odd rounds): each side's Files/sec is the harmonic mean of
 /// its two runs, so a burst of load or a drift across the round reaches both sides alike;

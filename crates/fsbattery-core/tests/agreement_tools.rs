@@ -28,27 +28,17 @@
 
 mod agree;
 
-use agree::{converge, prerequisites, run_via_runner, same_cache_state, serial, Mounted};
+use agree::{
+    converge, prefill, prerequisites, raise_priority, run_via_runner, same_cache_state, serial,
+    Mounted,
+};
 use fsbattery_core::model::CachePolicy;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const TOLERANCE: f64 = 0.10;
-
-/// Give this test thread, and so both sides (the workload runs on it, the tools are its
-/// children and inherit its nice value), the CPU ahead of the machine's other work: on the
-/// shared 2-core machine, with a load average of 10–12 from other builds, runs of either side
-/// swung threefold from round to round. Equal priority for both sides, so the comparison
-/// stays fair; without root or renice, it runs at the normal priority.
-fn raise_priority() {
-    let tid = nix::unistd::gettid().to_string();
-    let _ = Command::new("renice")
-        .args(["-n", "-20", "-p", &tid])
-        .stdout(Stdio::null())
-        .status();
-}
 
 /// One round of the two sides in the order A B B A (B A A B in odd rounds): each side's rates
 /// are the harmonic mean of its two runs (rate over the pair's total time), so a burst of
@@ -69,25 +59,6 @@ fn abba<const N: usize>(
         runs[side].push(if side == 0 { ours() } else { theirs() });
     }
     runs.map(|r| std::array::from_fn(|i| 2.0 / (1.0 / r[0][i] + 1.0 / r[1][i])))
-}
-
-/// Write zeros over all but 64 MiB of the free space of the filesystem at `root`, fsync, and
-/// delete them: every block of the sparse loop image is then allocated on the host before any
-/// side is measured (see the module notes).
-fn prefill(root: &Path) {
-    let st = nix::sys::statvfs::statvfs(root).unwrap();
-    let free = st.blocks_available() * st.fragment_size();
-    let mib = (free >> 20).saturating_sub(64);
-    let path = root.join("prefill");
-    let mut f = std::fs::File::create(&path).unwrap();
-    let block = vec![0u8; 1 << 20];
-    for _ in 0..mib {
-        f.write_all(&block).unwrap();
-    }
-    f.sync_all().unwrap();
-    drop(f);
-    std::fs::remove_file(&path).unwrap();
-    nix::unistd::sync();
 }
 
 /// PostMark's configuration (its own defaults otherwise: 500..10,000 bytes, seed 42, biases

@@ -1,6 +1,7 @@
 //! How wide the terminal table may be: `COLUMNS` when set (a script or a narrow pane says so),
 //! else the terminal's own width on a terminal, else unbounded (a pipe or file keeps each row
-//! on one line, for grep). Within the width comfy-table wraps cells (labels first, being the
+//! on one line, for grep) — unless the caller gives a width, as the binary's terminal output
+//! does (100 columns when piped, see `fsbattery`'s `width`). Within the width comfy-table wraps cells (labels first, being the
 //! widest), so six targets fit 100 columns instead of running off the edge.
 
 use comfy_table::{ContentArrangement, Table};
