@@ -43,7 +43,8 @@ impl Pieces<'_> {
     }
 }
 
-/// The three phases as `stream` records them (create and copy twice: returned, durable).
+/// The three phases as `stream` records them (create and copy three ways: returned, durable,
+/// the fsync alone).
 pub(super) fn run(
     ctx: &mut WorkloadCtx<'_>,
     l: &Layout,
@@ -60,11 +61,9 @@ pub(super) fn run(
     };
     let me = l.rank;
     let (returned, durable) = ctx.phase(&[dir.path()], || write_pieces(&p, me))?;
-    ctx.record("create", &returned, returned.elapsed_s);
-    ctx.record("create_durable", &durable, durable.elapsed_s);
+    super::record_write(ctx, "create", &returned, &durable);
     let (returned, durable) = ctx.phase(&[dir.path()], || copy_pieces(&p, me))?;
-    ctx.record("copy", &returned, returned.elapsed_s);
-    ctx.record("copy_durable", &durable, durable.elapsed_s);
+    super::record_write(ctx, "copy", &returned, &durable);
     let from = l.read_rank();
     ctx.timed("read", &[dir.path()], || read_pieces(&p, from))?;
     Ok(())
