@@ -48,9 +48,10 @@ fn real_dbench(dir: &Path) -> f64 {
     }
 }
 
+/// Measured 2026-11-29 on an idle machine: median 0.985 (88 % interval 0.937..1.022); on
+/// 2026-11-28 at load 14 on 2 cores it was 0.82 twice: like the other agreement tests it needs
+/// a machine that runs nothing else, as CI's does.
 #[test]
-#[ignore = "not yet within ±10 %: median per-round ratio 0.82 twice on 2026-11-28 (load 14 on 2 cores); \
-            run with --ignored"]
 fn dbench_agrees_with_dbench_4_0() {
     let _one_at_a_time = serial();
     if !prerequisites(&[("dbench", "--help", "dbench")])

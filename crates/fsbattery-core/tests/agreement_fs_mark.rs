@@ -171,16 +171,20 @@ fn agree_on(args: &str) {
     check(&o, &r, median(ratios), TOLERANCE);
 }
 
-/// Ignored: on the shared machine of 2026-11-28 (load average 12–16 on 2 cores) not one
-/// round in fifteen was undisturbed (see [`STEADY`]), so ±10 % could not be decided either
-/// way; run it with `--ignored` on a quieter machine.
+/// Ignored: not in agreement. On an idle machine (2026-11-29, every other process frozen) nine
+/// rounds gave ratios 0.68–1.05, median 0.780: fsbattery's fsync-per-file loop is slower than
+/// fs_mark's by about a fifth, with the same calls per file; not yet explained. Under load
+/// (2026-11-28) the runs were bimodal (see [`STEADY`]).
 #[test]
-#[ignore = "fsync-per-file runs are bimodal under load: run with --ignored on a quiet machine"]
+#[ignore = "fsync per file: median 0.78 x fs_mark on an idle machine (2026-11-29), not yet explained"]
 fn fs_mark_sync_heavy_agrees_with_fs_mark_3_3() {
     agree_on("-n 300 -s 4096 -S 1");
 }
 
+/// 20,000 files (a second per run), not 5,000: on an idle machine (2026-11-29) the 5,000-file
+/// runs' per-round ratios spread 0.66–1.16 and one median of three came out 0.887; with
+/// 20,000 files the medians were 0.981 and 0.976.
 #[test]
 fn fs_mark_without_sync_agrees_with_fs_mark_3_3() {
-    agree_on("-n 5000 -s 4096 -S 0");
+    agree_on("-n 20000 -s 4096 -S 0");
 }
