@@ -32,7 +32,7 @@ const ROUNDS: usize = 9;
 const MIN_ROUNDS: usize = 5;
 /// Most rounds tried, and the time after which no new round starts.
 const MAX_ROUNDS: u32 = 40;
-const BUDGET: std::time::Duration = std::time::Duration::from_secs(45);
+const BUDGET: std::time::Duration = std::time::Duration::from_secs(75);
 /// A round counts when its four runs lie within this factor of each other (the no-sync
 /// runs of one round ranged up to 1.8× under that load: disturbed, but still comparable). Under load the
 /// fsync-per-file runs are bimodal: the same side ran 4,000–5,000 files/s, then 100–400 in
