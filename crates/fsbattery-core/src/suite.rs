@@ -113,6 +113,9 @@ struct SuiteFile {
     #[serde(default)]
     description: String,
     repeat: Option<Spanned<i64>>,
+    /// `true`: repeats adapt (see [`Suite::adapt`]).
+    #[serde(default)]
+    adapt: bool,
     aggregate: Option<Spanned<String>>,
     cache: Option<Spanned<String>>,
     pause: Option<Spanned<f64>>,
@@ -161,6 +164,10 @@ pub struct Suite {
     pub description: String,
     /// Default repeats.
     pub repeat: u32,
+    /// `adapt = true`: a preset that asks a question rather than reproducing a study, so its
+    /// repeats adapt as a run without `--suite` does (from `repeat` until each row is decided
+    /// or the budget ends) instead of being fixed at the study's count.
+    pub adapt: bool,
     /// Default aggregate.
     pub aggregate: fsbattery_stats::Aggregate,
     /// The seed's cache policy (`cache = ...`), unless `--cache` overrides it.
@@ -318,6 +325,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, UsageError> {
         title: file.title,
         description: file.description,
         repeat,
+        adapt: file.adapt,
         aggregate,
         cache,
         pauses,

@@ -34,6 +34,16 @@ const OWN_ROWS: &[(&str, &str, &str)] = &[
         "copy_durable",
         "Copy a {stream.size} File and fsync It",
     ),
+    (
+        "stream",
+        "create_fsync",
+        "The fsync Alone After Creating a {stream.size} File",
+    ),
+    (
+        "stream",
+        "copy_fsync",
+        "The fsync Alone After Copying a {stream.size} File",
+    ),
 ];
 
 /// The suite of a run without `--suite`: `workloads` (validated names; empty: the default
@@ -61,6 +71,8 @@ pub fn without_suite(workloads: &[String]) -> Result<Suite, UsageError> {
         description: "workloads at their defaults, native, cache tool (no --suite)".into(),
         name,
         repeat: base.repeat,
+        // A run without --suite adapts whenever targets are ranked (the binary's plan decides).
+        adapt: false,
         aggregate: fsbattery_stats::Aggregate::Mean,
         cache: None,
         pauses: Pauses::default(),

@@ -1,6 +1,7 @@
 //! A preset repeats as its study did, whatever the number of targets (issue 38 §6): S1 the
-//! mean of 3, S2 the best of 5, S3 and S4 one run. Repeats adapt only when asked
-//! (`--repeat auto`), and then a best, min or max gets equal counts on every target.
+//! mean of 3, S2 the best of 5, S3 and S4 one run. A study's repeats adapt only when asked
+//! (`--repeat auto`), and then a best, min or max gets equal counts on every target; a
+//! question's preset (`adapt = true`) adapts by default, as a run without --suite does.
 
 mod common;
 use common::*;
@@ -195,5 +196,31 @@ fn prolinux2013_on_two_targets_takes_the_best_of_exactly_five() {
             cells_shown[i + 2].starts_with(&format!("{shown} ")),
             "{target}: {shown} not in {row}\n{out}"
         );
+    }
+}
+
+/// A question's preset (`adapt = true`: the use cases and fio job presets) adapts its repeats
+/// with two targets, as a run without --suite does, and keeps its fixed count with one target
+/// or with `--repeat N`.
+#[test]
+fn question_presets_adapt_with_two_targets() {
+    for suite in [
+        "database",
+        "mailserver",
+        "fileserver",
+        "build",
+        "fio-oltp",
+        "fio-wal",
+        "fio-vm-image",
+    ] {
+        let two = plan_line(suite, 2, &[]);
+        assert!(two.contains("3..30 repeats (auto"), "{suite} x2: {two}");
+        let one = plan_line(suite, 1, &[]);
+        assert!(
+            one.contains("3 repeat(s)") && !one.contains("auto"),
+            "{suite} x1: {one}"
+        );
+        let fixed = plan_line(suite, 2, &["--repeat", "4"]);
+        assert!(fixed.contains("4 repeat(s)"), "{suite} --repeat 4: {fixed}");
     }
 }

@@ -235,6 +235,9 @@ fn families(metrics: Vec<MetricSpec>) -> Vec<(MetricSpec, Vec<String>)> {
     out
 }
 
+/// Most repeats of an adapting preset (auto's default maximum).
+const AUTO_MAX: u32 = fsbattery_record::repeats::AutoRepeat::DEFAULT_MAX;
+
 /// One line per shipped suite: name, title, repeats.
 fn suites() -> anyhow::Result<String> {
     let mut out = String::from(
@@ -246,12 +249,18 @@ fn suites() -> anyhow::Result<String> {
             [] => String::new(),
             a => format!(" (also {})", a.join(", ")),
         };
+        // A question's preset adapts its repeats; a study's repeats as the study did.
+        let repeats = match s.adapt {
+            true => format!(
+                "{} of {}..{} until decided",
+                s.aggregate, s.repeat, AUTO_MAX
+            ),
+            false => format!("{} of {}", s.aggregate, s.repeat),
+        };
         out.push_str(&format!(
-            "  {:<14} {} — {} of {}{aliases}\n",
+            "  {:<14} {} — {repeats}{aliases}\n",
             p.name,
             clause(&s.title, 48),
-            s.aggregate,
-            s.repeat,
         ));
     }
     out.push_str(&format!(

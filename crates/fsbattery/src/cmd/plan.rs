@@ -584,8 +584,8 @@ fn targets(
 }
 
 /// `--repeat` (else the default: auto from the suite's count when two or more targets are
-/// ranked against each other in a run without `--suite`; the suite's count otherwise, so a
-/// preset repeats exactly as its study did) with `--precision`, `--margin` and `--budget`:
+/// ranked against each other in a run without `--suite` or with an `adapt = true` preset; the
+/// suite's count otherwise, so a study's preset repeats exactly as its study did) with `--precision`, `--margin` and `--budget`:
 /// the count the schedule runs to (auto's maximum) and auto's rules. Auto's conditions without
 /// auto would be silently ignored: refused. Auto under a best, min or max aggregate gets equal
 /// counts per workload ([`AutoRepeat::equal_counts`](fsbattery_record::repeats::AutoRepeat)).
@@ -617,7 +617,10 @@ fn repeats(
         ("--budget", args.budget.is_some()),
     ];
     let given = conditions.iter().find(|(_, set)| *set).map(|(f, _)| *f);
-    let adapts_by_default = args.suite.is_none() && ranked >= 2 && suite.repeat >= 2;
+    // A study's preset repeats as the study did; a question's preset (`adapt = true`) and a
+    // run without --suite adapt.
+    let adapts_by_default =
+        (args.suite.is_none() || suite.adapt) && ranked >= 2 && suite.repeat >= 2;
     match (args.repeat, given) {
         (Some(RepeatArg::Auto { min, max }), _) => auto(min, max),
         (Some(RepeatArg::Fixed(_)), Some(flag)) => Err(UsageError::Invalid(format!(
@@ -628,8 +631,8 @@ fn repeats(
             auto(suite.repeat, suite.repeat.max(AutoRepeat::DEFAULT_MAX))
         }
         (None, Some(flag)) => Err(UsageError::Invalid(format!(
-            "{flag} applies to --repeat auto, which a --suite run or one target does not get by \
-             default: add --repeat auto, or drop {flag}"
+            "{flag} applies to --repeat auto, which a study's --suite run or one target does not \
+             get by default: add --repeat auto, or drop {flag}"
         ))),
         (None, None) => Ok((suite.repeat, None)),
     }
