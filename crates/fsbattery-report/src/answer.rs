@@ -396,6 +396,8 @@ pub fn lines(a: &Answer) -> Vec<String> {
     }
     if !a.rows.iter().any(judged) {
         out.extend(a.measured_on.clone());
+        // No row had the runs a verdict needs, and the run still says what its time bought.
+        out.extend(a.time.as_ref().map(crate::time_to_answer::line));
         return out;
     }
     if !a.overall.is_empty() {

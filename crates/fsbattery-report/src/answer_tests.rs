@@ -259,3 +259,18 @@ fn an_interrupted_run_ranks_nothing_and_names_what_it_lacks() {
     );
     assert!(!text.contains("Overall"), "{text}");
 }
+
+/// A run that ended before any row had the runs a verdict needs still says what its time
+/// bought: "0 of N rows decided in T".
+#[test]
+fn a_run_without_a_verdict_still_says_its_time() {
+    let mut rec = row(&[("ext4", &[1.0]), ("xfs", &[1.2])]);
+    rec.started = "2026-11-29T00:48:35Z".into();
+    rec.finished = Some("2026-11-29T00:59:03Z".into());
+    let out = lines(&answer_of(&rec, &[]));
+    let last = out.last().expect("lines");
+    assert!(
+        last.starts_with("0 of 1 rows decided in 10 min 28 s"),
+        "{out:?}"
+    );
+}
