@@ -26,6 +26,7 @@ pub mod model;
 pub mod notice;
 pub mod packages;
 pub mod params;
+pub mod plan;
 pub(crate) mod process;
 pub mod published;
 pub(crate) mod regular_files;
