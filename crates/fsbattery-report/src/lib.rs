@@ -36,6 +36,7 @@ pub mod repeat_flags;
 pub mod seed_notes;
 pub mod seed_tables;
 pub mod settings_notes;
+pub mod site;
 pub mod sweep;
 pub mod table;
 pub mod target_match;

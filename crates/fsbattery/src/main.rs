@@ -9,7 +9,6 @@
 mod cli;
 mod cmd;
 mod progress;
-mod site;
 mod stderr;
 mod stdout;
 mod width;

@@ -3,9 +3,9 @@
 //! exit status a CI job reads (`--fail-on-regression`).
 
 use crate::cli::{ByArg, HistoryArgs};
-use crate::site;
 use fsbattery_core::error::{UsageError, EXIT_REGRESSION};
 use fsbattery_report::format::num;
+use fsbattery_report::site;
 use fsbattery_store::{By, Filter, Series};
 use std::fmt::Write;
 use std::process::ExitCode;
