@@ -336,7 +336,7 @@ fn tmpfs_within_memory(
         units::format_bytes(m.limit_bytes),
         units::format_bytes(data)
     );
-    let is_tmpfs = |t: &dyn Target| t.spec().starts_with("tmpfs");
+    let is_tmpfs = |t: &dyn Target| targets::fsinfo::in_memory(t);
     if explicit {
         if let Some(t) = targets.iter().find(|t| is_tmpfs(t.as_ref())) {
             return Err(UsageError::Invalid(format!(

@@ -81,14 +81,30 @@ pub fn describe(path: &Path) -> MountEntry {
 
 /// Whether `target` lives in RAM — a `tmpfs` spec, or a directory on tmpfs or ramfs — and so
 /// is a reference for what the kernel does without a device rather than a contender against
-/// disks (the record side's `TargetRecord::in_memory`, known here before setup).
+/// disks (the record side's `TargetRecord::in_memory`, known here before setup). Asked of the
+/// kinds table, for the spec's kind and for the measured filesystem.
 pub fn in_memory(target: &dyn super::Target) -> bool {
-    let spec = target.spec();
-    if spec == "tmpfs" || spec.starts_with("tmpfs:") {
-        return true;
-    }
+    let kind = target.spec().split(':').next().unwrap_or("");
     let root = target.root();
-    root.exists() && matches!(describe(root).fs_type.as_str(), "tmpfs" | "ramfs")
+    in_ram(kind) || (root.exists() && in_ram(&describe(root).fs_type))
+}
+
+/// Whether the filesystem named `fs_type` keeps its files in RAM, by the kinds table; ramfs,
+/// which fsbattery never makes and so has no entry, is the one name known here.
+pub(crate) fn in_ram(fs_type: &str) -> bool {
+    super::kinds::lookup(fs_type).is_some_and(|e| e.in_memory()) || fs_type == "ramfs"
+}
+
+/// What the run record keeps of `target`'s filesystem (measured as `fs_type`), from the
+/// kinds table: in RAM, and journaling (a filesystem the table does not know is taken to
+/// journal, as every kernel filesystem made here but ext2 does).
+pub fn facts(target: &dyn super::Target, fs_type: &str) -> fsbattery_record::FsFacts {
+    let kind = target.spec().split(':').next().unwrap_or("");
+    let in_memory = in_ram(kind) || in_ram(fs_type);
+    fsbattery_record::FsFacts {
+        in_memory,
+        journaling: !in_memory && super::kinds::lookup(fs_type).is_none_or(|e| e.journaling),
+    }
 }
 
 /// The filesystem's magic number from statfs (`f_type`), to tell whether two processes see

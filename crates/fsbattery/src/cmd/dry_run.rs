@@ -188,7 +188,9 @@ fn space(t: &dyn fsbattery_core::targets::Target, data: u64) -> String {
             let size = size.map(format_bytes).unwrap_or_else(|| "?".into());
             format!("{written}; {images} sparse image(s) of {size} in the work directory{small}")
         }
-        "tmpfs" => format!("{written}, in RAM{small}"),
+        _ if fsbattery_core::targets::fsinfo::in_memory(t) => {
+            format!("{written}, in RAM{small}")
+        }
         _ => written,
     }
 }
