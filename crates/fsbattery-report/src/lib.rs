@@ -22,6 +22,7 @@ pub mod csv_out;
 pub mod device_io;
 pub mod format;
 pub mod formats;
+pub mod history;
 pub mod html;
 pub mod import_hints;
 pub mod io500;
