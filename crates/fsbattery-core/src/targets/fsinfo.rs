@@ -144,4 +144,39 @@ mod tests {
         let m = describe(Path::new("/"));
         assert!(!m.fs_type.is_empty());
     }
+
+    /// The recorded facts are the kinds table's: a directory target takes them from the
+    /// filesystem measured under it, a `tmpfs` spec is in RAM whatever was measured.
+    #[test]
+    fn facts_come_from_the_kinds_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = super::super::TargetOptions::default();
+        let spec = format!("dir:{}", dir.path().display());
+        let t = super::super::parse(&spec, &opts).unwrap();
+        let facts = |fs: &str| {
+            let f = facts(t.as_ref(), fs);
+            (f.in_memory, f.journaling)
+        };
+        assert_eq!(facts("ext4"), (false, true));
+        assert_eq!(facts("xfs"), (false, true));
+        assert_eq!(facts("ext2"), (false, false));
+        assert_eq!(facts("exfat"), (false, false));
+        assert_eq!(facts("tmpfs"), (true, false));
+        assert_eq!(facts("ramfs"), (true, false));
+        assert_eq!(
+            facts("somefs"),
+            (false, true),
+            "an unknown kernel fs is taken to journal"
+        );
+        // A tmpfs spec parses only as root (it mounts); without root the kind alone answers.
+        match super::super::parse("tmpfs", &opts) {
+            Ok(tmpfs) => {
+                let f = super::facts(tmpfs.as_ref(), "");
+                assert!(f.in_memory && !f.journaling);
+                assert!(in_memory(tmpfs.as_ref()));
+            }
+            Err(e) => assert!(!nix::unistd::geteuid().is_root(), "{e}"),
+        }
+        assert!(in_ram("tmpfs") && !in_ram("dir") && !in_ram("loop"));
+    }
 }
