@@ -4,6 +4,8 @@
 //! is appended to the journal as it is measured, and the assembled [`model::RunRecord`] is what
 //! every renderer reads. Nothing here formats output for people.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod atomic;
 pub mod cache;

@@ -7,6 +7,8 @@
 //! ([`Report`], [`Runs`], [`Renderer`], [`Format`]) are here at the root, so that the table
 //! imports the renderers and no renderer imports the table.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![forbid(unsafe_code)]
 
 pub mod answer;
