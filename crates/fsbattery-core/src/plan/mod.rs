@@ -2,7 +2,7 @@
 //! parameters, targets, repeats and conditions, checked once. Every mistake here is a
 //! `UsageError` (exit 2) and nothing has been written.
 //!
-//! Invariant: [`build`] is the one place a [`Plan`](crate::runner::Plan) is assembled
+//! Invariant: [`build`] is the one place a [`Plan`] is assembled
 //! outside tests. Its answer is either a [`CheckedPlan`] to run or a [`DryRun`] to show; a
 //! dry run's plan is checked without holding the data against each target's room, and since
 //! it is not a `CheckedPlan` it cannot be handed to the runner.
