@@ -4,6 +4,8 @@
 //! is appended to the journal as it is measured, and the assembled [`model::RunRecord`] is what
 //! every renderer reads. Nothing here formats output for people.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod atomic;
 pub mod cache;
@@ -26,6 +28,7 @@ pub mod model;
 pub mod notice;
 pub mod packages;
 pub mod params;
+pub mod plan;
 pub(crate) mod process;
 pub mod published;
 pub(crate) mod regular_files;

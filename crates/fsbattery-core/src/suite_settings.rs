@@ -175,8 +175,9 @@ pub(crate) fn fs_defaults(
     for (name, e) in tables.get_ref() {
         let canonical = crate::targets::fs_name(name)
             .map_err(|m| err(at, "fs", format!("[fs.{name}]: {m}")))?;
-        if canonical == "tmpfs" && e.mkfs.is_some() {
-            return Err(err(at, "mkfs", "[fs.tmpfs]: tmpfs has no mkfs".into()));
+        if !crate::targets::made_on_images(&canonical) && e.mkfs.is_some() {
+            let why = format!("[fs.{canonical}]: {canonical} has no mkfs");
+            return Err(err(at, "mkfs", why));
         }
         if let Some(m) = &e.mkfs {
             crate::targets::check_words(m)

@@ -26,6 +26,8 @@
 //! A leaf crate: it depends on no other fsbattery crate. Besides the engines it holds the
 //! process-wide [`interrupt`] flag, which its driver polls on every hot path.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod buffer;
 mod direct;

@@ -6,6 +6,8 @@
 //! `MPI_Allgather` of one fixed-size word (or `MPI_Allgatherv` of bytes), which is what the
 //! core protocol needs to detect ranks that are elsewhere in the plan instead of hanging.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 #[cfg(feature = "mpi")]
 mod world;

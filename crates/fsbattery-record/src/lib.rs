@@ -11,6 +11,8 @@
 //!
 //! Invariants: nothing here prints or writes; loading never rewrites a run directory.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![forbid(unsafe_code)]
 
 pub mod aging;

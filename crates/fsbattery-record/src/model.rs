@@ -325,16 +325,57 @@ pub struct TargetRecord {
     /// Set when the target could not be prepared: its cells are failed with this reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the filesystem kinds table says of the filesystem, from the run that recorded
+    /// it; absent in records written before it existed (read through [`TargetRecord::facts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fs_facts: Option<FsFacts>,
+}
+
+/// Facts of a target's filesystem that renderers and decisions need, recorded from the
+/// kinds table so nothing downstream recognises a filesystem by its name.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FsFacts {
+    /// Its files live in RAM (tmpfs, ramfs): a reference for what the kernel does without a
+    /// device, not a contender against disks.
+    pub in_memory: bool,
+    /// It keeps a journal or log that makes it crash-safe (ext2 and tmpfs do not): S2 also
+    /// marks the best journaling filesystem when one without a journal wins a row.
+    pub journaling: bool,
+}
+
+impl FsFacts {
+    /// The facts of a record written before they were recorded, inferred from the names it
+    /// holds (the measured filesystem type, the spec, the label). The one place a filesystem
+    /// is recognised by name after the run: every reader goes through
+    /// [`TargetRecord::facts`].
+    pub fn inferred(fs_type: &str, spec: &str, label: &str) -> FsFacts {
+        let in_ram = |s: &str| matches!(s, "tmpfs" | "ramfs");
+        let unjournaled = |s: &str| matches!(s.to_ascii_lowercase().as_str(), "ext2" | "tmpfs");
+        FsFacts {
+            in_memory: in_ram(fs_type) || spec == "tmpfs" || spec.starts_with("tmpfs:"),
+            journaling: !(unjournaled(label) || unjournaled(fs_type)),
+        }
+    }
 }
 
 impl TargetRecord {
+    /// What is known of the target's filesystem: as recorded, or for an older record
+    /// inferred ([`FsFacts::inferred`]).
+    pub fn facts(&self) -> FsFacts {
+        self.fs_facts
+            .unwrap_or_else(|| FsFacts::inferred(&self.fs_type, &self.spec, &self.label))
+    }
+
     /// Whether the target's filesystem lives in RAM (tmpfs, ramfs, or a `tmpfs:` spec): a
     /// reference for what the kernel does without a device, not a contender against disks.
     /// Known from the measured type, so `dir:/dev/shm/x` counts as well as `tmpfs:`.
     pub fn in_memory(&self) -> bool {
-        matches!(self.fs_type.as_str(), "tmpfs" | "ramfs")
-            || self.spec == "tmpfs"
-            || self.spec.starts_with("tmpfs:")
+        self.facts().in_memory
+    }
+
+    /// Whether the target's filesystem keeps a journal ([`FsFacts::journaling`]).
+    pub fn journaling(&self) -> bool {
+        self.facts().journaling
     }
 }
 

@@ -7,6 +7,8 @@
 //! ([`Report`], [`Runs`], [`Renderer`], [`Format`]) are here at the root, so that the table
 //! imports the renderers and no renderer imports the table.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![forbid(unsafe_code)]
 
 pub mod answer;
@@ -22,6 +24,7 @@ pub mod csv_out;
 pub mod device_io;
 pub mod format;
 pub mod formats;
+pub mod history;
 pub mod html;
 pub mod import_hints;
 pub mod io500;
@@ -36,6 +39,7 @@ pub mod repeat_flags;
 pub mod seed_notes;
 pub mod seed_tables;
 pub mod settings_notes;
+pub mod site;
 pub mod sweep;
 pub mod table;
 pub mod target_match;

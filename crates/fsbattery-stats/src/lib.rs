@@ -16,6 +16,8 @@
 //!   implemented in-crate so results do not depend on a platform libm beyond
 //!   the basic `f64` methods.
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![forbid(unsafe_code)]
 
 mod aggregate;

@@ -11,6 +11,8 @@
 //! it rather than doubling it; nothing personal is stored (no host name, no user; the
 //! machine is an id derived from its hardware, see [`facts::machine_id`]).
 #![deny(missing_docs)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 #![forbid(unsafe_code)]
 
 mod error;

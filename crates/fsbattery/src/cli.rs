@@ -13,6 +13,7 @@ pub use conditions::RepeatArg;
 mod formats;
 pub use formats::{ExportArg, FormatArg};
 mod history;
+mod request;
 pub use history::{ByArg, HistoryArgs, SiteArgs, StoreAction, StoreArgs};
 mod tune;
 pub use tune::{TuneArgs, TuneFormat};

@@ -5,11 +5,12 @@
 //! the user to install something, 6 cleanup refused something, 8 the results store is damaged or locked, 130 interrupted, 1 anything else; 0
 //! when stdout's reader went away, see `stdout`).
 #![forbid(unsafe_code)]
+// No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod cli;
 mod cmd;
 mod progress;
-mod site;
 mod stderr;
 mod stdout;
 mod width;

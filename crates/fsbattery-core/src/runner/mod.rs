@@ -699,6 +699,7 @@ fn enter_memory_cgroup(
 fn describe(target: &dyn Target, label: &str) -> TargetRecord {
     let m = fsinfo::describe(target.root());
     TargetRecord {
+        fs_facts: Some(fsinfo::facts(target, &m.fs_type)),
         label: label.into(),
         spec: target.spec().into(),
         path: target.root().display().to_string(),

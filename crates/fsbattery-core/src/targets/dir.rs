@@ -110,7 +110,7 @@ impl Target for DirTarget {
                 needs_root: false,
                 drop_caches: crate::cache::can_drop_caches(),
                 direct_io: direct,
-                direct_io_bypasses_cache: direct && fs.fs_type != "tmpfs",
+                direct_io_bypasses_cache: direct && !super::fsinfo::in_ram(&fs.fs_type),
                 direct_io_align: direct
                     .then(|| crate::engine::dio_alignment(&self.path).offset as u64),
                 io_uring: Some(crate::engine::uring_available().is_ok()),

@@ -81,14 +81,30 @@ pub fn describe(path: &Path) -> MountEntry {
 
 /// Whether `target` lives in RAM — a `tmpfs` spec, or a directory on tmpfs or ramfs — and so
 /// is a reference for what the kernel does without a device rather than a contender against
-/// disks (the record side's `TargetRecord::in_memory`, known here before setup).
+/// disks (the record side's `TargetRecord::in_memory`, known here before setup). Asked of the
+/// kinds table, for the spec's kind and for the measured filesystem.
 pub fn in_memory(target: &dyn super::Target) -> bool {
-    let spec = target.spec();
-    if spec == "tmpfs" || spec.starts_with("tmpfs:") {
-        return true;
-    }
+    let kind = target.spec().split(':').next().unwrap_or("");
     let root = target.root();
-    root.exists() && matches!(describe(root).fs_type.as_str(), "tmpfs" | "ramfs")
+    in_ram(kind) || (root.exists() && in_ram(&describe(root).fs_type))
+}
+
+/// Whether the filesystem named `fs_type` keeps its files in RAM, by the kinds table; ramfs,
+/// which fsbattery never makes and so has no entry, is the one name known here.
+pub(crate) fn in_ram(fs_type: &str) -> bool {
+    super::kinds::lookup(fs_type).is_some_and(|e| e.in_memory()) || fs_type == "ramfs"
+}
+
+/// What the run record keeps of `target`'s filesystem (measured as `fs_type`), from the
+/// kinds table: in RAM, and journaling (a filesystem the table does not know is taken to
+/// journal, as every kernel filesystem made here but ext2 does).
+pub fn facts(target: &dyn super::Target, fs_type: &str) -> fsbattery_record::FsFacts {
+    let kind = target.spec().split(':').next().unwrap_or("");
+    let in_memory = in_ram(kind) || in_ram(fs_type);
+    fsbattery_record::FsFacts {
+        in_memory,
+        journaling: !in_memory && super::kinds::lookup(fs_type).is_none_or(|e| e.journaling),
+    }
 }
 
 /// The filesystem's magic number from statfs (`f_type`), to tell whether two processes see
@@ -127,5 +143,40 @@ mod tests {
     fn root_is_on_some_mount() {
         let m = describe(Path::new("/"));
         assert!(!m.fs_type.is_empty());
+    }
+
+    /// The recorded facts are the kinds table's: a directory target takes them from the
+    /// filesystem measured under it, a `tmpfs` spec is in RAM whatever was measured.
+    #[test]
+    fn facts_come_from_the_kinds_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = super::super::TargetOptions::default();
+        let spec = format!("dir:{}", dir.path().display());
+        let t = super::super::parse(&spec, &opts).unwrap();
+        let facts = |fs: &str| {
+            let f = facts(t.as_ref(), fs);
+            (f.in_memory, f.journaling)
+        };
+        assert_eq!(facts("ext4"), (false, true));
+        assert_eq!(facts("xfs"), (false, true));
+        assert_eq!(facts("ext2"), (false, false));
+        assert_eq!(facts("exfat"), (false, false));
+        assert_eq!(facts("tmpfs"), (true, false));
+        assert_eq!(facts("ramfs"), (true, false));
+        assert_eq!(
+            facts("somefs"),
+            (false, true),
+            "an unknown kernel fs is taken to journal"
+        );
+        // A tmpfs spec parses only as root (it mounts); without root the kind alone answers.
+        match super::super::parse("tmpfs", &opts) {
+            Ok(tmpfs) => {
+                let f = super::facts(tmpfs.as_ref(), "");
+                assert!(f.in_memory && !f.journaling);
+                assert!(in_memory(tmpfs.as_ref()));
+            }
+            Err(e) => assert!(!nix::unistd::geteuid().is_root(), "{e}"),
+        }
+        assert!(in_ram("tmpfs") && !in_ram("dir") && !in_ram("loop"));
     }
 }

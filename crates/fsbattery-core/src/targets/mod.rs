@@ -154,6 +154,12 @@ pub fn known_filesystems() -> &'static [&'static str] {
     kinds::known_names()
 }
 
+/// Whether the known filesystem `name` is made on loop images or devices (`loop:NAME`), as
+/// every one but those kept in RAM (tmpfs, a target kind of its own) is.
+pub fn made_on_images(name: &str) -> bool {
+    kinds::lookup(name).is_some_and(|e| e.on_images())
+}
+
 /// The free-space report of the filesystem kind a mount's type names (`ext4` in
 /// /proc/mounts), if that kind has one.
 pub(crate) fn free_space_tool(fs_type: &str) -> Option<kinds::FreeSpaceTool> {

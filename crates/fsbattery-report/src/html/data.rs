@@ -32,10 +32,6 @@ const PALETTE: [&str; 10] = [
     "#9c755f", "#bab0ac",
 ];
 
-/// Filesystems without a journal: when one of them wins a row, S2 also marks the best
-/// journaling filesystem, because the fair comparison is among filesystems that are crash-safe.
-pub(crate) const NON_JOURNALING: [&str; 2] = ["ext2", "tmpfs"];
-
 /// One labelled run.
 pub(crate) struct Run<'a> {
     /// Label given by the caller ("previous round", "this round").
@@ -53,7 +49,9 @@ pub(crate) struct Column {
     pub run: usize,
     /// Target label within its run.
     pub target: String,
-    /// Whether the filesystem keeps a journal (see [`NON_JOURNALING`]).
+    /// Whether the filesystem keeps a journal (the record's `FsFacts::journaling`): when one
+    /// without a journal wins a row, S2 also marks the best journaling filesystem, because the
+    /// fair comparison is among filesystems that are crash-safe.
     pub journaling: bool,
     /// Fill colour, `#rrggbb`.
     pub colour: String,
@@ -381,13 +379,11 @@ fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)], rank_reference: bool
         let reference = crate::reference::excluded(runs[ri].record, &m.columns, rank_reference);
         for (ti, t) in m.columns.iter().enumerate() {
             let rec = runs[ri].record;
-            let fs_type = rec
-                .targets
-                .iter()
-                .find(|x| &x.label == t)
-                .map(|x| x.fs_type.as_str());
-            let non_journaling =
-                |s: &str| NON_JOURNALING.contains(&s.to_ascii_lowercase().as_str());
+            // A column without its target's record (none in the run) is known by its label.
+            let journaling = rec.targets.iter().find(|x| &x.label == t).map_or_else(
+                || fsbattery_record::FsFacts::inferred("", "", t).journaling,
+                |x| x.journaling(),
+            );
             let hue = targets.iter().position(|x| x == t).unwrap_or(0);
             // The latest run gets the full colour; earlier rounds fade towards white.
             let fade = if many {
@@ -403,7 +399,7 @@ fn columns(runs: &[Run<'_>], matrices: &[(Matrix, Matrix)], rank_reference: bool
                 },
                 run: ri,
                 target: t.clone(),
-                journaling: !(non_journaling(t) || fs_type.is_some_and(non_journaling)),
+                journaling,
                 colour: tint(PALETTE[hue % PALETTE.len()], fade),
                 reference: reference[ti],
             });

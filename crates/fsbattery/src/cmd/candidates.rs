@@ -22,9 +22,9 @@ pub fn with_candidates(cmd: Command) -> Command {
         .collect();
     let targets: Vec<String> = targets::known_filesystems()
         .iter()
-        .map(|fs| match *fs {
-            "tmpfs" => fs.to_string(),
-            _ => format!("loop:{fs}"),
+        .map(|fs| match targets::made_on_images(fs) {
+            true => format!("loop:{fs}"),
+            false => fs.to_string(),
         })
         .chain(["dir:", "dev:/dev/"].map(String::from))
         .collect();

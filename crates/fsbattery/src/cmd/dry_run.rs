@@ -2,14 +2,14 @@
 //! workloads with resolved parameters, cells, repeats — with the disk space each target needs
 //! and an estimate of the wall time, then exit 0.
 //!
-//! Invariant: nothing is created, mounted, attached or written. Only what `plan::build`
-//! already does (parsing, reading /proc, statvfs) and reading earlier run records happens.
+//! Invariant: nothing is created, mounted, attached or written. Only what the core's
+//! `plan::build` already does (parsing, reading /proc, statvfs) and reading earlier run records happens.
 
-use super::plan;
 use crate::cli::RunArgs;
 use fsbattery_core::model::RunRecord;
 use fsbattery_core::params::Scale;
-use fsbattery_core::runner::{unique_labels, Plan, Space};
+use fsbattery_core::plan::DryRun;
+use fsbattery_core::runner::{unique_labels, Plan};
 use fsbattery_core::units::format_bytes;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,14 +28,12 @@ pub(super) fn nominal_secs(scale: Scale) -> f64 {
     }
 }
 
-/// Print the plan of `args` to stdout.
-pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    // The same one check as `run`'s, but a target too small for the data is shown, not refused.
-    let (plan, no_default_why) = plan::build(args, Space::Shown)?;
+/// Print the plan `args` asked for (`dry`, the core's answer to them) to stdout.
+pub fn dry_run(args: &RunArgs, dry: &DryRun) -> anyhow::Result<ExitCode> {
     fsbattery_core::targets::check_workdir(&args.workdir)?;
-    let data = plan::data_bytes(&plan.workloads)?;
+    let (data, no_default_why) = (dry.data_bytes(), dry.no_default_why());
     let mut out = String::new();
-    let p = &plan;
+    let p = dry.plan();
     let set = &p.settings;
     writeln!(
         out,
@@ -68,7 +66,7 @@ pub fn dry_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     for n in p.notes.iter().filter(shown) {
         writeln!(out, "{n}")?;
     }
-    targets(&mut out, p, args, data, no_default_why.as_deref())?;
+    targets(&mut out, p, args, data, no_default_why)?;
     workloads(&mut out, p)?;
     let targets = p.targets.len().max(1);
     let runs = targets * p.workloads.len() * p.repeat as usize;
@@ -190,7 +188,9 @@ fn space(t: &dyn fsbattery_core::targets::Target, data: u64) -> String {
             let size = size.map(format_bytes).unwrap_or_else(|| "?".into());
             format!("{written}; {images} sparse image(s) of {size} in the work directory{small}")
         }
-        "tmpfs" => format!("{written}, in RAM{small}"),
+        _ if fsbattery_core::targets::fsinfo::in_memory(t) => {
+            format!("{written}, in RAM{small}")
+        }
         _ => written,
     }
 }

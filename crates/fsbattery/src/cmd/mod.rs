@@ -10,8 +10,6 @@ mod import;
 mod list;
 mod made_workdir;
 mod outputs;
-mod plan;
-mod plan_settings;
 mod preset_line;
 mod published_list;
 mod ranks;

@@ -11,7 +11,8 @@
 use anyhow::anyhow;
 use fsbattery_core::collective::Collective;
 use fsbattery_core::error::UsageError;
-use fsbattery_core::runner::{CheckedPlan, Plan};
+use fsbattery_core::plan::Runnable;
+use fsbattery_core::runner::Plan;
 use std::path::Path;
 
 /// The ranks of this run: `None` for a single process. Launched by mpirun without MPI in this
@@ -56,14 +57,14 @@ pub fn agree_on_plan(comm: &dyn Collective, built: Result<&Plan, String>) -> any
 /// on many ranks, and every target is one shared filesystem.
 pub fn check_all(
     comm: &dyn Collective,
-    built: &Result<(CheckedPlan, Option<String>), UsageError>,
+    built: &Result<Runnable, UsageError>,
 ) -> anyhow::Result<()> {
     let checked = match built {
-        Ok((plan, _)) => check_plan(plan).map(|()| &**plan),
+        Ok(r) => check_plan(&r.plan).map(|()| &*r.plan),
         Err(e) => Err(format!("{e:#}")),
     };
     agree_on_plan(comm, checked)?;
-    if let Ok((plan, _)) = built {
+    if let Ok(Runnable { plan, .. }) = built {
         for t in &plan.targets {
             check_shared(comm, t.root())?;
         }

@@ -1,11 +1,12 @@
 //! `fsbattery run`: validate, create the output directory, execute, print and save results.
 
-use super::{outputs, plan};
+use super::outputs;
 use crate::cli::RunArgs;
 use crate::progress;
 use crate::stderr::errln;
 use anyhow::Context;
 use fsbattery_core::error::{EXIT_CELL_FAILED, EXIT_INTERRUPTED};
+use fsbattery_core::plan::{self, Planned, Runnable};
 use fsbattery_core::runner::{self, RunObserver, Silent};
 use fsbattery_core::targets::{DirTarget, Target};
 use std::io::IsTerminal;
@@ -24,21 +25,26 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
 
 /// A run's first part, or (`resume`) the next part of the interrupted run in `args.out`.
 fn run_part(args: RunArgs, resume: bool) -> anyhow::Result<ExitCode> {
-    if args.dry_run {
-        return super::dry_run::dry_run(&args);
-    }
     // Noted before anything may make it: a work directory this run makes is removed again
     // (once empty) however the run ends, after the plan's targets are torn down (declared
     // first, it drops last).
     let made_workdir = super::made_workdir::MadeWorkdir::note(&args.workdir);
     // The plan first: building it creates nothing, and a mistake in the arguments is the
-    // first thing to tell. Under mpirun every rank must have built the same, runnable plan.
+    // first thing to tell; a dry run is shown and ends here. Under mpirun every rank must
+    // have built the same, runnable plan.
+    let built = match plan::build(&args.request()) {
+        Ok(Planned::DryRun(dry)) => return super::dry_run::dry_run(&args, &dry),
+        Ok(Planned::Run(r)) => Ok(r),
+        Err(e) => Err(e),
+    };
     let ranks = super::ranks::start()?;
-    let built = plan::build(&args, runner::Space::Checked);
     if let Some(comm) = ranks.as_deref() {
         super::ranks::check_all(comm, &built).map_err(|e| super::ranks::silence(comm, e))?;
     }
-    let (mut plan, no_default_why) = built?;
+    let Runnable {
+        mut plan,
+        no_default_why,
+    } = built?;
     let rank = ranks.as_ref().map_or(0, |c| c.rank());
     // Refused before anything is created there: state files and sessions in a directory
     // another user can rewrite would let them steer what fsbattery (often root) removes.

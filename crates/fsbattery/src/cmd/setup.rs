@@ -169,7 +169,7 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
     // A suite may run some workloads as commands itself (S1's touch and mkdir): their
     // programs are needed even without --method commands.
     if method == Method::Native {
-        let s = super::plan::suite_of(args.suite.as_deref(), &args.workloads)?;
+        let s = fsbattery_core::plan::suite_of(args.suite.as_deref(), &args.workloads)?;
         for n in workload_names(args)? {
             let own = s.workload_settings.get(&n).and_then(|w| w.method);
             if let (Some(Method::Commands), Some(w)) = (own, workload::find(&n)) {
@@ -194,7 +194,7 @@ fn needs(args: &SetupArgs) -> Result<(Vec<Need>, Vec<String>), UsageError> {
 /// `--workload` names (validated) or the suite's.
 fn workload_names(args: &SetupArgs) -> Result<Vec<String>, UsageError> {
     if args.workloads.is_empty() {
-        let s = super::plan::suite_of(args.suite.as_deref(), &[])?;
+        let s = fsbattery_core::plan::suite_of(args.suite.as_deref(), &[])?;
         return Ok(s.workloads.into_iter().map(|(n, _)| n).collect());
     }
     for n in &args.workloads {

@@ -13,5 +13,6 @@ pub(super) const EXFAT: FsEntry = FsEntry {
         ("mkfs.exfat", &["mkfs.exfat", "-V"]),
         ("exfat-fuse", &["mount.exfat-fuse", "-V"]),
     ],
+    journaling: false,
     ..FsEntry::KERNEL
 };

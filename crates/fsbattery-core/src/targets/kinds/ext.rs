@@ -40,7 +40,10 @@ const JOURNAL: Journal = Journal {
     help: "journal=external[,journal_size=SIZE]",
 };
 
-pub(super) const EXT2: FsEntry = ext("ext2", None);
+pub(super) const EXT2: FsEntry = FsEntry {
+    journaling: false,
+    ..ext("ext2", None)
+};
 pub(super) const EXT3: FsEntry = ext("ext3", Some(JOURNAL));
 pub(super) const EXT4: FsEntry = FsEntry {
     option_space: Some(include_str!("../../../../../suites/options/ext4.toml")),

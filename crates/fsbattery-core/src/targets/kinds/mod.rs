@@ -155,6 +155,9 @@ pub(crate) struct FsEntry {
     pub counted_whole: bool,
     /// In the default run's comparison (the seed studies' five).
     pub default: bool,
+    /// Keeps a journal or log that makes it crash-safe (recorded as the target's
+    /// `FsFacts::journaling`; ext2, exfat and tmpfs do not).
+    pub journaling: bool,
     /// Version commands for the record; empty: the mkfs tool's own `-V`.
     pub versions: &'static [Version],
     /// The tool that reports its free-space fragmentation, if any.
@@ -191,6 +194,7 @@ impl FsEntry {
         registers_devices: false,
         counted_whole: false,
         default: false,
+        journaling: true,
         versions: &[],
         free_space: None,
         statfs: None,
@@ -210,6 +214,11 @@ impl FsEntry {
     /// Made on an image or device at all (tmpfs is not).
     pub(crate) fn on_images(&self) -> bool {
         self.serve != Serve::Ram
+    }
+
+    /// Its files live in RAM.
+    pub(crate) fn in_memory(&self) -> bool {
+        self.serve == Serve::Ram
     }
 }
 

@@ -9,5 +9,6 @@ pub(super) const TMPFS: FsEntry = FsEntry {
     serve: Serve::Ram,
     min_size: 0,
     statfs: Some((TMPFS_MAGIC, "tmpfs")),
+    journaling: false,
     ..FsEntry::KERNEL
 };

@@ -203,6 +203,7 @@ impl Base {
         let c = cstr(rel)?;
         // SAFETY: as above; the returned fd is owned by the File from here on.
         let fd = check(unsafe { libc::openat(self.raw(), c.as_ptr(), flags, 0o666) })?;
+        // SAFETY: `fd` was just opened and checked, and nothing else owns it.
         Ok(unsafe { File::from_raw_fd(fd) })
     }
 
@@ -371,6 +372,7 @@ fn nix_statvfs(p: &Path) -> Result<u64, WorkloadError> {
         .map_err(|e| WorkloadError::Failed(format!("{}: {e}", p.display())))?;
     // SAFETY: statvfs writes into the zeroed struct; the path is NUL-terminated.
     let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above: a valid C string and a struct statvfs fills in.
     if unsafe { libc::statvfs(cpath.as_ptr(), &mut st) } != 0 {
         return Err(WorkloadError::io(
             format!("statvfs {}", p.display()),

@@ -1,13 +1,16 @@
 //! The site's pages: the index, one page per machine, filesystem, kernel and suite, and one
 //! per run. Facet pages hold the runs and the series that touch their value.
+//!
+//! Invariant: pure. The caller reads the store ([`SiteData`]) and each run's record, and
+//! writes the pages it is handed; nothing here touches a file.
 
 use super::{extras, page, series_section};
-use fsbattery_report::format::num;
-use fsbattery_report::html::esc;
-use fsbattery_store::{By, Filter, Point, RunRow, Series, Store, StoreError};
+use crate::format::num;
+use crate::html::esc;
+use fsbattery_record::RunRecord;
+use fsbattery_store::{Point, RunRow, Series};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
-use std::path::Path;
 
 /// The dimensions one can browse by, with the file-name prefix of their pages.
 const FACETS: [(&str, &str); 4] = [
@@ -17,46 +20,43 @@ const FACETS: [(&str, &str); 4] = [
     ("suite", "suite"),
 ];
 
-/// Everything the pages are made from, read once.
-struct Data {
-    runs: Vec<RunRow>,
-    points: Vec<Point>,
-    series: Vec<Series>,
+/// Everything the pages are made from, read once from the store (one snapshot, so a run
+/// stored meanwhile is on every page or on none).
+pub struct SiteData {
+    /// The stored runs.
+    pub runs: Vec<RunRow>,
+    /// Every stored cell.
+    pub points: Vec<Point>,
+    /// The series, by every dimension.
+    pub series: Vec<Series>,
 }
 
-/// Write the site into `out`; returns the number of pages written.
-pub fn write_site(
-    store: &Store,
-    out: &Path,
-    p: f64,
-    include_partial: bool,
-) -> anyhow::Result<usize> {
-    let data = read(store, p, include_partial)?;
-    std::fs::create_dir_all(out)?;
+type Data = SiteData;
+
+/// Every page of the site, in order, handed to `write` as (file name, HTML); `record` reads
+/// the record of a run from its directory (its page adds what the record holds beyond the
+/// store's facts), or says why it cannot. Returns the number of pages, or `write`'s error.
+pub fn pages<E>(
+    data: &SiteData,
+    record: &dyn Fn(&str) -> Result<RunRecord, String>,
+    mut write: impl FnMut(String, String) -> Result<(), E>,
+) -> Result<usize, E> {
     let facets: Vec<(&str, &str, Vec<String>)> = FACETS
         .iter()
-        .map(|(name, prefix)| (*name, *prefix, values(&data, name)))
+        .map(|(name, prefix)| (*name, *prefix, values(data, name)))
         .collect();
     let nav = nav(&facets);
     let mut pages = 0;
-    let write = |name: String, html: String| {
-        std::fs::write(out.join(&name), html)
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", out.join(&name).display()))
-    };
     let body = format!(
         "<h2>Runs</h2>{}<h2>Series</h2>{}",
-        runs_table(&data.runs.iter().collect::<Vec<_>>(), &data),
+        runs_table(&data.runs.iter().collect::<Vec<_>>(), data),
         data.series.iter().map(series_section).collect::<String>()
     );
     write("index.html".into(), page("fsbattery results", &nav, &body))?;
     pages += 1;
     for (name, prefix, vals) in &facets {
         for (i, v) in vals.iter().enumerate() {
-            let runs: Vec<&RunRow> = data
-                .runs
-                .iter()
-                .filter(|r| has(&data, r, name, v))
-                .collect();
+            let runs: Vec<&RunRow> = data.runs.iter().filter(|r| has(data, r, name, v)).collect();
             let ids: BTreeSet<i64> = runs.iter().map(|r| r.id).collect();
             let series: String = data
                 .series
@@ -71,7 +71,7 @@ pub fn write_site(
                 .collect();
             let body = format!(
                 "<h2>Runs</h2>{}<h2>Series</h2>{series}",
-                runs_table(&runs, &data)
+                runs_table(&runs, data)
             );
             write(
                 format!("{prefix}-{i}.html"),
@@ -86,32 +86,12 @@ pub fn write_site(
             page(
                 &format!("run {}", r.facts.started),
                 &nav,
-                &run_body(r, &data),
+                &run_body(r, data, record),
             ),
         )?;
         pages += 1;
     }
     Ok(pages)
-}
-
-/// Everything the site shows, read as one snapshot of the store: a run stored meanwhile is
-/// on every page or on none.
-fn read(store: &Store, p: f64, include_partial: bool) -> Result<Data, StoreError> {
-    store.snapshot(|store| {
-        let filter = Filter {
-            include_partial,
-            ..Filter::default()
-        };
-        let mut series = Vec::new();
-        for by in [By::Time, By::Kernel, By::FsVersion, By::Options] {
-            series.extend(fsbattery_store::series(store, &filter, by, p)?);
-        }
-        Ok(Data {
-            runs: store.runs_where(include_partial)?,
-            points: store.points(&filter)?,
-            series,
-        })
-    })
 }
 
 /// The values a facet takes, sorted (their index names the page).
@@ -200,7 +180,7 @@ fn runs_table(runs: &[&RunRow], data: &Data) -> String {
 }
 
 /// A run's page: its facts, its cells, and the extras its record gives.
-fn run_body(r: &RunRow, data: &Data) -> String {
+fn run_body(r: &RunRow, data: &Data, record: &dyn Fn(&str) -> Result<RunRecord, String>) -> String {
     let f = &r.facts;
     let mut h = format!(
         "<p class=\"facts\">suite {} · scale {} · method {} · cache {} · kernel {} · {} · machine {} ({}, {} cores) · fsbattery {} · {}</p>",
@@ -237,10 +217,10 @@ fn run_body(r: &RunRow, data: &Data) -> String {
         );
     }
     h.push_str("</table>");
-    match fsbattery_record::load(Path::new(&r.dir)) {
-        Ok(loaded) => h.push_str(&extras::run_extras(&loaded.record).unwrap_or_default()),
+    match record(&r.dir) {
+        Ok(loaded) => h.push_str(&extras::run_extras(&loaded).unwrap_or_default()),
         Err(e) => {
-            let _ = write!(h, "<p class=\"facts\">The run directory could not be read ({}): the store's facts only.</p>", esc(&e.to_string()));
+            let _ = write!(h, "<p class=\"facts\">The run directory could not be read ({}): the store's facts only.</p>", esc(&e));
         }
     }
     h

@@ -2,8 +2,8 @@
 //! run order, and a dashed line before each change point (red for a regression, green for
 //! an improvement) whose tooltip gives its size, interval and p. No script, no network.
 
-use fsbattery_report::format::num;
-use fsbattery_report::html::esc;
+use crate::format::num;
+use crate::html::esc;
 use fsbattery_store::Series;
 use std::fmt::Write;
 

@@ -4,15 +4,18 @@
 //! Pages: `index.html` (every run, every series, links to browse), one page per machine,
 //! filesystem, kernel and suite (the runs and series that touch it), and one per run (its
 //! cells, and what [`extras::run_extras`] adds for it).
+//!
+//! Invariant: pure renderers, as the rest of this crate: the binary reads the store and
+//! writes the files.
 
 mod chart;
 pub mod extras;
 mod pages;
 
-pub use pages::write_site;
+pub use pages::{pages, SiteData};
 
-use fsbattery_report::format::num;
-use fsbattery_report::html::esc;
+use crate::format::num;
+use crate::html::esc;
 use fsbattery_store::Series;
 use std::fmt::Write;
 

@@ -1,27 +1,31 @@
-//! From `run` arguments to a validated plan, before any I/O: suite, workloads, parameters,
-//! targets. Every mistake here is a `UsageError` (exit 2) and nothing has been written.
+//! The assembly of a [`Plan`] from a [`Request`], before any I/O: suite, workloads,
+//! parameters, targets, repeats. Every mistake here is a `UsageError` (exit 2) and nothing
+//! has been written; the plan leaves only through [`CheckedPlan::check`].
 
-use crate::cli::RunArgs;
-use fsbattery_core::dataset::DatasetSpecExt;
-use fsbattery_core::error::UsageError;
-use fsbattery_core::label::{self, render_label, LabelValue};
-use fsbattery_core::model::RowInfo;
-use fsbattery_core::params::{self, Params, Scale};
-use fsbattery_core::runner::{CheckedPlan, MemoryRequest, Plan, PlannedWorkload, Space};
-use fsbattery_core::suite::{self, Suite};
-use fsbattery_core::suite_native;
-use fsbattery_core::targets::{self, Target, TargetOptions};
-use fsbattery_core::units;
-use fsbattery_core::workload::{self, Method};
+use super::request::{Repeat, Request};
+use crate::dataset::DatasetSpecExt;
+use crate::error::UsageError;
+use crate::label::{self, render_label, LabelValue};
+use crate::model::RowInfo;
+use crate::params::{self, Params, Scale};
+use crate::runner::{CheckedPlan, MemoryRequest, Plan, PlannedWorkload, Space};
+use crate::suite::{self, Suite};
+use crate::suite_native;
+use crate::targets::{self, Target, TargetOptions};
+use crate::units;
+use crate::workload::{self, Method};
 use fsbattery_record::settings::{Chosen, WorkloadSetting};
 
-use super::plan_settings;
+use super::settings as plan_settings;
 
 /// Validate everything and build the plan, checked once (`CheckedPlan::check`; `space`:
 /// [`Space::Shown`] for a dry run, which shows a target too small for the data); targets
 /// are parsed but not set up. With no `--target` and no default filesystem possible, the
 /// plan has no targets and the reason.
-pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String>), UsageError> {
+pub(super) fn checked(
+    args: &Request,
+    space: Space,
+) -> Result<(CheckedPlan, Option<String>), UsageError> {
     // Before any job file is read: `--set fio.OPTION=VALUE` applies to every one.
     let fio_sets = params::parse_sets(&args.set)?
         .remove("fio")
@@ -31,7 +35,7 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
     // A database server a workload starts is recorded in a state file there (cleanup).
     workload::set_workdir(&args.workdir);
     let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
-    let scale: Scale = args.scale.into();
+    let scale: Scale = args.scale;
     let (mut workloads, mut methods) = planned_workloads(args, &suite, scale)?;
     let left_out = drop_unavailable(args, &mut workloads, &mut methods)?;
     check_sources(args, &workloads)?;
@@ -93,17 +97,17 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
         repeat,
         auto,
         age: args.age,
-        aggregate: args.aggregate.map(Into::into).unwrap_or(suite.aggregate),
+        aggregate: args.aggregate.unwrap_or(suite.aggregate),
         scale,
         pause,
-        method: args.method.map_or(Method::Native, Into::into),
+        method: args.method.unwrap_or(Method::Native),
         settings,
         notes,
         workloads,
         rows: Vec::new(),
         targets,
         suite,
-        fresh: args.fresh.into(),
+        fresh: args.fresh,
         datasets: None,
         skipped,
         label: args.label.clone(),
@@ -128,7 +132,7 @@ pub fn build(args: &RunArgs, space: Space) -> Result<(CheckedPlan, Option<String
 /// `Workload::unavailable`) left out with the reason; one the user named with `--workload`
 /// is refused instead, and so is a run left with nothing to do.
 fn drop_unavailable(
-    args: &RunArgs,
+    args: &Request,
     workloads: &mut Vec<PlannedWorkload>,
     methods: &mut Vec<WorkloadSetting>,
 ) -> Result<Vec<(String, String)>, UsageError> {
@@ -161,7 +165,7 @@ fn drop_unavailable(
 }
 
 /// The source datasets the workloads read are valid, and a given `--tree-tarball` exists.
-fn check_sources(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<(), UsageError> {
+fn check_sources(args: &Request, workloads: &[PlannedWorkload]) -> Result<(), UsageError> {
     for w in workloads {
         if let Some(spec) = w.workload.dataset(&w.params) {
             spec.validate(w.workload.name())?;
@@ -181,7 +185,7 @@ fn check_sources(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<(), Us
 /// `--memory` (or the seed's memory the plan chose to apply, `text`): the limit, and the
 /// tmpfs targets whose files would not fit under it refused (named) or skipped (defaults).
 fn memory_within(
-    args: &RunArgs,
+    args: &Request,
     text: Option<&str>,
     suite: &Suite,
     workloads: &[PlannedWorkload],
@@ -203,7 +207,7 @@ fn memory_within(
 /// The workloads to run with their parameters: suite values, `--jobs`, then `--set`, each
 /// checked against its range and, for relations between parameters, by the workload.
 fn planned_workloads(
-    args: &RunArgs,
+    args: &Request,
     suite: &Suite,
     scale: Scale,
 ) -> Result<(Vec<PlannedWorkload>, Vec<WorkloadSetting>), UsageError> {
@@ -226,7 +230,7 @@ fn planned_workloads(
             names.join(", ")
         )));
     }
-    let ram = fsbattery_core::host::ram_bytes();
+    let ram = crate::host::ram_bytes();
     let mut workloads = Vec::new();
     let mut methods = Vec::new();
     for name in &names {
@@ -244,7 +248,7 @@ fn planned_workloads(
             given.extend(o.clone());
         }
         let (specs, seed) = (w.params(), suite.seed_memory);
-        fsbattery_core::seed_sized::apply(name, &mut given, specs, seed, scale, ram)?;
+        crate::seed_sized::apply(name, &mut given, specs, seed, scale, ram)?;
         let params = Params::resolve(name, specs, scale, ram, &given)?;
         // Relations between parameters, before any target exists: a cell that would fail
         // after mkfs for its parameters alone is a plan error.
@@ -267,7 +271,7 @@ fn planned_workloads(
         }
         methods.push(setting);
         let own = suite.workload_settings.get(name.as_str());
-        let cache = fsbattery_core::cache_plan::WorkloadCache::planned(
+        let cache = crate::cache_plan::WorkloadCache::planned(
             args.cache.is_some(),
             plan_settings::cache(args, suite).0,
             own.and_then(|s| s.cache),
@@ -285,7 +289,7 @@ fn planned_workloads(
 
 /// `--memory SIZE|seed`: the limit (at least 32 MiB, below which the run itself would be
 /// killed), from the suite's `seed_memory` for `seed`; root only (it makes a cgroup).
-fn memory(text: &str, suite: &Suite, args: &RunArgs) -> Result<MemoryRequest, UsageError> {
+fn memory(text: &str, suite: &Suite, args: &Request) -> Result<MemoryRequest, UsageError> {
     let (limit, source) = if text.trim() == "seed" {
         let limit = suite.seed_memory.ok_or_else(|| {
             UsageError::Invalid(format!(
@@ -332,7 +336,7 @@ fn tmpfs_within_memory(
         units::format_bytes(m.limit_bytes),
         units::format_bytes(data)
     );
-    let is_tmpfs = |t: &dyn Target| t.spec().starts_with("tmpfs");
+    let is_tmpfs = |t: &dyn Target| targets::fsinfo::in_memory(t);
     if explicit {
         if let Some(t) = targets.iter().find(|t| is_tmpfs(t.as_ref())) {
             return Err(UsageError::Invalid(format!(
@@ -342,7 +346,7 @@ fn tmpfs_within_memory(
         }
     }
     for t in targets.iter().filter(|t| is_tmpfs(t.as_ref())) {
-        skipped.push(fsbattery_core::model::SkippedTarget {
+        skipped.push(crate::model::SkippedTarget {
             spec: t.spec().into(),
             reason: reason.clone(),
             fix: None,
@@ -376,13 +380,13 @@ fn check_programs(
         let Some(p) = workload::command::missing_program(w.workload.commands()) else {
             continue;
         };
-        let need = fsbattery_core::packages::Need::program(&p);
+        let need = crate::packages::Need::program(&p);
         if w.workload.always_commands() {
             return Err(UsageError::Invalid(format!(
                 "workload {} runs `{p}`, which is not on PATH: {}, or run `fsbattery setup \
                  --workload {}`, or leave {} out",
                 w.workload.name(),
-                fsbattery_core::packages::hint_here(&need),
+                crate::packages::hint_here(&need),
                 w.workload.name(),
                 w.workload.name()
             )));
@@ -394,7 +398,7 @@ fn check_programs(
         return Err(UsageError::Invalid(format!(
             "{who} needs `{p}`, which is not on PATH: {}, or run \
              `fsbattery setup --method commands`, or use --method native",
-            fsbattery_core::packages::hint_here(&need)
+            crate::packages::hint_here(&need)
         )));
     }
     Ok(())
@@ -402,7 +406,7 @@ fn check_programs(
 
 /// `--suite`, else the suite of a run without one ([`suite_native`]): the named workloads
 /// (or classic's list) at their defaults, native, under neutral settings.
-pub(super) fn suite_of(given: Option<&str>, workloads: &[String]) -> Result<Suite, UsageError> {
+pub fn suite_of(given: Option<&str>, workloads: &[String]) -> Result<Suite, UsageError> {
     match given {
         Some(s) => suite_native::with_own_rows(suite::load(s)?),
         None => suite_native::without_suite(&named_workloads(workloads)?),
@@ -410,7 +414,7 @@ pub(super) fn suite_of(given: Option<&str>, workloads: &[String]) -> Result<Suit
 }
 
 /// `--workload` names (validated), or the suite's workloads.
-fn workload_names(args: &RunArgs, suite: &Suite) -> Result<Vec<String>, UsageError> {
+fn workload_names(args: &Request, suite: &Suite) -> Result<Vec<String>, UsageError> {
     let names = named_workloads(&args.workloads)?;
     if names.is_empty() {
         return Ok(suite.workloads.iter().map(|(n, _)| n.clone()).collect());
@@ -419,7 +423,7 @@ fn workload_names(args: &RunArgs, suite: &Suite) -> Result<Vec<String>, UsageErr
 }
 
 /// `--workload` names, validated, in order without repeats; none given: empty.
-pub(super) fn named_workloads(given: &[String]) -> Result<Vec<String>, UsageError> {
+pub fn named_workloads(given: &[String]) -> Result<Vec<String>, UsageError> {
     if given.is_empty() {
         return Ok(Vec::new());
     }
@@ -515,7 +519,7 @@ type Targets = Vec<Box<dyn Target>>;
 /// 2 GiB (the declared needs are estimates; metadata, journals and reserved blocks take their
 /// share) plus 512 MiB, never under 1 GiB. Images are sparse, so only what is written uses
 /// disk, but the work directory's free-space check counts them whole: hence the cap.
-pub(super) fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+pub fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let data = data_bytes(workloads)?;
     Ok(data
         .saturating_add((data / 2).min(2 << 30))
@@ -526,7 +530,7 @@ pub(super) fn image_size(workloads: &[PlannedWorkload]) -> Result<u64, UsageErro
 /// The most any one workload holds on a target at once, as each declares it from its
 /// parameters (workloads run one after another and clean up). A need past [`params::MAX_SIZE`] is
 /// refused as too large for any target rather than wrapped into a small figure.
-pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+pub fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let mut most = 0;
     for w in workloads {
         let n = w.workload.needs(&w.params);
@@ -542,13 +546,13 @@ pub(super) fn data_bytes(workloads: &[PlannedWorkload]) -> Result<u64, UsageErro
     Ok(most)
 }
 
-type Skipped = Vec<fsbattery_core::model::SkippedTarget>;
+type Skipped = Vec<crate::model::SkippedTarget>;
 
 /// Parse every `--target`. With none: every default filesystem this machine can make on loop
 /// images (root with loop devices) and the defaults it cannot, with why; with no default
 /// possible, an empty list and the reason, and the caller falls back to a fresh directory.
 fn targets(
-    args: &RunArgs,
+    args: &Request,
     suite: &Suite,
     workloads: &[PlannedWorkload],
     memory: bool,
@@ -590,12 +594,11 @@ fn targets(
 /// auto would be silently ignored: refused. Auto under a best, min or max aggregate gets equal
 /// counts per workload ([`AutoRepeat::equal_counts`](fsbattery_record::repeats::AutoRepeat)).
 fn repeats(
-    args: &RunArgs,
+    args: &Request,
     suite: &Suite,
     scale: Scale,
     ranked: usize,
 ) -> Result<(u32, Option<fsbattery_record::repeats::AutoRepeat>), UsageError> {
-    use crate::cli::RepeatArg;
     use fsbattery_record::repeats::AutoRepeat;
     let auto = |min: u32, max: u32| -> Result<_, UsageError> {
         let budget = args.budget.or(match scale {
@@ -622,11 +625,11 @@ fn repeats(
     let adapts_by_default =
         (args.suite.is_none() || suite.adapt) && ranked >= 2 && suite.repeat >= 2;
     match (args.repeat, given) {
-        (Some(RepeatArg::Auto { min, max }), _) => auto(min, max),
-        (Some(RepeatArg::Fixed(_)), Some(flag)) => Err(UsageError::Invalid(format!(
+        (Some(Repeat::Auto { min, max }), _) => auto(min, max),
+        (Some(Repeat::Fixed(_)), Some(flag)) => Err(UsageError::Invalid(format!(
             "{flag} applies to --repeat auto: drop the fixed --repeat N, or drop {flag}"
         ))),
-        (Some(RepeatArg::Fixed(n)), None) => Ok((n, None)),
+        (Some(Repeat::Fixed(n)), None) => Ok((n, None)),
         (None, _) if adapts_by_default => {
             auto(suite.repeat, suite.repeat.max(AutoRepeat::DEFAULT_MAX))
         }
@@ -640,9 +643,9 @@ fn repeats(
 
 /// The first best, min or max aggregate of the plan (`--aggregate`, else the suite's) or of a
 /// suite row: a value that grows with the number of samples, so its cells need equal counts.
-fn order_statistic(args: &RunArgs, suite: &Suite) -> Option<fsbattery_stats::Aggregate> {
+fn order_statistic(args: &Request, suite: &Suite) -> Option<fsbattery_stats::Aggregate> {
     use fsbattery_stats::Aggregate;
-    let plan = args.aggregate.map(Into::into).unwrap_or(suite.aggregate);
+    let plan = args.aggregate.unwrap_or(suite.aggregate);
     std::iter::once(plan)
         .chain(suite.rows.iter().filter_map(|r| r.aggregate))
         .find(|a| matches!(a, Aggregate::Best | Aggregate::Min | Aggregate::Max))
@@ -651,11 +654,8 @@ fn order_statistic(args: &RunArgs, suite: &Suite) -> Option<fsbattery_stats::Agg
 /// Equal counts need rounds: with `--fresh once` each target repeats alone, one after the
 /// other, and stops when its own cells are precise, so two ranked targets would get
 /// different counts of a best, min or max: refused.
-fn check_equal_counts(args: &RunArgs, suite: &Suite, ranked: usize) -> Result<(), UsageError> {
-    let once = matches!(
-        fsbattery_core::runner::Fresh::from(args.fresh),
-        fsbattery_core::runner::Fresh::Once
-    );
+fn check_equal_counts(args: &Request, suite: &Suite, ranked: usize) -> Result<(), UsageError> {
+    let once = matches!(args.fresh, crate::runner::Fresh::Once);
     match order_statistic(args, suite) {
         Some(a) if once && ranked >= 2 => Err(UsageError::Invalid(format!(
             "--repeat auto with --fresh once repeats each target alone, to different counts, and \
@@ -671,7 +671,7 @@ fn check_equal_counts(args: &RunArgs, suite: &Suite, ranked: usize) -> Result<()
 fn ranked_targets(targets: &[Box<dyn Target>]) -> usize {
     let disks = targets
         .iter()
-        .filter(|t| !fsbattery_core::targets::fsinfo::in_memory(t.as_ref()))
+        .filter(|t| !crate::targets::fsinfo::in_memory(t.as_ref()))
         .count();
     match disks {
         0 => targets.len(),
@@ -685,7 +685,7 @@ const DEFAULT_QUICK_BUDGET: std::time::Duration = std::time::Duration::from_secs
 
 /// [`image_size`], grown under `--age PCT` so the workloads' data (and 64 MiB of slack) still
 /// fits in the (100 − PCT) % the churn leaves free.
-fn aged_image_size(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
+fn aged_image_size(args: &Request, workloads: &[PlannedWorkload]) -> Result<u64, UsageError> {
     let size = image_size(workloads)?;
     let Some(age) = args.age else {
         return Ok(size);
@@ -697,7 +697,7 @@ fn aged_image_size(args: &RunArgs, workloads: &[PlannedWorkload]) -> Result<u64,
 
 /// `--age` churns filesystems fsbattery makes; a directory it does not own (or the default
 /// directory when no filesystem can be made) would have the user's own filesystem filled.
-fn check_age(args: &RunArgs, targets: &[Box<dyn Target>]) -> Result<(), UsageError> {
+fn check_age(args: &Request, targets: &[Box<dyn Target>]) -> Result<(), UsageError> {
     if args.age.is_none() {
         return Ok(());
     }

@@ -6,6 +6,6 @@ use fsbattery_record::RunRecord;
 
 /// Extra HTML for the page of the run whose record is `record`, or `None`.
 pub fn run_extras(record: &RunRecord) -> Option<String> {
-    fsbattery_report::html::then_and_now_for_record(record)
+    crate::html::then_and_now_for_record(record)
         .map(|body| format!("<h2>Then and now</h2>\n{body}"))
 }

@@ -3,20 +3,20 @@
 //! the suite, the suite over fsbattery's default, and each choice is kept with its source
 //! ([`RunSettings`]) so the plan, the run output and the record say who chose it.
 
-use crate::cli::RunArgs;
-use fsbattery_core::error::UsageError;
-use fsbattery_core::model::CachePolicy;
-use fsbattery_core::params::{self, Scale};
-use fsbattery_core::suite::Suite;
-use fsbattery_core::targets::{self, Target};
-use fsbattery_core::units::format_bytes;
-use fsbattery_core::workload::Method;
+use super::request::Request;
+use crate::error::UsageError;
+use crate::model::CachePolicy;
+use crate::params::{self, Scale};
+use crate::suite::Suite;
+use crate::targets::{self, Target};
+use crate::units::format_bytes;
+use crate::workload::Method;
 use fsbattery_record::settings::{Chosen, FsOptionSetting, RunSettings, WorkloadSetting};
 use std::time::Duration;
 
 /// Who chose a value the suite holds: the suite named with `--suite`, or, without one,
 /// fsbattery's defaults (the suite of no suite holds only those, see `suite_native`).
-fn from_suite(args: &RunArgs, suite: &Suite) -> String {
+fn from_suite(args: &Request, suite: &Suite) -> String {
     match args.suite {
         Some(_) => format!("suite {}", suite.name),
         None => "default".into(),
@@ -24,9 +24,9 @@ fn from_suite(args: &RunArgs, suite: &Suite) -> String {
 }
 
 /// `--cache`, else the suite's `cache`, else tool.
-pub fn cache(args: &RunArgs, suite: &Suite) -> (CachePolicy, Chosen) {
+pub fn cache(args: &Request, suite: &Suite) -> (CachePolicy, Chosen) {
     let (policy, source) = match (args.cache, suite.cache) {
-        (Some(c), _) => (c.into(), "--cache".to_string()),
+        (Some(c), _) => (c, "--cache".to_string()),
         (None, Some(c)) => (c, from_suite(args, suite)),
         (None, None) => (CachePolicy::Tool, "default".to_string()),
     };
@@ -36,7 +36,7 @@ pub fn cache(args: &RunArgs, suite: &Suite) -> (CachePolicy, Chosen) {
 /// `--pause`, else the suite's pause at this scale (quick may shorten it, with a note).
 /// Checked again here so no path reaches Duration's panicking conversions unchecked.
 pub fn pause(
-    args: &RunArgs,
+    args: &Request,
     suite: &Suite,
     scale: Scale,
 ) -> Result<(Duration, Chosen), UsageError> {
@@ -56,13 +56,13 @@ pub fn pause(
 
 /// A workload's method: commands for an application (git, make), else `--method` for every
 /// workload, else its suite entry's, else native.
-pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSetting) {
+pub fn method(args: &Request, suite: &Suite, name: &str) -> (Method, WorkloadSetting) {
     let own = suite.workload_settings.get(name);
-    let app = fsbattery_core::workload::find(name).is_some_and(|w| w.always_commands());
+    let app = crate::workload::find(name).is_some_and(|w| w.always_commands());
     let (method, source) = match (args.method, own.and_then(|s| s.method)) {
         // An application (git, make) has no native form: it runs its programs whatever asked.
         _ if app => (Method::Commands, "default".to_string()),
-        (Some(m), _) => (m.into(), "--method".to_string()),
+        (Some(m), _) => (m, "--method".to_string()),
         (None, Some(m)) => (m, from_suite(args, suite)),
         (None, None) => (Method::Native, "default".to_string()),
     };
@@ -71,7 +71,7 @@ pub fn method(args: &RunArgs, suite: &Suite, name: &str) -> (Method, WorkloadSet
         method: method.to_string(),
         source,
         note: own.and_then(|s| s.note.clone()),
-        tools: fsbattery_core::workload::find(name).map_or_else(Vec::new, |w| w.tool_versions()),
+        tools: crate::workload::find(name).map_or_else(Vec::new, |w| w.tool_versions()),
     };
     (method, setting)
 }
@@ -114,7 +114,7 @@ pub fn fs_options(suite: &Suite, targets: &[Box<dyn Target>]) -> Vec<FsOptionSet
 /// no named tmpfs target would be refused under it. Returns the text to apply, the setting to
 /// record, and one line for the user when the seed's memory was applied or could not be.
 pub fn memory(
-    args: &RunArgs,
+    args: &Request,
     suite: &Suite,
     scale: Scale,
 ) -> (Option<String>, Option<Chosen>, Option<String>) {
@@ -152,8 +152,8 @@ pub fn memory(
 }
 
 /// Why the seed's memory cannot bound this run, if it cannot.
-fn seed_memory_possible(args: &RunArgs) -> Result<(), String> {
-    if !fsbattery_core::packages::is_root() {
+fn seed_memory_possible(args: &Request) -> Result<(), String> {
+    if !crate::packages::is_root() {
         return Err("not running as root (a memory cgroup needs root)".into());
     }
     if args.targets.iter().any(|t| t.starts_with("tmpfs")) {
@@ -184,7 +184,7 @@ pub fn record(
 /// What the planned workloads run that is not fsbattery (versions, the settings written for
 /// a database server), probed once here, and the workloads left out for want of it.
 pub fn software(
-    workloads: &[fsbattery_core::runner::PlannedWorkload],
+    workloads: &[crate::runner::PlannedWorkload],
     left_out: &[(String, String)],
 ) -> Vec<fsbattery_record::settings::SoftwareSetting> {
     let entry = |workload: &str, (name, value): (String, String)| {
@@ -214,7 +214,7 @@ pub fn software(
 /// a group named twice takes its last weight.
 pub fn weights(
     given: &[(String, f64)],
-    workloads: &[fsbattery_core::runner::PlannedWorkload],
+    workloads: &[crate::runner::PlannedWorkload],
 ) -> Result<std::collections::BTreeMap<String, f64>, UsageError> {
     let lifecycle = fsbattery_record::lifecycle::WORKLOAD;
     let names: Vec<&str> = workloads
@@ -228,7 +228,7 @@ pub fn weights(
             return Err(UsageError::Invalid(format!(
                 "--weights {group}={w}: '{group}' is not a workload of this run{}; its groups \
                  are: {}",
-                fsbattery_core::suggest::hint(group, names.iter().copied()),
+                crate::suggest::hint(group, names.iter().copied()),
                 names.join(", ")
             )));
         }
