@@ -144,8 +144,13 @@ impl Workload for Ffsb {
         } = Settings::of(p);
         let bytes = super::needs::files_bytes(files, size.saturating_add(size / 4));
         super::needs::Needs::space(bytes, files + 2, "files and file_size")
-            .engine(p)
-            .direct(p, "off", false, &["block", "huge_block"])
+            .engine(&IoParams::of(p))
+            .direct(
+                &IoParams::of(p),
+                "off",
+                false,
+                &[("block", p.get("block")), ("huge_block", p.get("huge_block"))],
+            )
     }
     fn name(&self) -> &'static str {
         "ffsb"

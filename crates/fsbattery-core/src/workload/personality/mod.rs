@@ -218,7 +218,7 @@ impl Workload for Personality {
             Kind::Varmail => Flow::Varmail,
             Kind::Webserver => Flow::Webserver,
         };
-        needs(flow, &settings::Settings::of(p)).engine(p)
+        needs(flow, &settings::Settings::of(p)).engine(&super::io::IoParams::of(p))
     }
     fn name(&self) -> &'static str {
         match self.kind {
