@@ -11,7 +11,8 @@ use crate::dataset::{DatasetSpec, Generated};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, Params};
-use crate::workload::{needs::Needs, Workload, WorkloadCtx};
+use super::Workload;
+use crate::workload::{needs::Needs, WorkloadCtx};
 
 /// A workload with typed settings. Every method of [`Workload`] that reads parameters reads
 /// `Self::Settings` here; the others are the same (see there for what each means).
@@ -22,6 +23,11 @@ pub trait TypedWorkload: Sync {
     fn name(&self) -> &'static str;
     /// See [`Workload::summary`].
     fn summary(&self) -> &'static str;
+    /// See [`Workload::params`]: the settings struct's specs, unless the workload is
+    /// registered several times with defaults of its own (then that entry's specs).
+    fn params(&self) -> &'static [ParamSpec] {
+        Self::Settings::specs()
+    }
     /// See [`Workload::metrics`].
     fn metrics(&self, s: &Self::Settings) -> Vec<MetricSpec>;
     /// See [`Workload::dataset`].
@@ -94,7 +100,7 @@ impl<W: TypedWorkload> Workload for W {
         TypedWorkload::summary(self)
     }
     fn params(&self) -> &'static [ParamSpec] {
-        W::Settings::specs()
+        TypedWorkload::params(self)
     }
     fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
         TypedWorkload::metrics(self, &typed(self, p))

@@ -19,9 +19,11 @@
 
 mod boundary;
 mod declare;
+mod object;
 mod value;
 
 pub use boundary::TypedWorkload;
+pub use object::Workload;
 pub use value::{Bytes, Choice, Setting};
 
 use crate::params::{ParamSpec, Params};
@@ -110,6 +112,49 @@ pub fn within<S: Settings>(workload: &str, s: &S) -> Result<(), crate::error::Wo
     Params::from_pairs(&s.to_pairs())
         .within(workload, S::specs())
         .map_err(|e| crate::error::WorkloadError::Failed(e.to_string()))
+}
+
+/// The erased values a workload object of the registry takes: for code outside the plan
+/// that drives a workload by name (tests). Workload settings never hold this type.
+pub type Resolved = Params;
+
+/// Resolve text overrides into [`Resolved`] values (`Params::resolve`).
+pub fn resolve(
+    workload: &str,
+    specs: &[ParamSpec],
+    scale: crate::params::Scale,
+    ram: u64,
+    overrides: &std::collections::BTreeMap<String, String>,
+) -> Result<Resolved, crate::error::UsageError> {
+    Params::resolve(workload, specs, scale, ram, overrides)
+}
+
+/// The defaults of `specs` at quick scale in their erased form.
+pub fn defaults_for(specs: &[ParamSpec]) -> Resolved {
+    Params::default_for(specs)
+}
+
+/// A registered workload's defaults at quick scale in their erased form, for code that holds
+/// only the registry's object (tests of workloads loaded by name).
+pub fn defaults_of(w: &dyn crate::workload::Workload) -> Params {
+    Params::default_for(w.params())
+}
+
+/// Settings that exist for some entries of a workload only (plain `dbench` has them, a
+/// `dbench:ARGS` command line has none): `None` when no parameter is given at all.
+impl<S: Settings> Settings for Option<S> {
+    fn specs() -> &'static [ParamSpec] {
+        S::specs()
+    }
+    fn decode(r: &Raw<'_>) -> Result<Self, String> {
+        match S::specs().iter().any(|s| r.0.value(s.name).is_some()) {
+            true => S::decode(r).map(Some),
+            false => Ok(None),
+        }
+    }
+    fn to_pairs(&self) -> Vec<(&'static str, u64)> {
+        self.as_ref().map_or_else(Vec::new, S::to_pairs)
+    }
 }
 
 /// The quick defaults of `S` with `pairs` laid over them unchecked (a workload's own tests,

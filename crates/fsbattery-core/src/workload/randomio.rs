@@ -206,8 +206,8 @@ impl TypedWorkload for RandomIo {
         m
     }
     fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
-        // Ranges are the specs' data; checked again for values that did not come through
-        // `Params::resolve`.
+        // Ranges are the specs' data; checked again for values that were not resolved from
+        // text (library callers, tests).
         crate::settings::within(self.name(), c)?;
         let (write_pct, sync_pct) = (c.write_pct, c.sync_pct);
         let (threads, runtime) = (c.threads, c.runtime);

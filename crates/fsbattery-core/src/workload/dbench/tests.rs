@@ -42,7 +42,7 @@ fn run_on(
     w: &dyn Workload,
     root: &std::path::Path,
 ) -> Result<BTreeMap<String, f64>, WorkloadError> {
-    let p = Params::default_for(w.params());
+    let p = crate::settings::defaults_of(w);
     let mut got = BTreeMap::new();
     let mut on = |m: &str, s: Sample| {
         got.insert(m.to_string(), s.value);
@@ -61,7 +61,7 @@ fn a_command_line_run_reports_dbench_figures_and_cleans_up() {
     std::fs::create_dir(&root).unwrap();
     let name = format!("dbench:-c {lf} -t 2 -S -D sub --clients-per-process=2 2");
     let w = load(&name).unwrap();
-    let p = Params::default_for(w.params());
+    let p = crate::settings::defaults_of(w);
     let names: Vec<String> = w.metrics(&p).into_iter().map(|m| m.name).collect();
     assert_eq!(names[..2], ["throughput", "max_latency"]);
     assert!(names.contains(&"NTCreateX_count".to_string()), "{names:?}");

@@ -24,7 +24,7 @@ mod units;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::{UsageError, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::settings::{NoSettings, TypedWorkload};
 use jobs::JobFile;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -147,18 +147,15 @@ impl ini::Host for SystemHost {
     }
 }
 
-impl Workload for FioJobs {
+impl TypedWorkload for FioJobs {
+    type Settings = NoSettings;
     fn name(&self) -> &'static str {
         self.name
     }
     fn summary(&self) -> &'static str {
         self.summary
     }
-    /// Its options are the job file's; `--set fio.OPTION=VALUE` overrides them.
-    fn params(&self) -> &'static [ParamSpec] {
-        &[]
-    }
-    fn metrics(&self, _p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &NoSettings) -> Vec<MetricSpec> {
         let n = self.file.groups.len();
         self.file
             .groups
@@ -173,7 +170,7 @@ impl Workload for FioJobs {
     fn reference(&self) -> &'static str {
         "fio"
     }
-    fn needs(&self, _p: &Params) -> super::needs::Needs {
+    fn needs(&self, _: &NoSettings) -> super::needs::Needs {
         let files = self.file.files();
         let bytes: u64 = files.values().fold(0u64, |a, s| a.saturating_add(*s));
         let dirs: std::collections::BTreeSet<&Path> =
@@ -196,7 +193,7 @@ impl Workload for FioJobs {
         }
         n
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, _p: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &NoSettings) -> Result<(), WorkloadError> {
         let scratch = Scratch::create(ctx.root(), "fio")?;
         let groups = self.file.groups.len();
         for (gi, g) in self.file.groups.iter().enumerate() {

@@ -401,22 +401,9 @@ pub(in crate::workload) fn whole_chunks(
 #[cfg(test)]
 pub(in crate::workload) mod testutil {
     use crate::model::Sample;
-    use crate::params::Params;
-    use crate::workload::{Method, Workload, WorkloadCtx};
+    use crate::workload::{Method, WorkloadCtx};
     use std::collections::BTreeMap;
     use std::path::Path;
-
-    /// `defaults` with `over` replacing or adding values.
-    pub fn params(defaults: &[(&str, u64)], over: &[(&str, u64)]) -> Params {
-        let mut v: Vec<(&str, u64)> = defaults.to_vec();
-        for &(k, x) in over {
-            match v.iter_mut().find(|(n, _)| *n == k) {
-                Some(e) => e.1 = x,
-                None => v.push((k, x)),
-            }
-        }
-        Params::from_pairs(&v)
-    }
 
     /// The quick defaults of `S` with `defaults`, then `over`, laid over them.
     pub fn settings_of<S: crate::settings::Settings>(
@@ -449,31 +436,6 @@ pub(in crate::workload) mod testutil {
         res.map_err(|e| e.to_string())?;
         let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
         let want: Vec<String> = w.metrics(s).into_iter().map(|m| m.name).collect();
-        assert_eq!(names, want, "every declared metric once, in order");
-        Ok((samples, tmp))
-    }
-
-    /// Run `w` natively once in a fresh tempdir; the error is the workload's message.
-    pub fn run_native(
-        w: &dyn Workload,
-        p: &Params,
-    ) -> Result<(Vec<(String, Sample)>, tempfile::TempDir), String> {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut samples = Vec::new();
-        let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
-        let mut ctx = WorkloadCtx::new(
-            tmp.path(),
-            0,
-            Method::Native,
-            std::time::Duration::ZERO,
-            &mut on,
-        );
-        let res = w.run(&mut ctx, p);
-        drop(ctx);
-        assert_clean(tmp.path());
-        res.map_err(|e| e.to_string())?;
-        let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
-        let want: Vec<String> = w.metrics(p).into_iter().map(|m| m.name).collect();
         assert_eq!(names, want, "every declared metric once, in order");
         Ok((samples, tmp))
     }

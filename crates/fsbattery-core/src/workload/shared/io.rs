@@ -129,6 +129,7 @@ pub(in crate::workload) const FALLBACK_HELP: &str =
 
 impl IoDefaults {
     /// No member declared: every member "does not apply".
+    #[cfg(test)]
     pub const NONE: IoDefaults = IoDefaults {
         direct: None,
         buffered_fallback: None,
@@ -230,6 +231,9 @@ pub struct IoGroup {
     pub fill: FillKind,
     /// Random share of compressible blocks, percent.
     pub compress_pct: u64,
+    /// How `direct` is turned off as the workload spells it (`0`, or ffsb's `off`), and
+    /// whether it declares `buffered_fallback`: for the O_DIRECT refusal's fix.
+    spelling: (&'static str, bool),
 }
 
 impl Group for IoGroup {
@@ -268,7 +272,7 @@ impl Group for IoGroup {
         v
     }
 
-    fn decode(_: &IoDefaults, r: &Raw<'_>) -> Result<IoGroup, String> {
+    fn decode(d: &IoDefaults, r: &Raw<'_>) -> Result<IoGroup, String> {
         let sync = EngineName::named("sync").expect("sync is registered");
         Ok(IoGroup {
             engine: r.member(&["engine"], sync)?,
@@ -278,6 +282,10 @@ impl Group for IoGroup {
             buffered_fallback: r.member(&["buffered_fallback"], false)?,
             fill: r.member(&["fill"], FillKind::Zeros)?,
             compress_pct: r.member(&["compress_pct"], 0)?,
+            spelling: (
+                if d.direct.is_some_and(|d| d.words) { "off" } else { "0" },
+                d.buffered_fallback.is_some(),
+            ),
         })
     }
 
@@ -363,7 +371,7 @@ impl IoGroup {
             true => check_direct(dir),
             false => DirectIo::Supported,
         };
-        decide_direct(workload, self.direct, self.buffered_fallback, dir, probe)
+        decide(workload, self.direct, self.buffered_fallback, dir, probe, self.spelling)
     }
 }
 
@@ -387,7 +395,8 @@ impl Direct {
 }
 
 /// The one decision whether a workload runs with O_DIRECT, given what the probe of `dir`
-/// found: refused without a fallback is an error naming the two ways out.
+/// found: refused without a fallback is an error naming the ways out.
+#[cfg(test)]
 pub(in crate::workload) fn decide_direct(
     workload: &str,
     want: bool,
@@ -395,35 +404,40 @@ pub(in crate::workload) fn decide_direct(
     dir: &Path,
     probe: DirectIo,
 ) -> Result<Direct, WorkloadError> {
+    decide(workload, want, fallback, dir, probe, ("0", true))
+}
+
+/// [`decide_direct`] for a workload that turns `direct` off with `off` and may have no
+/// `buffered_fallback` (`spelling`).
+fn decide(
+    workload: &str,
+    want: bool,
+    fallback: bool,
+    dir: &Path,
+    probe: DirectIo,
+    (off, has_fallback): (&str, bool),
+) -> Result<Direct, WorkloadError> {
     match probe {
         _ if !want => Ok(Direct::Off),
+        // tmpfs: accepted but served from memory; the target record says so.
         DirectIo::Supported | DirectIo::SupportedButCached => Ok(Direct::On),
         DirectIo::Unsupported(_) if fallback => Ok(Direct::FellBack),
-        DirectIo::Unsupported(reason) => Err(WorkloadError::Failed(format!(
-            "{workload}: O_DIRECT is not supported in {}: {reason}; set {workload}.direct=0, \
-             or {workload}.buffered_fallback=1 to run buffered where it is refused",
-            dir.display()
-        ))),
+        DirectIo::Unsupported(reason) => {
+            let or = match has_fallback {
+                true => format!(
+                    ", or {workload}.buffered_fallback=1 to run buffered where it is refused"
+                ),
+                false => String::new(),
+            };
+            Err(WorkloadError::Failed(format!(
+                "{workload}: O_DIRECT is not supported in {}: {reason}; set \
+                 {workload}.direct={off}{or}",
+                dir.display()
+            )))
+        }
     }
 }
 
-// Transitional: the erased reading and the spec builders of the workloads not yet declared
-// with `settings!`; removed with the last of them.
-pub(in crate::workload) type IoParams = IoGroup;
-impl IoGroup {
-    /// The group read from erased values.
-    pub fn of(p: &crate::params::Params) -> IoGroup {
-        IoGroup::decode(&IoDefaults::NONE, &Raw::new(p)).expect("resolved values")
-    }
-}
-/// The `engine` parameter with the workload's own help.
-pub(in crate::workload) const fn engine(help: &'static str) -> ParamSpec {
-    choice("engine", help, ENGINES, 0, 0)
-}
-/// The queue depth parameter under `name`.
-pub(in crate::workload) const fn depth(name: &'static str, help: &'static str, n: u64) -> ParamSpec {
-    count(name, help, n, n).range(1, MAX_DEPTH)
-}
 #[cfg(test)]
 mod tests {
     use super::*;
