@@ -5,7 +5,7 @@
 //!
 //! The plan, the runner and the suites hold a workload's resolved values in their erased form
 //! ([`crate::params::Params`], checked against the specs by `Params::resolve`); workload code
-//! never sees that form. At the boundary ([`TypedWorkload`], see `boundary.rs`) the values are
+//! never sees that form. At the boundary (`workload::TypedWorkload`, see `workload/typed.rs`) the values are
 //! decoded into the workload's own struct, so a workload reads `s.fill == Fill::Random`, not a
 //! number under a string key.
 //!
@@ -17,13 +17,9 @@
 //! - Decoding cannot fail for values that came through `Params::resolve`; a value built some
 //!   other way and out of range is refused with `workload.name=value` (never clamped).
 
-mod boundary;
 mod declare;
-mod object;
 mod value;
 
-pub use boundary::TypedWorkload;
-pub use object::Workload;
 pub use value::{Bytes, Choice, Setting};
 
 use crate::params::{ParamSpec, Params};
@@ -102,8 +98,7 @@ impl<'a> Raw<'a> {
 
 /// The settings of `workload` from resolved `p`, or the error naming `workload.name=value`.
 pub fn decode<S: Settings>(workload: &str, p: &Params) -> Result<S, crate::error::WorkloadError> {
-    S::decode(&Raw(p))
-        .map_err(|e| crate::error::WorkloadError::Failed(format!("{workload}.{e}")))
+    S::decode(&Raw(p)).map_err(|e| crate::error::WorkloadError::Failed(format!("{workload}.{e}")))
 }
 
 /// Every value of `s` in its spec's range: the check `Params::resolve` makes of text, for
@@ -114,8 +109,9 @@ pub fn within<S: Settings>(workload: &str, s: &S) -> Result<(), crate::error::Wo
         .map_err(|e| crate::error::WorkloadError::Failed(e.to_string()))
 }
 
-/// The erased values a workload object of the registry takes: for code outside the plan
-/// that drives a workload by name (tests). Workload settings never hold this type.
+/// The erased values the registry's workload objects take (`workload::Workload`): what the
+/// plan, the runner and the suites hold, decoded into a workload's settings at the boundary
+/// (`workload/typed.rs`). Workload settings never hold this type.
 pub type Resolved = Params;
 
 /// Resolve text overrides into [`Resolved`] values (`Params::resolve`).
@@ -132,12 +128,6 @@ pub fn resolve(
 /// The defaults of `specs` at quick scale in their erased form.
 pub fn defaults_for(specs: &[ParamSpec]) -> Resolved {
     Params::default_for(specs)
-}
-
-/// A registered workload's defaults at quick scale in their erased form, for code that holds
-/// only the registry's object (tests of workloads loaded by name).
-pub fn defaults_of(w: &dyn crate::workload::Workload) -> Params {
-    Params::default_for(w.params())
 }
 
 /// Settings that exist for some entries of a workload only (plain `dbench` has them, a
@@ -163,8 +153,14 @@ pub fn try_pairs<S: Settings>(
     workload: &str,
     pairs: &[(&str, u64)],
 ) -> Result<S, crate::error::WorkloadError> {
-    let p = Params::resolve("-", S::specs(), crate::params::Scale::Quick, 0, &Default::default())
-        .expect("no overrides");
+    let p = Params::resolve(
+        "-",
+        S::specs(),
+        crate::params::Scale::Quick,
+        0,
+        &Default::default(),
+    )
+    .expect("no overrides");
     let mut all: Vec<(&str, u64)> = S::specs().iter().map(|s| (s.name, p.get(s.name))).collect();
     all.extend_from_slice(pairs);
     decode(workload, &Params::from_pairs(&all))

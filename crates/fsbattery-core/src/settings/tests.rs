@@ -54,7 +54,10 @@ fn specs_follow_the_fields_and_values_decode_typed() {
 fn a_value_standing_for_no_variant_is_refused_by_name() {
     let p = Params::from_pairs(&[("size", 1), ("shade", 7), ("on", 0)]);
     let e = decode::<Demo>("demo", &p).unwrap_err().to_string();
-    assert!(e.contains("demo.shade=7") && e.contains("light, dark"), "{e}");
+    assert!(
+        e.contains("demo.shade=7") && e.contains("light, dark"),
+        "{e}"
+    );
     let p = Params::from_pairs(&[("size", 1), ("shade", 0), ("on", 2)]);
     assert!(decode::<Demo>("demo", &p).is_err());
 }

@@ -18,7 +18,8 @@ use super::{command, Method, Scratch, WorkloadCtx};
 use crate::engine::OpKind;
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::settings::{Bytes, TypedWorkload};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The bigfile workload.

@@ -11,7 +11,7 @@ use super::layout::{Layout, LayoutDefaults, LayoutSettings, SharedDir};
 use super::{command, poll, Method, Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::settings::TypedWorkload;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The metadata workload.

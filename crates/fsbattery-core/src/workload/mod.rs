@@ -21,12 +21,14 @@ mod metadata;
 mod personality;
 mod pgbench;
 mod postmark;
+pub mod prefixed;
 mod randomio;
 mod shared;
 mod split;
 mod sqlite;
 mod stream;
 mod tree;
+mod typed;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
 use shared::{app_cmd, blockio, ctx, fileset, fsops, io, quantile, scratch, specs};
@@ -37,12 +39,105 @@ pub(crate) use iozone::test_of_report;
 pub use pgbench::set_workdir;
 pub use scratch::Scratch;
 
-pub use crate::settings::Workload;
+pub use typed::TypedWorkload;
 
+use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
 use crate::params::ParamSpec;
 use crate::settings::Resolved;
+
+/// A benchmark workload as the registry, the plan and the runner hold it: its values in their
+/// erased form. Workloads implement [`TypedWorkload`](TypedWorkload) and get
+/// this by its blanket impl.
+pub trait Workload: Sync {
+    /// Registry name, used on the command line and in suite files.
+    fn name(&self) -> &'static str;
+    /// One line: what it does and which seed rows it reproduces.
+    fn summary(&self) -> &'static str;
+    /// Its parameters with defaults per scale.
+    fn params(&self) -> &'static [ParamSpec];
+    /// The metrics a run with `params` produces, in report order.
+    fn metrics(&self, params: &Resolved) -> Vec<MetricSpec>;
+    /// The source dataset this workload reads (kernel trees), prepared once per run by the
+    /// runner before any target is touched; `None` for workloads that need none.
+    fn dataset(&self, _params: &Resolved) -> Option<DatasetSpec> {
+        None
+    }
+    /// A source other than a kernel tree that it reads (a git repository, a C project),
+    /// generated once per run on the source disk before any target is touched, like
+    /// [`Self::dataset`]; `None` for workloads that need none.
+    fn generated(&self, _params: &Resolved) -> Option<crate::dataset::Generated> {
+        None
+    }
+    /// The programs it runs as child processes with `--method commands` (checked when the
+    /// plan is built; `fsbattery setup --method commands` installs them).
+    fn commands(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether it runs [`Self::commands`] whatever the method (an application such as git or
+    /// make has no native form): the plan then checks them and `fsbattery setup` installs
+    /// them for every run that names it.
+    fn always_commands(&self) -> bool {
+        false
+    }
+    /// The versions of the programs it runs, one line each ("git version 2.39.5"), read
+    /// once when the plan is built and kept in the run's settings; empty for workloads that
+    /// run none.
+    fn tool_versions(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Programs it runs whatever the method (a database server), which `fsbattery setup`
+    /// installs; [`Self::unavailable`] says when they are missing.
+    fn programs(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Why it cannot run on this machine at all — a server or client program it drives is
+    /// not installed — probed once when the plan is built, which then leaves it out with this
+    /// reason (the fix included); `None` when it can run.
+    fn unavailable(&self) -> Option<String> {
+        None
+    }
+    /// What it runs that is not fsbattery — versions of the database or tool and the
+    /// settings fsbattery writes for it — as (name, value) pairs, recorded in the run's
+    /// settings when the plan is built. Empty for workloads that are fsbattery's own code.
+    fn software(&self, _params: &Resolved) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// What the reference tool this workload follows does to the page cache before each
+    /// timed phase (`run --cache tool`, the default). No default: a workload that forgot to
+    /// say would silently run cold, which no seed's tool did.
+    fn tool_cache(&self) -> crate::cache::ToolCache;
+    /// The tool whose measurements it follows, named in `fsbattery list workloads` ("" when
+    /// it follows none).
+    fn reference(&self) -> &'static str {
+        ""
+    }
+    /// Whether it runs as many MPI ranks at once, its phases in step across them (see
+    /// [`crate::collective`]); the others run on one process, and `run` under mpirun refuses
+    /// them.
+    fn runs_on_ranks(&self) -> bool {
+        false
+    }
+    /// Relations between parameters that no single range expresses (size_low ≤ size_high, a
+    /// size of at least one block), checked when the plan is built so an impossible
+    /// combination is refused before any target is made. Pure: no I/O. The message names the
+    /// parameters and says what to change.
+    fn check(&self, _params: &Resolved) -> Result<(), WorkloadError> {
+        Ok(())
+    }
+    /// What a run with `params` needs from its target — O_DIRECT and the sizes it moves,
+    /// io_uring, the most bytes and inodes it holds at once — checked against every target's
+    /// capabilities when the plan is built (see [`needs::check`]). Pure: no I/O.
+    fn needs(&self, params: &Resolved) -> needs::Needs;
+    /// What a run with `params` reads beyond its parameters, for the run's settings (a
+    /// tool's command line, a loadfile's path and checksum); `None` when nothing.
+    fn recorded(&self, _params: &Resolved) -> Option<String> {
+        None
+    }
+    /// Run once (one repeat) in `ctx`, recording every metric through it.
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Resolved) -> Result<(), WorkloadError>;
+}
 
 /// Every workload fsbattery knows, in listing order. A new workload is one file and one line.
 pub fn registry() -> &'static [&'static dyn Workload] {
@@ -83,14 +178,8 @@ pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
 /// Look a workload up by name: a registered one, or a job file (`fio:FILE`), read on first
 /// use (an unreadable or refused job file is `None`; [`find_or_refuse`] says why).
 pub fn find(name: &str) -> Option<&'static dyn Workload> {
-    if name.starts_with(fio::PREFIX) {
-        return fio::load(name).ok();
-    }
-    if name.starts_with(dbench::PREFIX) {
-        return dbench::load(name).ok();
-    }
-    if name.starts_with(fs_mark::PREFIX) {
-        return fs_mark::load(name).ok();
+    if let Some(w) = prefixed::load(name) {
+        return w.ok();
     }
     registry().iter().copied().find(|w| w.name() == name)
 }
@@ -151,14 +240,8 @@ pub fn participant(name: &str) -> Option<Participant> {
 
 /// Look a workload up by name, or the one-line error that lists the known names (exit 2).
 pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
-    if name.starts_with(fio::PREFIX) {
-        return fio::load(name);
-    }
-    if name.starts_with(dbench::PREFIX) {
-        return dbench::load(name);
-    }
-    if name.starts_with(fs_mark::PREFIX) {
-        return fs_mark::load(name);
+    if let Some(w) = prefixed::load(name) {
+        return w;
     }
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
         kind: "workload",
@@ -268,7 +351,8 @@ mod tests {
         for w in registry() {
             for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
                 let none = std::collections::BTreeMap::new();
-                let p = crate::settings::resolve(w.name(), w.params(), scale, 8 << 30, &none).unwrap();
+                let p =
+                    crate::settings::resolve(w.name(), w.params(), scale, 8 << 30, &none).unwrap();
                 let n = w.needs(&p);
                 let what = format!("{} at {scale}: {n:?}", w.name());
                 assert!(

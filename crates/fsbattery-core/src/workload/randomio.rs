@@ -36,7 +36,8 @@ use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
 use crate::params::{MAX_RUNTIME, MAX_THREADS};
-use crate::settings::{Bytes, TypedWorkload};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 use std::time::Duration;
 
@@ -348,7 +349,9 @@ fn record(ctx: &mut WorkloadCtx<'_>, c: &Config, res: &JobResult, t: &Timing) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{direct_ok, run_typed as run_native, uring_ok, values};
+    use crate::workload::blockio::testutil::{
+        direct_ok, run_typed as run_native, uring_ok, values,
+    };
 
     fn params(over: &[(&str, u64)]) -> Config {
         let defaults = [

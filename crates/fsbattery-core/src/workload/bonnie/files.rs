@@ -32,10 +32,10 @@
 //! guard removes whatever is left.
 
 use super::names::{random_sort, Names};
+use super::Config;
 use crate::engine::XorShift;
 use crate::error::{is_full, WorkloadError};
 use crate::model::MetricSpec;
-use super::Config;
 use crate::workload::{poll, WorkloadCtx};
 use nix::dir::Dir;
 use nix::fcntl::{openat, AtFlags, OFlag};

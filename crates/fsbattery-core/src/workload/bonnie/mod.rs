@@ -32,12 +32,12 @@ use super::{poll, Scratch, WorkloadCtx};
 
 mod files;
 mod names;
+use super::blockio::{FillKind, IoDefaults, IoGroup};
 use crate::engine::{run_pool, OpKind, XorShift};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::{MAX_REQUEST, MAX_SIZE, MAX_THREADS};
-use crate::settings::TypedWorkload;
-use super::blockio::{FillKind, IoDefaults, IoGroup};
+use crate::workload::TypedWorkload;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -333,7 +333,9 @@ impl SeekPlan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{direct_ok, run_typed as run_native, uring_ok, values};
+    use crate::workload::blockio::testutil::{
+        direct_ok, run_typed as run_native, uring_ok, values,
+    };
 
     pub(in crate::workload) fn params(over: &[(&str, u64)]) -> Config {
         let defaults = [

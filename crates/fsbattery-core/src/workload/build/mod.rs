@@ -21,7 +21,7 @@ use super::{Scratch, WorkloadCtx};
 use crate::dataset::{DatasetError, Generated};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::settings::TypedWorkload;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The build workload.

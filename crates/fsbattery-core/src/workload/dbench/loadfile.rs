@@ -264,7 +264,12 @@ pub fn parse_line(words: &[String]) -> Result<Option<Op<'_>>, String> {
         ));
     }
     let words = &p;
-    let path = |i: usize| words.get(i).map(String::as_str).filter(|w| w.starts_with('/'));
+    let path = |i: usize| {
+        words
+            .get(i)
+            .map(String::as_str)
+            .filter(|w| w.starts_with('/'))
+    };
     let num = |i: usize| words.get(i).map_or(0, |w| ival(w));
     Ok(Some(Op {
         kind,

@@ -26,7 +26,8 @@ use crate::error::{UsageError, WorkloadError};
 use crate::model::MetricSpec;
 use crate::model::Stat;
 use crate::params::ParamSpec;
-use crate::settings::{Settings, TypedWorkload};
+use crate::settings::Settings;
+use crate::workload::TypedWorkload;
 use args::Config;
 use loadfile::Loadfile;
 use std::sync::{Arc, Mutex};
@@ -82,8 +83,6 @@ pub const DBENCH: Dbench = Dbench {
     fixed: None,
 };
 
-/// Command-line workloads read so far.
-static LOADED: Mutex<Vec<&'static Dbench>> = Mutex::new(Vec::new());
 /// Loadfiles read so far, by path.
 static LOADFILES: Mutex<Vec<Arc<Loadfile>>> = Mutex::new(Vec::new());
 
@@ -100,11 +99,7 @@ pub fn loadfile(path: &str) -> Result<Arc<Loadfile>, String> {
 
 /// Parse the command line of `name` (`dbench:ARGS`) and check its loadfile, or the one-line
 /// refusal.
-pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
-    let mut l = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(w) = l.iter().find(|w| w.name == name) {
-        return Ok(*w);
-    }
+pub fn build(name: &str) -> Result<Box<dyn Workload>, UsageError> {
     let spec = name.strip_prefix(PREFIX).unwrap_or(name);
     let bad = |e: String| UsageError::Invalid(format!("{name}: {e}"));
     let cfg = args::parse(spec).map_err(bad)?;
@@ -119,13 +114,11 @@ pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
         cfg.warmup(),
         cfg.sync_text()
     );
-    let w: &'static Dbench = Box::leak(Box::new(Dbench {
+    Ok(Box::new(Dbench {
         name: Box::leak(name.to_string().into_boxed_str()),
         summary: Box::leak(summary.into_boxed_str()),
         fixed: Some(cfg),
-    }));
-    l.push(w);
-    Ok(w)
+    }))
 }
 
 /// dbench stays in its warmup until every client has moved bytes: a loadfile without a

@@ -25,7 +25,8 @@ use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::WorkloadError;
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
-use crate::settings::{Bytes, TypedWorkload};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The dd workload.

@@ -107,6 +107,7 @@ fn needs_name_the_space_and_the_files() {
         space_bytes: Some(100 << 20),
         ..Default::default()
     };
-    let e = crate::workload::needs::check(TypedWorkload::name(&w), &n, "loop:ext4", &caps).unwrap_err();
+    let e =
+        crate::workload::needs::check(TypedWorkload::name(&w), &n, "loop:ext4", &caps).unwrap_err();
     assert!(e.contains("192MiB") && e.contains("--set fio."), "{e}");
 }

@@ -24,9 +24,9 @@ use super::fileset::count;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::{UsageError, WorkloadError};
 use crate::model::MetricSpec;
-use crate::settings::{Bytes, NoSettings, TypedWorkload};
+use crate::settings::{Bytes, NoSettings};
+use crate::workload::TypedWorkload;
 use args::Config;
-use std::sync::Mutex;
 
 /// How an fs_mark command-line workload's name starts.
 pub const PREFIX: &str = "fs_mark:";
@@ -158,25 +158,16 @@ pub struct FsMarkArgs {
     config: Config,
 }
 
-/// Command-line workloads parsed so far.
-static LOADED: Mutex<Vec<&'static FsMarkArgs>> = Mutex::new(Vec::new());
-
 /// Parse `name` (`fs_mark:ARGS`) into its workload, or the one-line refusal (exit 2).
-pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
-    let mut l = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(w) = l.iter().find(|w| w.name == name) {
-        return Ok(*w);
-    }
+pub fn build(name: &str) -> Result<Box<dyn Workload>, UsageError> {
     let text = name.strip_prefix(PREFIX).unwrap_or(name);
     let config = args::parse(text).map_err(|e| UsageError::Invalid(format!("{name}: {e}")))?;
     let summary = format!("fs_mark 3.3 run as `fs_mark {}`", args::canonical(&config));
-    let w: &'static FsMarkArgs = Box::leak(Box::new(FsMarkArgs {
+    Ok(Box::new(FsMarkArgs {
         name: Box::leak(name.to_string().into_boxed_str()),
         summary: Box::leak(summary.into_boxed_str()),
         config,
-    }));
-    l.push(w);
-    Ok(w)
+    }))
 }
 
 impl TypedWorkload for FsMarkArgs {

@@ -75,7 +75,7 @@ fn a_prefixed_name_is_a_workload_and_a_bad_one_is_refused() {
     let w = crate::workload::find_or_refuse("fs_mark:-n 10 -s 0 -S 0").unwrap();
     assert_eq!(w.name(), "fs_mark:-n 10 -s 0 -S 0");
     let m: Vec<String> = w
-        .metrics(&crate::settings::defaults_of(w))
+        .metrics(&crate::settings::defaults_for(w.params()))
         .into_iter()
         .map(|m| m.name)
         .collect();

@@ -21,7 +21,7 @@ use super::{Scratch, WorkloadCtx};
 use crate::dataset::Generated;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::settings::TypedWorkload;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The git workload.
@@ -76,12 +76,7 @@ impl TypedWorkload for Git {
     fn generated(&self, c: &Config) -> Option<Generated> {
         let plan = plan_of(c);
         Some(Generated {
-            name: format!(
-                "git-repo-f{}-c{}-seed{}",
-                c.files,
-                c.commits,
-                c.seed
-            ),
+            name: format!("git-repo-f{}-c{}-seed{}", c.files, c.commits, c.seed),
             make: Box::new(move |dir| repo::make(&plan, dir)),
         })
     }

@@ -43,15 +43,14 @@ use super::blockio::{bytes, count};
 use super::io::{DirectDecl, IoDefaults, IoGroup};
 use super::{Scratch, WorkloadCtx};
 use crate::engine::{
-    dio_alignment, run_job, EngineError, EngineSpec, FileMode, Fill,
-    JobSpec, Pattern, Stop,
+    dio_alignment, run_job, EngineError, EngineSpec, FileMode, Fill, JobSpec, Pattern, Stop,
 };
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
 use crate::params::MAX_SIZE;
-use crate::settings::TypedWorkload;
 use crate::units::format_bytes;
+use crate::workload::TypedWorkload;
 use std::path::{Path, PathBuf};
 use stdio::Stream;
 
@@ -320,10 +319,7 @@ impl TypedWorkload for Iozone {
                     );
                     MetricSpec::rate(&metric(t.name, r), "KB/s", &help).point(
                         t.name,
-                        vec![
-                            Dim::bytes("record", r),
-                            Dim::bytes("file", c.size),
-                        ],
+                        vec![Dim::bytes("record", r), Dim::bytes("file", c.size)],
                     )
                 })
             })

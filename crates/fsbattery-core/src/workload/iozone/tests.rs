@@ -4,11 +4,11 @@
 
 use super::*;
 use crate::engine::OffsetGen;
+use crate::engine::{check_direct, DirectIo};
 use crate::model::Sample;
 use crate::params::Scale;
-use crate::workload::Method;
-use crate::engine::{check_direct, DirectIo};
 use crate::settings::Settings;
+use crate::workload::Method;
 use std::time::Duration;
 
 /// Size 1 MiB, records 4 KiB..64 KiB, buffered: 5 record sizes × 13 tests in well under 1 s.

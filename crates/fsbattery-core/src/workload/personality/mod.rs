@@ -26,8 +26,7 @@ mod needs;
 mod settings;
 
 use super::fileset::{
-    self, halted, lat_specs, merge_rows, record_lat, should_stop, OpStat,
-    Port, Site, Tally,
+    self, halted, lat_specs, merge_rows, record_lat, should_stop, OpStat, Port, Site, Tally,
 };
 use super::{poll, Scratch, WorkloadCtx};
 use crate::engine::run_pool;
@@ -37,14 +36,15 @@ use crate::measure::per_s;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
 use crate::params::ParamSpec;
-use crate::settings::{Group, TypedWorkload};
+use crate::settings::Group;
+use crate::workload::TypedWorkload;
 use settings::Settings;
-use std::sync::OnceLock;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// One filebench personality.

@@ -28,7 +28,7 @@ use super::{Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::{MetricSpec, Stat};
 use crate::params::MAX_RUNTIME;
-use crate::settings::TypedWorkload;
+use crate::workload::TypedWorkload;
 use server::{Account, Server};
 use std::path::Path;
 use std::time::Duration;
@@ -338,11 +338,11 @@ mod tests {
         let conf = &s.iter().find(|(n, _)| n == "postgresql.conf").unwrap().1;
         assert!(conf.contains("listen_addresses = ''"), "{conf}");
         assert!(conf.contains("shared_buffers = 128MB"), "{conf}");
-        let bad = Config { threads: 9, ..quick() };
-        let e = Pgbench
-            .check(&bad)
-            .unwrap_err()
-            .to_string();
+        let bad = Config {
+            threads: 9,
+            ..quick()
+        };
+        let e = Pgbench.check(&bad).unwrap_err().to_string();
         assert!(e.contains("threads <= clients"), "{e}");
     }
 }

@@ -38,9 +38,10 @@ use super::{Scratch, WorkloadCtx};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
 use crate::params::{ParamSpec, MAX_REQUEST};
-use crate::settings::{Group, TypedWorkload};
-use std::sync::OnceLock;
+use crate::settings::Group;
+use crate::workload::TypedWorkload;
 use run::session;
+use std::sync::OnceLock;
 
 /// One PostMark registry entry: the plain tool defaults, or one of S4's three runs.
 pub struct Postmark {

@@ -14,8 +14,8 @@
 //! - Sizes are whole chunks: callers round down (and fail when not even one chunk fits).
 
 use crate::engine::{
-    dio_alignment, BufferPool, Completion, Driver, Engine, EngineError,
-    EngineSpec, Fill, OpKind, Transfer, UringOptions,
+    dio_alignment, BufferPool, Completion, Driver, Engine, EngineError, EngineSpec, Fill, OpKind,
+    Transfer, UringOptions,
 };
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
@@ -416,7 +416,7 @@ pub(in crate::workload) mod testutil {
 
     /// Run `w` natively once in a fresh tempdir with settings `s`; the error is the
     /// workload's message.
-    pub fn run_typed<W: crate::settings::TypedWorkload>(
+    pub fn run_typed<W: crate::workload::TypedWorkload>(
         w: &W,
         s: &W::Settings,
     ) -> Result<(Vec<(String, Sample)>, tempfile::TempDir), String> {

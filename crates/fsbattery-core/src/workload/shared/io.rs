@@ -253,7 +253,10 @@ impl Group for IoGroup {
                 .map(|(name, help)| count(name, help, 0, 0).range(0, MAX_DEPTH)),
         );
         if let Some(f) = d.fill {
-            let i = FillKind::NAMES.iter().position(|n| *n == f.name()).unwrap_or(0) as u64;
+            let i = FillKind::NAMES
+                .iter()
+                .position(|n| *n == f.name())
+                .unwrap_or(0) as u64;
             v.push(choice(
                 "fill",
                 "content of written blocks: zeros, random (incompressible, each block \
@@ -283,7 +286,11 @@ impl Group for IoGroup {
             fill: r.member(&["fill"], FillKind::Zeros)?,
             compress_pct: r.member(&["compress_pct"], 0)?,
             spelling: (
-                if d.direct.is_some_and(|d| d.words) { "off" } else { "0" },
+                if d.direct.is_some_and(|d| d.words) {
+                    "off"
+                } else {
+                    "0"
+                },
                 d.buffered_fallback.is_some(),
             ),
         })
@@ -302,7 +309,11 @@ impl IoGroup {
             }
         };
         put(d.direct.is_some(), "direct", self.direct.to_raw());
-        put(d.buffered_fallback.is_some(), "buffered_fallback", self.buffered_fallback.to_raw());
+        put(
+            d.buffered_fallback.is_some(),
+            "buffered_fallback",
+            self.buffered_fallback.to_raw(),
+        );
         put(d.engine.is_some(), "engine", self.engine.to_raw());
         if let Some((k, _, _)) = d.depth {
             put(true, k, self.depth);
@@ -371,7 +382,14 @@ impl IoGroup {
             true => check_direct(dir),
             false => DirectIo::Supported,
         };
-        decide(workload, self.direct, self.buffered_fallback, dir, probe, self.spelling)
+        decide(
+            workload,
+            self.direct,
+            self.buffered_fallback,
+            dir,
+            probe,
+            self.spelling,
+        )
     }
 }
 
@@ -478,7 +496,10 @@ mod tests {
         assert_eq!((io.engine.name(), io.depth, io.direct), ("sync", 8, false));
         let pairs = |p: &[(&str, u64)]| crate::settings::with_pairs::<Bare>(p).io;
         let none = pairs(&[]);
-        assert_eq!((none.engine.name(), none.depth, none.direct), ("sync", 1, false));
+        assert_eq!(
+            (none.engine.name(), none.depth, none.direct),
+            ("sync", 1, false)
+        );
         assert_eq!(
             pairs(&[("uring.depth", 4), ("uring.batch", 2)]),
             pairs(&[("depth", 4), ("batch", 2)])
@@ -493,9 +514,17 @@ mod tests {
     fn one_direct_decision() {
         let no = || DirectIo::Unsupported("EINVAL".into());
         let d = Path::new("/x");
-        assert_eq!(decide_direct("dd", false, false, d, no()).unwrap(), Direct::Off);
-        assert_eq!(decide_direct("dd", true, true, d, no()).unwrap(), Direct::FellBack);
-        let e = decide_direct("dd", true, false, d, no()).unwrap_err().to_string();
+        assert_eq!(
+            decide_direct("dd", false, false, d, no()).unwrap(),
+            Direct::Off
+        );
+        assert_eq!(
+            decide_direct("dd", true, true, d, no()).unwrap(),
+            Direct::FellBack
+        );
+        let e = decide_direct("dd", true, false, d, no())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("dd.direct=0") && e.contains("EINVAL"), "{e}");
         let ok = DirectIo::SupportedButCached;
         assert_eq!(decide_direct("dd", true, false, d, ok).unwrap(), Direct::On);

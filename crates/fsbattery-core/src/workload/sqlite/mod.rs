@@ -23,7 +23,8 @@ use super::{Scratch, WorkloadCtx};
 use crate::error::WorkloadError;
 use crate::model::{MetricSpec, Stat};
 use crate::params::MAX_RUNTIME;
-use crate::settings::{Choice, TypedWorkload};
+use crate::settings::Choice;
+use crate::workload::TypedWorkload;
 
 /// The sqlite workload.
 pub struct Sqlite;

@@ -88,11 +88,7 @@ fn the_modes_are_the_ones_asked_for() {
 #[test]
 fn runtime_stops_the_transactions_early() {
     let tmp = tempfile::tempdir().unwrap();
-    let c = quick(&[
-        ("rows", 100),
-        ("transactions", 100_000_000),
-        ("runtime", 1),
-    ]);
+    let c = quick(&[("rows", 100), ("transactions", 100_000_000), ("runtime", 1)]);
     let mut db = mix::Db::open(&tmp.path().join("r.db"), &c).unwrap();
     db.populate(1).unwrap();
     let t0 = std::time::Instant::now();

@@ -9,11 +9,13 @@
 //! The extracted tree is verified against the dataset's hash; the cpio archive is removed
 //! untimed after its phase.
 
-use super::{case_hint, mkdir, probe, remove_file, source, verify, Ops, SourceDefaults, TreeSource};
+use super::{
+    case_hint, mkdir, probe, remove_file, source, verify, Ops, SourceDefaults, TreeSource,
+};
 use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::settings::TypedWorkload;
+use crate::workload::TypedWorkload;
 use crate::workload::{Scratch, WorkloadCtx};
 
 /// The tree4 workload.

@@ -27,7 +27,8 @@ use crate::dataset::{Comparison, DatasetSpec, SourceDataset, Stores, StoresProbe
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
 use crate::params::ParamSpec;
-use crate::settings::{Group, Raw, TypedWorkload};
+use crate::settings::{Group, Raw};
+use crate::workload::TypedWorkload;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -131,7 +132,11 @@ impl Group for TreeSource {
     }
     fn encode(&self, d: &SourceDefaults, out: &mut Vec<(&'static str, u64)>) {
         let ds = &self.0;
-        out.extend([("kernel", ds.kernel), ("scale_div", ds.scale_div), ("seed", ds.seed)]);
+        out.extend([
+            ("kernel", ds.kernel),
+            ("scale_div", ds.scale_div),
+            ("seed", ds.seed),
+        ]);
         if d.copies {
             out.push(("copies", u64::from(ds.copies)));
         }

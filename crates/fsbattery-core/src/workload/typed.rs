@@ -6,18 +6,17 @@
 //! Invariant: the specs a workload lists are its settings struct's ([`Settings::specs`]),
 //! so what `--set` accepts, what a suite may name and what the workload reads cannot drift.
 
-use super::Settings;
+use super::{needs::Needs, Workload, WorkloadCtx};
 use crate::dataset::{DatasetSpec, Generated};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
-use super::Workload;
-use crate::workload::{needs::Needs, WorkloadCtx};
+use crate::params::ParamSpec;
+use crate::settings::{Resolved, Settings};
 
 /// A workload with typed settings. Every method of [`Workload`] that reads parameters reads
 /// `Self::Settings` here; the others are the same (see there for what each means).
 pub trait TypedWorkload: Sync {
-    /// The settings struct, declared with [`settings!`](crate::settings).
+    /// The settings struct, declared with [`settings!`](crate::settings!).
     type Settings: Settings;
     /// See [`Workload::name`].
     fn name(&self) -> &'static str;
@@ -86,10 +85,10 @@ pub trait TypedWorkload: Sync {
     fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &Self::Settings) -> Result<(), WorkloadError>;
 }
 
-/// Decode for a method that cannot fail: values come through `Params::resolve`, which checks
+/// Decode for a method that cannot fail: values come through the plan's resolution of text, which checks
 /// them against the same specs, so a failure here is a caller that built values by hand.
-fn typed<W: TypedWorkload + ?Sized>(w: &W, p: &Params) -> W::Settings {
-    super::decode(w.name(), p).unwrap_or_else(|e| panic!("unresolved parameters: {e}"))
+fn typed<W: TypedWorkload + ?Sized>(w: &W, p: &Resolved) -> W::Settings {
+    crate::settings::decode(w.name(), p).unwrap_or_else(|e| panic!("unresolved parameters: {e}"))
 }
 
 impl<W: TypedWorkload> Workload for W {
@@ -102,13 +101,13 @@ impl<W: TypedWorkload> Workload for W {
     fn params(&self) -> &'static [ParamSpec] {
         TypedWorkload::params(self)
     }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, p: &Resolved) -> Vec<MetricSpec> {
         TypedWorkload::metrics(self, &typed(self, p))
     }
-    fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
+    fn dataset(&self, p: &Resolved) -> Option<DatasetSpec> {
         TypedWorkload::dataset(self, &typed(self, p))
     }
-    fn generated(&self, p: &Params) -> Option<Generated> {
+    fn generated(&self, p: &Resolved) -> Option<Generated> {
         TypedWorkload::generated(self, &typed(self, p))
     }
     fn commands(&self) -> &'static [&'static str] {
@@ -126,7 +125,7 @@ impl<W: TypedWorkload> Workload for W {
     fn unavailable(&self) -> Option<String> {
         TypedWorkload::unavailable(self)
     }
-    fn software(&self, p: &Params) -> Vec<(String, String)> {
+    fn software(&self, p: &Resolved) -> Vec<(String, String)> {
         TypedWorkload::software(self, &typed(self, p))
     }
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -138,16 +137,16 @@ impl<W: TypedWorkload> Workload for W {
     fn runs_on_ranks(&self) -> bool {
         TypedWorkload::runs_on_ranks(self)
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        TypedWorkload::check(self, &super::decode(self.name(), p)?)
+    fn check(&self, p: &Resolved) -> Result<(), WorkloadError> {
+        TypedWorkload::check(self, &crate::settings::decode(self.name(), p)?)
     }
-    fn needs(&self, p: &Params) -> Needs {
+    fn needs(&self, p: &Resolved) -> Needs {
         TypedWorkload::needs(self, &typed(self, p))
     }
-    fn recorded(&self, p: &Params) -> Option<String> {
+    fn recorded(&self, p: &Resolved) -> Option<String> {
         TypedWorkload::recorded(self, &typed(self, p))
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        TypedWorkload::run(self, ctx, &super::decode(self.name(), p)?)
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Resolved) -> Result<(), WorkloadError> {
+        TypedWorkload::run(self, ctx, &crate::settings::decode(self.name(), p)?)
     }
 }
