@@ -170,6 +170,22 @@ pub fn registry() -> &'static [&'static dyn Workload] {
     ]
 }
 
+/// Every name prefix fsbattery knows (see [`prefixed`]). A new one is one line.
+pub const PREFIXES: &[prefixed::Prefix] = &[
+    prefixed::Prefix {
+        prefix: fio::PREFIX,
+        build: fio::build,
+    },
+    prefixed::Prefix {
+        prefix: dbench::PREFIX,
+        build: dbench::build,
+    },
+    prefixed::Prefix {
+        prefix: fs_mark::PREFIX,
+        build: fs_mark::build,
+    },
+];
+
 /// The workloads that run as many MPI ranks ([`Workload::runs_on_ranks`]), in listing order.
 pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
     registry().iter().copied().filter(|w| w.runs_on_ranks())

@@ -4,9 +4,10 @@
 //!
 //! Invariants: a name is built at most once while it is kept (a second lookup returns the
 //! same object); building reads files but runs nothing; a refusal is one line naming the
-//! whole workload name. A new prefix is one line in [`PREFIXES`].
+//! whole workload name. A new prefix is one line in [`PREFIXES`] (beside the registry, so
+//! this store names no workload module).
 
-use super::{dbench, fio, fs_mark, Workload};
+use super::{Workload, PREFIXES};
 use crate::error::UsageError;
 use std::sync::Mutex;
 
@@ -17,22 +18,6 @@ pub struct Prefix {
     /// Build the workload `name` (the prefix included), or the one-line refusal.
     pub build: fn(&str) -> Result<Box<dyn Workload>, UsageError>,
 }
-
-/// Every prefix fsbattery knows.
-pub const PREFIXES: &[Prefix] = &[
-    Prefix {
-        prefix: fio::PREFIX,
-        build: fio::build,
-    },
-    Prefix {
-        prefix: dbench::PREFIX,
-        build: dbench::build,
-    },
-    Prefix {
-        prefix: fs_mark::PREFIX,
-        build: fs_mark::build,
-    },
-];
 
 /// The workloads built so far, by name.
 static LOADED: Mutex<Vec<(&'static str, &'static dyn Workload)>> = Mutex::new(Vec::new());
