@@ -35,6 +35,7 @@ pub(crate) mod regular_files;
 pub mod residency;
 pub mod runner;
 pub mod seed_sized;
+pub mod settings;
 pub mod suggest;
 pub mod suite;
 pub mod suite_native;

@@ -13,36 +13,38 @@
 //! Invariant: the file is a whole number of blocks and is removed on every path (the scratch
 //! directory is a guard).
 
-use super::blockio::{self, BlockFile, IoSettings, Open};
-use super::io::SizeBlock;
-use super::{command, Method, Scratch, Workload, WorkloadCtx};
+use super::blockio::{self, BlockFile, IoDefaults, IoGroup, IoSettings, Open};
+use super::{command, Method, Scratch, WorkloadCtx};
 use crate::engine::OpKind;
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The bigfile workload.
 pub struct BigFile;
 
-const PARAMS: &[ParamSpec] = &[
-    blockio::file_size(
-        "size",
-        "size of the big file (S2: 16 GB, twice its RAM; 2 x RAM at full scale)",
-        64 << 20,
-        1 << 30,
-        true,
-    ),
-    blockio::request_size("block", "bytes per write and read (dd bs)", 1 << 20),
-    blockio::direct(0),
-    blockio::BUFFERED_FALLBACK,
-    blockio::ENGINE,
-    blockio::DEPTH,
-    blockio::fill(blockio::FILL_ZEROS),
-    blockio::COMPRESS_PCT,
-];
+crate::settings! {
+    /// bigfile's settings.
+    pub struct BigFileSettings {
+        /// Bytes of the file.
+        pub size: Bytes = blockio::file_size(
+            "size",
+            "size of the big file (S2: 16 GB, twice its RAM; 2 x RAM at full scale)",
+            64 << 20,
+            1 << 30,
+            true,
+        ),
+        /// Bytes per write and read.
+        pub block: Bytes = blockio::request_size("block", "bytes per write and read (dd bs)", 1 << 20),
+        /// Engine, depth, O_DIRECT, fill.
+        pub io: IoGroup => IoDefaults::BLOCK,
+    }
+}
 
-impl Workload for BigFile {
+impl TypedWorkload for BigFile {
+    type Settings = BigFileSettings;
     /// S2's own file test (dd-like writes, reads and rm) drops nothing between them.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -50,10 +52,10 @@ impl Workload for BigFile {
     fn reference(&self) -> &'static str {
         "dd, cat, rm"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(SizeBlock::of(p).size, 2, "size")
-            .engine(p)
-            .direct(p, "false", true, &["block"])
+    fn needs(&self, s: &BigFileSettings) -> super::needs::Needs {
+        super::needs::Needs::space(s.size.get(), 2, "size")
+            .engine(&s.io)
+            .direct(&s.io, "false", true, &[("block", s.block.get())])
     }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "rm"]
@@ -65,10 +67,7 @@ impl Workload for BigFile {
         "write a SIZE file (2 x RAM at full scale) in 1 MiB writes ending with fsync, read it, \
          delete it: wall and system seconds (S2 \"Datei 16 GB\" rows)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, s: &BigFileSettings) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate(
                 "write",
@@ -82,23 +81,21 @@ impl Workload for BigFile {
                 "unlink the file: system CPU seconds (S2 \"löschen [sys s]\")",
             ),
         ];
-        m.extend(blockio::direct_metric(p));
+        m.extend(blockio::direct_metric(&s.io));
         m
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = SizeBlock::of(p);
-        blockio::whole_chunks("bigfile", c.size, c.block, "block").map(drop)
+    fn check(&self, s: &BigFileSettings) -> Result<(), WorkloadError> {
+        blockio::whole_chunks("bigfile", s.size.get(), s.block.get(), "block").map(drop)
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = SizeBlock::of(p);
-        let block = c.block;
-        let size = blockio::whole_chunks("bigfile", c.size, block, "block")?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &BigFileSettings) -> Result<(), WorkloadError> {
+        let block = s.block.get();
+        let size = blockio::whole_chunks("bigfile", s.size.get(), block, "block")?;
         let scratch = Scratch::create(ctx.root(), "bigfile")?;
         let path = scratch.join("bigfile");
         if ctx.method() == Method::Commands {
             return run_commands(ctx, scratch.path(), size, block);
         }
-        let io = IoSettings::resolve("bigfile", p, scratch.path())?;
+        let io = IoSettings::resolve("bigfile", &s.io, scratch.path())?;
         let seed = 0xb16f ^ u64::from(ctx.repeat());
         let evict = [scratch.path()];
         let ((), t) = ctx.phase(&evict, || {
@@ -116,7 +113,7 @@ impl Workload for BigFile {
             std::fs::remove_file(&path).ctx(|| format!("unlink {}", path.display()))
         })?;
         ctx.record("delete_sys", &t, t.sys_s);
-        blockio::record_direct(ctx, p, &io);
+        blockio::record_direct(ctx, &s.io, &io);
         Ok(())
     }
 }
@@ -152,9 +149,9 @@ fn run_commands(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{assert_clean, run_native, values};
+    use crate::workload::blockio::testutil::{assert_clean, run_typed as run_native, values};
 
-    fn params(over: &[(&str, u64)]) -> Params {
+    fn params(over: &[(&str, u64)]) -> BigFileSettings {
         let defaults = [
             ("size", 4 << 20),
             ("block", 1 << 20),
@@ -165,7 +162,7 @@ mod tests {
             ("fill", 0),
             ("compress_pct", 50),
         ];
-        crate::workload::blockio::testutil::params(&defaults, over)
+        crate::workload::blockio::testutil::settings_of(&defaults, over)
     }
 
     /// Every declared metric is recorded once: rates and the wall time positive, the system

@@ -15,17 +15,18 @@
 
 use super::fileset::{
     self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, request_size, OpStat,
-    Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
+    Port, Site, Tally, MAX_FILES, THREADS_RANGE,
 };
-use super::io::IoParams;
-use super::{Scratch, Workload, WorkloadCtx};
+use super::io::{DirectDecl, IoDefaults, IoGroup};
+use super::{Scratch, WorkloadCtx};
 use crate::engine::run_pool;
-use crate::engine::{check_direct, dio_alignment, DirectIo, OpKind, XorShift};
+use crate::engine::{dio_alignment, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::per_s;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params, MAX_RUNTIME, MAX_SIZE};
+use crate::params::{MAX_RUNTIME, MAX_SIZE};
 use crate::units::format_bytes;
+use crate::workload::TypedWorkload;
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -35,46 +36,63 @@ use std::time::{Duration, Instant};
 /// The ffsb workload.
 pub struct Ffsb;
 
-const PARAMS: &[ParamSpec] = &[
-    count(
-        "files",
-        "files in the pool (at least one per thread)",
-        64,
-        64,
-    )
-    .range(1, MAX_FILES),
-    bytes("file_size", "size of each pool file", 2 << 20, 64 << 20).range(4 << 10, MAX_SIZE),
-    count(
-        "threads",
-        "threads per profile (0 = one per CPU, at most one per file)",
-        0,
-        0,
-    )
-    .range(THREADS_RANGE.0, THREADS_RANGE.1),
-    count("runtime", "seconds each profile runs", 1, 30).range(1, MAX_RUNTIME),
-    request_size(
-        "block",
-        "request size of the read, write and mixed profiles",
-        4 << 10,
-    ),
-    request_size("huge_block", "request size of the huge profile", 1 << 20),
-    percent(
-        "read_pct",
-        "percent of reads in the mixed and huge profiles (the rest are writes)",
-        50,
-    ),
-    super::blockio::choice(
-        "direct",
-        "open with O_DIRECT, as S4's patched FFSB did (standard scale); set off where \
+crate::settings! {
+    /// ffsb's settings as declared (sizes in bytes); [`Config`] checks them and derives what a
+    /// run uses.
+    pub struct Settings {
+        /// Files in the pool.
+        pub files: u64 = count(
+            "files",
+            "files in the pool (at least one per thread)",
+            64,
+            64,
+        )
+        .range(1, MAX_FILES),
+        /// Bytes of each pool file.
+        pub file_size: u64 = bytes("file_size", "size of each pool file", 2 << 20, 64 << 20).range(4 << 10, MAX_SIZE),
+        /// Threads asked for; 0 = one per CPU.
+        pub threads: u64 = count(
+            "threads",
+            "threads per profile (0 = one per CPU, at most one per file)",
+            0,
+            0,
+        )
+        .range(THREADS_RANGE.0, THREADS_RANGE.1),
+        /// Seconds each profile runs.
+        pub runtime: u64 = count("runtime", "seconds each profile runs", 1, 30).range(1, MAX_RUNTIME),
+        /// Bytes per request (read, write, mixed).
+        pub block: u64 = request_size(
+            "block",
+            "request size of the read, write and mixed profiles",
+            4 << 10,
+        ),
+        /// Bytes per request of the huge profile.
+        pub huge_block: u64 = request_size("huge_block", "request size of the huge profile", 1 << 20),
+        /// Percent of reads in the mixed and huge profiles.
+        pub read_pct: u64 = percent(
+            "read_pct",
+            "percent of reads in the mixed and huge profiles (the rest are writes)",
+            50,
+        ),
+        /// Engine, depth, O_DIRECT (`direct`: off/on).
+        pub io: IoGroup => IO,
+        /// Seed of file, offset and operation choices.
+        pub seed: u64 = count("seed", "seed of file, offset and operation choices", 1, 1).range(0, u64::MAX),
+    }
+}
+
+/// ffsb's IO group: the file-set engine and depth, and `direct` spelled off/on (its records
+/// always did), on at standard scale as S4's patched FFSB ran, with no buffered fallback.
+const IO: IoDefaults = IoDefaults {
+    direct: Some(DirectDecl {
+        help: "open with O_DIRECT, as S4's patched FFSB did (standard scale); set off where \
                the filesystem refuses it",
-        &["off", "on"],
-        0,
-        1,
-    ),
-    ENGINE_PARAM,
-    DEPTH_PARAM,
-    count("seed", "seed of file, offset and operation choices", 1, 1).range(0, u64::MAX),
-];
+        quick: false,
+        standard: true,
+        words: true,
+    }),
+    ..IoDefaults::FILE_SET
+};
 
 /// What a request does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +145,8 @@ const PROFILES: [Profile; 4] = [
     },
 ];
 
-impl Workload for Ffsb {
+impl TypedWorkload for Ffsb {
+    type Settings = Settings;
     /// FFSB 5.2.1 syncs after laying out its files (its "Syncing()..." line) and drops nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Sync
@@ -135,17 +154,18 @@ impl Workload for Ffsb {
     fn reference(&self) -> &'static str {
         "FFSB 5.2.1"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, s: &Settings) -> super::needs::Needs {
         // Files grow to 1.25 x file_size before they are cut back.
-        let Settings {
-            files,
-            file_size: size,
-            ..
-        } = Settings::of(p);
+        let (files, size) = (s.files, s.file_size);
         let bytes = super::needs::files_bytes(files, size.saturating_add(size / 4));
         super::needs::Needs::space(bytes, files + 2, "files and file_size")
-            .engine(p)
-            .direct(p, "off", false, &["block", "huge_block"])
+            .engine(&s.io)
+            .direct(
+                &s.io,
+                "off",
+                false,
+                &[("block", s.block), ("huge_block", s.huge_block)],
+            )
     }
     fn name(&self) -> &'static str {
         "ffsb"
@@ -160,10 +180,7 @@ impl Workload for Ffsb {
          huge = mixed with HUGE_BLOCK (1 MiB) requests. The pool is restored between profiles. \
          Reports per profile IO/s, MB/s and latency, overall and per request kind."
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Settings) -> Vec<MetricSpec> {
         let mut m = vec![MetricSpec::rate(
             "create_mbps",
             "MB/s",
@@ -197,11 +214,11 @@ impl Workload for Ffsb {
         }
         m
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        Config::check(&Settings::of(p)).map(drop)
+    fn check(&self, s: &Settings) -> Result<(), WorkloadError> {
+        Config::check(s).map(drop)
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let cfg = Config::new(ctx.root(), p)?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &Settings) -> Result<(), WorkloadError> {
+        let cfg = Config::new(ctx.root(), s)?;
         let scratch = Scratch::create(ctx.root(), "ffsb")?;
         let pool = Pool::new(scratch.path(), &cfg);
         let tally = Tally::default();
@@ -216,42 +233,6 @@ impl Workload for Ffsb {
             res.record(ctx, profile, &t);
         }
         Ok(())
-    }
-}
-
-/// ffsb's parameters as declared, read once from the resolved [`Params`] (sizes in bytes);
-/// [`Config`] checks them and derives what a run uses.
-struct Settings {
-    files: u64,
-    /// Bytes of each pool file.
-    file_size: u64,
-    /// Threads asked for; 0 = one per CPU.
-    threads: u64,
-    /// Seconds each profile runs.
-    runtime: u64,
-    /// Bytes per request (read, write, mixed).
-    block: u64,
-    /// Bytes per request of the huge profile.
-    huge_block: u64,
-    read_pct: u64,
-    seed: u64,
-    /// Engine, depth, O_DIRECT (`direct`: off/on).
-    io: IoParams,
-}
-
-impl Settings {
-    fn of(p: &Params) -> Settings {
-        Settings {
-            files: p.get("files"),
-            file_size: p.get("file_size"),
-            threads: p.get("threads"),
-            runtime: p.get("runtime"),
-            block: p.get("block"),
-            huge_block: p.get("huge_block"),
-            read_pct: p.get("read_pct"),
-            seed: p.get("seed"),
-            io: IoParams::of(p),
-        }
     }
 }
 
@@ -273,20 +254,14 @@ struct Config {
 impl Config {
     /// Resolve and validate: every thread needs a file, every size whole requests, and
     /// O_DIRECT a filesystem that takes it.
-    fn new(root: &Path, p: &Params) -> Result<Config, WorkloadError> {
-        let s = Settings::of(p);
-        let (files, threads) = Self::check(&s)?;
+    fn new(root: &Path, s: &Settings) -> Result<Config, WorkloadError> {
+        let (files, threads) = Self::check(s)?;
         let (block, huge_block, file_size) = (s.block, s.huge_block, s.file_size);
-        let direct = s.io.direct;
+        // The one O_DIRECT decision every engine-driven workload makes (no fallback here).
+        let direct = s.io.decide_direct("ffsb", root)?.on();
         let bad = |m: String| Err(WorkloadError::Failed(format!("ffsb: {m}")));
         let mut align = 4096;
         if direct {
-            if let DirectIo::Unsupported(why) = check_direct(root) {
-                return bad(format!(
-                    "direct=on but {} refuses O_DIRECT: {why}; run with --set ffsb.direct=off",
-                    root.display()
-                ));
-            }
             let a = dio_alignment(root);
             if !block.is_multiple_of(a.offset as u64) || !huge_block.is_multiple_of(a.offset as u64)
             {
@@ -571,22 +546,17 @@ impl ProfileResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{check_direct, DirectIo};
     use crate::model::Sample;
     use crate::workload::Method;
     use std::collections::BTreeMap;
 
-    /// Quick-scale parameters with `overrides`.
-    pub(in crate::workload) fn params(overrides: &[(&str, u64)]) -> Params {
-        let mut p: BTreeMap<String, u64> = PARAMS
-            .iter()
-            .map(|s| (s.name.to_string(), s.quick))
-            .collect();
-        p.extend(overrides.iter().map(|(k, v)| (k.to_string(), *v)));
-        let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        Params::from_pairs(&pairs)
+    /// Quick-scale settings with `overrides`.
+    pub(in crate::workload) fn params(overrides: &[(&str, u64)]) -> Settings {
+        crate::settings::with_pairs(overrides)
     }
 
-    fn run(dir: &Path, p: &Params) -> Result<BTreeMap<String, f64>, WorkloadError> {
+    fn run(dir: &Path, p: &Settings) -> Result<BTreeMap<String, f64>, WorkloadError> {
         let mut got = BTreeMap::new();
         let mut on = |m: &str, s: Sample| {
             got.insert(m.to_string(), s.value);
@@ -597,7 +567,7 @@ mod tests {
         Ok(got)
     }
 
-    fn small(threads: u64) -> Params {
+    fn small(threads: u64) -> Settings {
         params(&[
             ("files", 8),
             ("file_size", 1 << 20),

@@ -42,12 +42,13 @@ mod peers;
 mod stonewall;
 
 use super::blockio::{bytes, choice, count, BlockFile, IoSettings, Open};
-use super::{Workload, WorkloadCtx};
+use super::WorkloadCtx;
 use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::settings::Choice;
+use crate::workload::TypedWorkload;
 use layout::Layout;
 use mdtest::Names;
 use peers::Peers;
@@ -61,81 +62,101 @@ pub struct Io500;
 /// IO500's ior-hard transfer size.
 const HARD_TRANSFER: u64 = 47_008;
 const GIB: f64 = (1u64 << 30) as f64;
-/// `read_shift`'s choices.
-const READ_SHIFTS: &[&str] = &["node", "rank"];
 
-const PARAMS: &[ParamSpec] = &[
-    bytes(
-        "easy_size",
-        "bytes each rank writes to its own file in ior-easy",
-        32 << 20,
-        1 << 30,
-        false,
-    )
-    .range(1 << 20, crate::params::MAX_SIZE),
-    bytes(
-        "easy_transfer",
-        "bytes per write/read call in ior-easy (IO500: 2 MiB)",
-        2 << 20,
-        2 << 20,
-        false,
-    )
-    .range(4096, 1 << 30),
-    count(
-        "hard_transfers",
-        "47,008-byte transfers each rank makes to the shared file in ior-hard",
-        1_000,
-        20_000,
-    )
-    .range(1, 100_000_000),
-    count(
-        "md_easy_files",
-        "empty files each rank makes in its own directory (mdtest-easy)",
-        1_000,
-        20_000,
-    )
-    .range(1, super::blockio::MAX_FILES),
-    count(
-        "stonewall_s",
-        "seconds after which every write phase stops and counts what each rank did \
-               (IOR's stonewall deadline, IO500: 300); 0 = every rank does its set amount",
-        0,
-        300,
-    )
-    .range(0, 86_400),
-    super::blockio::flag(
-        "wearout",
-        "after the stonewall deadline every rank continues until it has done as much as the \
-         rank that did most (IOR's stoneWallingWearOut=1, as the io500 app); false: each rank \
-         stops at its own count",
-        1,
-    ),
-    choice(
-        "read_shift",
-        "whose data a rank reads back: node (IOR -C -Q 1 and mdtest -N 1, as the io500 \
-               app: on one node IOR reads its own) or rank (always the next rank's)",
-        READ_SHIFTS,
-        0,
-        0,
-    ),
-    count(
-        "mdtest_sleep_s",
-        "seconds every rank sleeps before each mdtest phase, outside its clock, as mdtest \
-         does before its test (sleep(1) in mdtest_run, so in every mdtest phase of the io500 \
-         app); on a virtual machine a phase after an idle second can run slower (stat, read \
-         and delete 7-26 % here); 0 = run it straight after the phase before",
-        0,
-        1,
-    )
-    .range(0, 3_600),
-    count(
-        "md_hard_files",
-        "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
-        500,
-        10_000,
-    )
-    .range(1, super::blockio::MAX_FILES),
-];
+crate::choice! {
+    /// Whose data a rank reads back (`read_shift`).
+    pub enum ReadShift {
+        /// The next node's (IOR -C -Q 1, mdtest -N 1): on one node its own.
+        Node = "node",
+        /// Always the next rank's.
+        Rank = "rank",
+    }
+}
+
+crate::settings! {
+    /// io500's settings (sizes in bytes).
+    pub struct Config {
+        /// Bytes each rank writes in ior-easy.
+        pub easy_size: u64 = bytes(
+            "easy_size",
+            "bytes each rank writes to its own file in ior-easy",
+            32 << 20,
+            1 << 30,
+            false,
+        )
+        .range(1 << 20, crate::params::MAX_SIZE),
+        /// Bytes per call in ior-easy.
+        pub easy_transfer: u64 = bytes(
+            "easy_transfer",
+            "bytes per write/read call in ior-easy (IO500: 2 MiB)",
+            2 << 20,
+            2 << 20,
+            false,
+        )
+        .range(4096, 1 << 30),
+        /// Transfers each rank makes in ior-hard.
+        pub hard_transfers: u64 = count(
+            "hard_transfers",
+            "47,008-byte transfers each rank makes to the shared file in ior-hard",
+            1_000,
+            20_000,
+        )
+        .range(1, 100_000_000),
+        /// Files each rank makes in mdtest-easy.
+        pub md_easy_files: u64 = count(
+            "md_easy_files",
+            "empty files each rank makes in its own directory (mdtest-easy)",
+            1_000,
+            20_000,
+        )
+        .range(1, super::blockio::MAX_FILES),
+        /// Stonewall deadline, seconds; 0 = none.
+        pub stonewall_s: u64 = count(
+            "stonewall_s",
+            "seconds after which every write phase stops and counts what each rank did \
+                   (IOR's stonewall deadline, IO500: 300); 0 = every rank does its set amount",
+            0,
+            300,
+        )
+        .range(0, 86_400),
+        /// Ranks continue to the most any did after the deadline.
+        pub wearout: bool = super::blockio::flag(
+            "wearout",
+            "after the stonewall deadline every rank continues until it has done as much as the \
+             rank that did most (IOR's stoneWallingWearOut=1, as the io500 app); false: each rank \
+             stops at its own count",
+            1,
+        ),
+        /// Whose data a rank reads back.
+        pub read_shift: ReadShift = choice(
+            "read_shift",
+            "whose data a rank reads back: node (IOR -C -Q 1 and mdtest -N 1, as the io500 \
+                   app: on one node IOR reads its own) or rank (always the next rank's)",
+            ReadShift::NAMES,
+            0,
+            0,
+        ),
+        /// Sleep before each mdtest phase.
+        pub mdtest_sleep: Duration = count(
+            "mdtest_sleep_s",
+            "seconds every rank sleeps before each mdtest phase, outside its clock, as mdtest \
+             does before its test (sleep(1) in mdtest_run, so in every mdtest phase of the io500 \
+             app); on a virtual machine a phase after an idle second can run slower (stat, read \
+             and delete 7-26 % here); 0 = run it straight after the phase before",
+            0,
+            1,
+        )
+        .range(0, 3_600),
+        /// Files each rank makes in mdtest-hard.
+        pub md_hard_files: u64 = count(
+            "md_hard_files",
+            "3,901-byte files each rank makes in the one shared directory (mdtest-hard)",
+            500,
+            10_000,
+        )
+        .range(1, super::blockio::MAX_FILES),
+    }
+}
 
 /// The phases: (metric, unit, what).
 const PHASES: &[(&str, &str, &str)] = &[
@@ -185,46 +206,8 @@ const PHASES: &[(&str, &str, &str)] = &[
     ("mdtest_hard_delete", "kops/s", "unlink of every hard file"),
 ];
 
-/// io500's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes of each rank's ior-easy file.
-    easy_size: u64,
-    /// Bytes per ior-easy transfer.
-    easy_transfer: u64,
-    /// ior-hard transfers per rank.
-    hard_transfers: u64,
-    /// mdtest-easy files per rank.
-    md_easy_files: u64,
-    /// mdtest-hard files per rank.
-    md_hard_files: u64,
-    /// Seconds after which a write phase stops; 0 = none.
-    stonewall_s: u64,
-    /// After the deadline every rank goes on to the most any rank did (IOR's
-    /// stoneWallingWearOut=1), instead of stopping at its own count.
-    wearout: bool,
-    /// Reads shift by one rank (the old rule) instead of by the tasks on a node (IOR's -C).
-    read_by_rank: bool,
-    /// The sleep before each mdtest phase (mdtest's `sleep(1)`).
-    mdtest_sleep: Duration,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            easy_size: p.get("easy_size"),
-            easy_transfer: p.get("easy_transfer"),
-            hard_transfers: p.get("hard_transfers"),
-            md_easy_files: p.get("md_easy_files"),
-            md_hard_files: p.get("md_hard_files"),
-            stonewall_s: p.get("stonewall_s"),
-            wearout: p.get("wearout") == 1,
-            read_by_rank: p.get("read_shift") == 1,
-            mdtest_sleep: Duration::from_secs(p.get("mdtest_sleep_s")),
-        }
-    }
-}
-
-impl Workload for Io500 {
+impl TypedWorkload for Io500 {
+    type Settings = Config;
     /// The io500 app runs its phases back to back: no sync, no drop between them.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -232,8 +215,7 @@ impl Workload for Io500 {
     fn reference(&self) -> &'static str {
         "the io500 app (IOR, mdtest, pfind)"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = Config::of(p);
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // One process's share (each rank adds its own): its ior-easy file, its part of the
         // shared ior-hard file, its mdtest files (the easy ones empty).
         let (easy, hard) = (c.md_easy_files, c.md_hard_files);
@@ -255,10 +237,7 @@ impl Workload for Io500 {
         "IO500's ior-easy/hard, mdtest-easy/hard and find phases with its scores; under mpirun \
          every rank takes part (shared file and directory, rank-shifted reads)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         let mut m: Vec<MetricSpec> = PHASES
             .iter()
             .map(|(name, unit, help)| MetricSpec::rate(name, unit, help))
@@ -280,12 +259,11 @@ impl Workload for Io500 {
         ));
         m
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
         let (rank, ranks) = ctx.ranks();
         let peers = Peers::new(ctx.team());
         let (on_node0, block) = peers.node_layout()?;
-        let c = Config::of(p);
-        let by_rank = c.read_by_rank;
+        let by_rank = c.read_shift == ReadShift::Rank;
         let l = Layout {
             rank,
             ranks,

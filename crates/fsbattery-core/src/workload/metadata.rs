@@ -7,45 +7,34 @@
 
 use super::blockio::count;
 use super::fsops::{remove_tree, walk};
-use super::layout::{Layout, LayoutParams, SharedDir};
-use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
+use super::layout::{Layout, LayoutDefaults, LayoutSettings, SharedDir};
+use super::{command, poll, Method, Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The metadata workload.
 pub struct Metadata;
 
-const PARAMS: &[ParamSpec] = &[
-    count(
-        "files",
-        "files (and directories) created in one directory (under MPI: per rank)",
-        2_000,
-        10_000,
-    )
-    .range(1, super::blockio::MAX_FILES),
-    super::layout::LAYOUT_PARAM,
-];
-
-/// metadata's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Files made in the one directory.
-    files: u64,
-    /// Where MPI ranks make them.
-    layout: LayoutParams,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            files: p.get("files"),
-            layout: LayoutParams::of(p),
-        }
+crate::settings! {
+    /// metadata's settings.
+    pub struct Config {
+        /// Files (and directories) made in the one directory.
+        pub files: u64 = count(
+            "files",
+            "files (and directories) created in one directory (under MPI: per rank)",
+            2_000,
+            10_000,
+        )
+        .range(1, super::blockio::MAX_FILES),
+        /// Where MPI ranks make them.
+        pub layout: LayoutSettings => LayoutDefaults::Layout,
     }
 }
 
-impl Workload for Metadata {
+impl TypedWorkload for Metadata {
+    type Settings = Config;
     /// Touch, mkdir, find and rm drop nothing (S1 synced between tests: `cache = "none"`).
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -53,9 +42,9 @@ impl Workload for Metadata {
     fn reference(&self) -> &'static str {
         "touch, find, rm"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // Empty files, and directories of one block each.
-        let n = Config::of(p).files;
+        let n = c.files;
         super::needs::Needs::space(super::needs::files_bytes(n, 0), n + 1, "files")
     }
     fn commands(&self) -> &'static [&'static str] {
@@ -72,10 +61,7 @@ impl Workload for Metadata {
         "touch N files in one directory, find them, remove them; the same with N mkdir'd \
          directories (S1 001-006)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         vec![
             MetricSpec::seconds("touch_files", "create N empty files (open O_CREAT + close)"),
             MetricSpec::seconds("find_files", "readdir + lstat of every file"),
@@ -85,8 +71,7 @@ impl Workload for Metadata {
             MetricSpec::seconds("remove_dirs", "remove the directory and its directories"),
         ]
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
         let n = c.files;
         let scratch = Scratch::create(ctx.root(), "metadata")?;
         let files = scratch.join("files");

@@ -21,12 +21,14 @@ mod metadata;
 mod personality;
 mod pgbench;
 mod postmark;
+pub mod prefixed;
 mod randomio;
 mod shared;
 mod split;
 mod sqlite;
 mod stream;
 mod tree;
+mod typed;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
 use shared::{app_cmd, blockio, ctx, fileset, fsops, io, quantile, scratch, specs};
@@ -37,12 +39,17 @@ pub(crate) use iozone::test_of_report;
 pub use pgbench::set_workdir;
 pub use scratch::Scratch;
 
+pub use typed::TypedWorkload;
+
 use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::params::ParamSpec;
+use crate::settings::Resolved;
 
-/// A benchmark workload.
+/// A benchmark workload as the registry, the plan and the runner hold it: its values in their
+/// erased form. Workloads implement [`TypedWorkload`](TypedWorkload) and get
+/// this by its blanket impl.
 pub trait Workload: Sync {
     /// Registry name, used on the command line and in suite files.
     fn name(&self) -> &'static str;
@@ -51,16 +58,16 @@ pub trait Workload: Sync {
     /// Its parameters with defaults per scale.
     fn params(&self) -> &'static [ParamSpec];
     /// The metrics a run with `params` produces, in report order.
-    fn metrics(&self, params: &Params) -> Vec<MetricSpec>;
+    fn metrics(&self, params: &Resolved) -> Vec<MetricSpec>;
     /// The source dataset this workload reads (kernel trees), prepared once per run by the
     /// runner before any target is touched; `None` for workloads that need none.
-    fn dataset(&self, _params: &Params) -> Option<DatasetSpec> {
+    fn dataset(&self, _params: &Resolved) -> Option<DatasetSpec> {
         None
     }
     /// A source other than a kernel tree that it reads (a git repository, a C project),
     /// generated once per run on the source disk before any target is touched, like
     /// [`Self::dataset`]; `None` for workloads that need none.
-    fn generated(&self, _params: &Params) -> Option<crate::dataset::Generated> {
+    fn generated(&self, _params: &Resolved) -> Option<crate::dataset::Generated> {
         None
     }
     /// The programs it runs as child processes with `--method commands` (checked when the
@@ -94,7 +101,7 @@ pub trait Workload: Sync {
     /// What it runs that is not fsbattery — versions of the database or tool and the
     /// settings fsbattery writes for it — as (name, value) pairs, recorded in the run's
     /// settings when the plan is built. Empty for workloads that are fsbattery's own code.
-    fn software(&self, _params: &Params) -> Vec<(String, String)> {
+    fn software(&self, _params: &Resolved) -> Vec<(String, String)> {
         Vec::new()
     }
     /// What the reference tool this workload follows does to the page cache before each
@@ -116,20 +123,20 @@ pub trait Workload: Sync {
     /// size of at least one block), checked when the plan is built so an impossible
     /// combination is refused before any target is made. Pure: no I/O. The message names the
     /// parameters and says what to change.
-    fn check(&self, _params: &Params) -> Result<(), WorkloadError> {
+    fn check(&self, _params: &Resolved) -> Result<(), WorkloadError> {
         Ok(())
     }
     /// What a run with `params` needs from its target — O_DIRECT and the sizes it moves,
     /// io_uring, the most bytes and inodes it holds at once — checked against every target's
     /// capabilities when the plan is built (see [`needs::check`]). Pure: no I/O.
-    fn needs(&self, params: &Params) -> needs::Needs;
+    fn needs(&self, params: &Resolved) -> needs::Needs;
     /// What a run with `params` reads beyond its parameters, for the run's settings (a
     /// tool's command line, a loadfile's path and checksum); `None` when nothing.
-    fn recorded(&self, _params: &Params) -> Option<String> {
+    fn recorded(&self, _params: &Resolved) -> Option<String> {
         None
     }
     /// Run once (one repeat) in `ctx`, recording every metric through it.
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Params) -> Result<(), WorkloadError>;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Resolved) -> Result<(), WorkloadError>;
 }
 
 /// Every workload fsbattery knows, in listing order. A new workload is one file and one line.
@@ -163,6 +170,22 @@ pub fn registry() -> &'static [&'static dyn Workload] {
     ]
 }
 
+/// Every name prefix fsbattery knows (see [`prefixed`]). A new one is one line.
+pub const PREFIXES: &[prefixed::Prefix] = &[
+    prefixed::Prefix {
+        prefix: fio::PREFIX,
+        build: fio::build,
+    },
+    prefixed::Prefix {
+        prefix: dbench::PREFIX,
+        build: dbench::build,
+    },
+    prefixed::Prefix {
+        prefix: fs_mark::PREFIX,
+        build: fs_mark::build,
+    },
+];
+
 /// The workloads that run as many MPI ranks ([`Workload::runs_on_ranks`]), in listing order.
 pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
     registry().iter().copied().filter(|w| w.runs_on_ranks())
@@ -171,14 +194,8 @@ pub fn rank_workloads() -> impl Iterator<Item = &'static dyn Workload> {
 /// Look a workload up by name: a registered one, or a job file (`fio:FILE`), read on first
 /// use (an unreadable or refused job file is `None`; [`find_or_refuse`] says why).
 pub fn find(name: &str) -> Option<&'static dyn Workload> {
-    if name.starts_with(fio::PREFIX) {
-        return fio::load(name).ok();
-    }
-    if name.starts_with(dbench::PREFIX) {
-        return dbench::load(name).ok();
-    }
-    if name.starts_with(fs_mark::PREFIX) {
-        return fs_mark::load(name).ok();
+    if let Some(w) = prefixed::load(name) {
+        return w.ok();
     }
     registry().iter().copied().find(|w| w.name() == name)
 }
@@ -196,7 +213,7 @@ pub enum Participant {
 
 impl Participant {
     /// The metrics it produces with `params` (a built-in has no parameters).
-    pub fn metrics(&self, params: &Params) -> Vec<MetricSpec> {
+    pub fn metrics(&self, params: &Resolved) -> Vec<MetricSpec> {
         match self {
             Participant::Workload(w) => w.metrics(params),
             Participant::BuiltIn(b) => (b.metrics)(),
@@ -239,14 +256,8 @@ pub fn participant(name: &str) -> Option<Participant> {
 
 /// Look a workload up by name, or the one-line error that lists the known names (exit 2).
 pub fn find_or_refuse(name: &str) -> Result<&'static dyn Workload, crate::error::UsageError> {
-    if name.starts_with(fio::PREFIX) {
-        return fio::load(name);
-    }
-    if name.starts_with(dbench::PREFIX) {
-        return dbench::load(name);
-    }
-    if name.starts_with(fs_mark::PREFIX) {
-        return fs_mark::load(name);
+    if let Some(w) = prefixed::load(name) {
+        return w;
     }
     find(name).ok_or_else(|| crate::error::UsageError::Unknown {
         kind: "workload",
@@ -307,7 +318,7 @@ mod tests {
         let fs = participant("filesystem").expect("the lifecycle is a participant");
         assert!(matches!(fs, Participant::BuiltIn(_)) && fs.params().is_empty());
         let names = |p: Participant| -> Vec<String> {
-            let m = p.metrics(&Params::default_for(p.params()));
+            let m = p.metrics(&crate::settings::defaults_for(p.params()));
             m.into_iter().map(|m| m.name).collect()
         };
         assert_eq!(names(fs), ["mkfs", "mount", "avail_mib", "umount"]);
@@ -356,7 +367,8 @@ mod tests {
         for w in registry() {
             for scale in [Scale::Quick, Scale::Standard, Scale::Full] {
                 let none = std::collections::BTreeMap::new();
-                let p = Params::resolve(w.name(), w.params(), scale, 8 << 30, &none).unwrap();
+                let p =
+                    crate::settings::resolve(w.name(), w.params(), scale, 8 << 30, &none).unwrap();
                 let n = w.needs(&p);
                 let what = format!("{} at {scale}: {n:?}", w.name());
                 assert!(

@@ -26,16 +26,18 @@
 //! - under MPI `layout=shared` puts every rank's SIZE in one file, laid out interleaved by
 //!   rank (IOR without `-F`), and every rank's random requests range over all of it.
 
-use super::blockio::{self, BlockFile, IoParams, IoSettings, Open};
-use super::layout::{Layout, LayoutParams, SharedDir};
-use super::{Scratch, Workload, WorkloadCtx};
+use super::blockio::{self, BlockFile, FillKind, IoDefaults, IoGroup, IoSettings, Open};
+use super::layout::{Layout, LayoutDefaults, LayoutSettings, SharedDir};
+use super::{Scratch, WorkloadCtx};
 use crate::engine::{
     run_job, EngineSpec, FileMode, JobResult, JobSpec, OpKind, OpStats, Pattern, Stop,
 };
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::Timing;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamSpec, Params, MAX_RUNTIME, MAX_THREADS};
+use crate::params::{MAX_RUNTIME, MAX_THREADS};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 use std::time::Duration;
 
@@ -45,86 +47,66 @@ pub struct RandomIo;
 /// Block size of the layout pass.
 const CREATE_BLOCK: u64 = 1 << 20;
 
-const PARAMS: &[ParamSpec] = &[
-    blockio::count(
-        "threads",
-        "threads issuing IO (randomio's nr_threads)",
-        10,
-        10,
-    )
-    .range(1, MAX_THREADS),
-    blockio::percent(
-        "write_pct",
-        "percent of requests that are writes (randomio's write fraction .25 = 25)",
-        25,
-    ),
-    blockio::percent(
-        "sync_pct",
-        "percent of writes followed by an fsync (randomio's fsync fraction .01 = 1)",
-        1,
-    ),
-    blockio::request_size(
-        "request",
-        "bytes per read or write (randomio's io_size)",
-        2048,
-    ),
-    blockio::count("runtime", "seconds of random IO", 3, 60).range(1, MAX_RUNTIME),
-    // Not 2 x RAM at full scale: the random phase is O_DIRECT, so the cache cannot hold it.
-    blockio::file_size(
-        "size",
-        "size of the file (whole requests)",
-        64 << 20,
-        4 << 30,
-        false,
-    ),
-    blockio::direct(1),
-    blockio::BUFFERED_FALLBACK,
-    blockio::ENGINE,
-    blockio::DEPTH,
-    // Its older name; `batch` is accepted for it (see `params::ALIASES`).
-    super::io::batch(
+crate::settings! {
+    /// randomio's settings.
+    pub struct Config {
+        /// Threads issuing IO.
+        pub threads: u64 = blockio::count(
+            "threads",
+            "threads issuing IO (randomio's nr_threads)",
+            10,
+            10,
+        )
+        .range(1, MAX_THREADS),
+        /// Percent of requests that are writes.
+        pub write_pct: u64 = blockio::percent(
+            "write_pct",
+            "percent of requests that are writes (randomio's write fraction .25 = 25)",
+            25,
+        ),
+        /// Percent of writes followed by an fsync.
+        pub sync_pct: u64 = blockio::percent(
+            "sync_pct",
+            "percent of writes followed by an fsync (randomio's fsync fraction .01 = 1)",
+            1,
+        ),
+        /// Bytes per read or write.
+        pub request: Bytes = blockio::request_size(
+            "request",
+            "bytes per read or write (randomio's io_size)",
+            2048,
+        ),
+        /// Random IO for this long.
+        pub runtime: Duration =
+            blockio::count("runtime", "seconds of random IO", 3, 60).range(1, MAX_RUNTIME),
+        // Not 2 x RAM at full scale: the random phase is O_DIRECT, so the cache cannot hold it.
+        /// Bytes of the file.
+        pub size: Bytes = blockio::file_size(
+            "size",
+            "size of the file (whole requests)",
+            64 << 20,
+            4 << 30,
+            false,
+        ),
+        /// Engine, depth, reap batch, O_DIRECT, fill.
+        pub io: IoGroup => IO,
+        /// Where MPI ranks put the file.
+        pub layout: LayoutSettings => LayoutDefaults::Layout,
+    }
+}
+
+/// randomio's IO group: O_DIRECT and random blocks by default, and the reap batch under its
+/// older name (`batch` is accepted for it, see `params::ALIASES`).
+const IO: IoDefaults = IoDefaults {
+    batch: Some((
         BATCH,
         "io_uring: completions each wait asks for (at most depth); 0 = auto, a quarter of the \
          depth shared among the threads (1 to 16). Every ready completion is reaped and every freed slot refilled in \
          one call whatever the value; 1 wakes on the first, larger values mean fewer wake-ups \
          and larger submit batches",
-    ),
-    blockio::fill(blockio::FILL_RANDOM),
-    blockio::COMPRESS_PCT,
-    super::layout::LAYOUT_PARAM,
-];
-
-/// randomio's parameters, read once from the resolved [`Params`].
-struct Config {
-    threads: u64,
-    write_pct: u64,
-    sync_pct: u64,
-    /// Bytes per read or write.
-    request: u64,
-    /// Seconds of random IO.
-    runtime: u64,
-    /// Bytes of the file.
-    size: u64,
-    /// Engine, depth, reap batch, O_DIRECT, fill.
-    io: IoParams,
-    /// Where MPI ranks put the file.
-    layout: LayoutParams,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            threads: p.get("threads"),
-            write_pct: p.get("write_pct"),
-            sync_pct: p.get("sync_pct"),
-            request: p.get("request"),
-            runtime: p.get("runtime"),
-            size: p.get("size"),
-            io: IoParams::of(p),
-            layout: LayoutParams::of(p),
-        }
-    }
-}
+    )),
+    ..IoDefaults::BLOCK.direct_on().filled(FillKind::Random)
+};
 
 /// The metric of the achieved queue depth (the HTML latency table shows it by this name).
 const QUEUE_DEPTH: &str = "queue_depth";
@@ -143,11 +125,12 @@ const LATENCY: [(&str, &str); 7] = [
     ("max", "maximum"),
 ];
 
-impl Workload for RandomIo {
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(Config::of(p).size, 2, "size")
-            .engine(p)
-            .direct(p, "false", true, &["request"])
+impl TypedWorkload for RandomIo {
+    type Settings = Config;
+    fn needs(&self, c: &Config) -> super::needs::Needs {
+        super::needs::Needs::space(c.size.get(), 2, "size")
+            .engine(&c.io)
+            .direct(&c.io, "false", true, &[("request", c.request.get())])
     }
     fn name(&self) -> &'static str {
         "randomio"
@@ -161,9 +144,6 @@ impl Workload for RandomIo {
          3.33's semantics (threads, psync, direct, norandommap, invalidate): lay out a file, \
          then random O_DIRECT reads and writes from 10 threads for 60 s; IO/s and latency"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
     /// As fio (`invalidate=1`), which the agreement tests hold it to: the job's file is
     /// evicted with fadvise before each job, nothing else is dropped.
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -172,8 +152,7 @@ impl Workload for RandomIo {
     fn reference(&self) -> &'static str {
         "randomio 1.3 (fio)"
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+    fn check(&self, c: &Config) -> Result<(), WorkloadError> {
         let (batch, depth) = (c.io.batch, c.io.depth);
         // Only io_uring reaps in batches: the sync and null engines complete each operation
         // as it is submitted (the null engine once counted as asynchronous here).
@@ -183,9 +162,9 @@ impl Workload for RandomIo {
                  for more operations than are in flight; use {BATCH} <= depth"
             )));
         }
-        blockio::whole_chunks("randomio", c.size, c.request, "request").map(drop)
+        blockio::whole_chunks("randomio", c.size.get(), c.request.get(), "request").map(drop)
     }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, c: &Config) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate(
                 "create",
@@ -201,7 +180,7 @@ impl Workload for RandomIo {
             )
             .not_comparable(),
         ];
-        for (kind, on) in kinds(p).into_iter().take(2) {
+        for (kind, on) in kinds(c).into_iter().take(2) {
             if on {
                 m.push(MetricSpec::rate(
                     &format!("{kind}_iops"),
@@ -210,7 +189,7 @@ impl Workload for RandomIo {
                 ));
             }
         }
-        for (kind, on) in kinds(p) {
+        for (kind, on) in kinds(c) {
             if !on {
                 continue;
             }
@@ -224,26 +203,24 @@ impl Workload for RandomIo {
                 ));
             }
         }
-        m.extend(blockio::direct_metric(p));
+        m.extend(blockio::direct_metric(&c.io));
         m
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        // Ranges are the specs' data; checked again for values that did not come through
-        // `Params::resolve`.
-        p.within(self.name(), PARAMS)
-            .map_err(|e| WorkloadError::Failed(e.to_string()))?;
-        let c = Config::of(p);
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
+        // Ranges are the specs' data; checked again for values that were not resolved from
+        // text (library callers, tests).
+        crate::settings::within(self.name(), c)?;
         let (write_pct, sync_pct) = (c.write_pct, c.sync_pct);
         let (threads, runtime) = (c.threads, c.runtime);
-        let request = c.request;
-        let size = blockio::whole_chunks("randomio", c.size, request, "request")?;
+        let request = c.request.get();
+        let size = blockio::whole_chunks("randomio", c.size.get(), request, "request")?;
         let scratch = Scratch::create(ctx.root(), "randomio")?;
         // Under MPI with layout=shared: one file of every rank's SIZE, laid out interleaved
         // by rank, and every rank's random requests over all of it (IOR without -F, -z).
         let layout = Layout::of(ctx, &c.layout);
         let dir = SharedDir::make(ctx, &layout, "randomio", scratch.path())?;
         let path = dir.path().join("bigfile");
-        let io = IoSettings::resolve("randomio", p, dir.path())?;
+        let io = IoSettings::resolve("randomio", &c.io, dir.path())?;
         if io.direct {
             // Fail before a long layout pass if O_DIRECT cannot take REQUEST-sized transfers.
             std::fs::OpenOptions::new()
@@ -271,7 +248,7 @@ impl Workload for RandomIo {
             direct: io.direct,
             engine: with_batch(io.engine, c.io.batch),
             jobs: threads as u32,
-            stop: Stop::Runtime(Duration::from_secs(runtime)),
+            stop: Stop::Runtime(runtime),
             fill: io.fill,
             file_mode: FileMode::Existing,
             seed,
@@ -280,8 +257,8 @@ impl Workload for RandomIo {
         let (res, t) = ctx.phase(&[dir.path()], || {
             run_job(&spec).map_err(|e| blockio::job_error(e, &path))
         })?;
-        record(ctx, p, &res, &t);
-        blockio::record_direct(ctx, p, &io);
+        record(ctx, c, &res, &t);
+        blockio::record_direct(ctx, &c.io, &io);
         Ok(())
     }
 }
@@ -294,8 +271,7 @@ fn with_batch(engine: EngineSpec, batch: u64) -> EngineSpec {
 
 /// Which latency kinds a run has: reads unless every request writes, writes unless none does,
 /// fsyncs when some writes are followed by one.
-fn kinds(p: &Params) -> [(&'static str, bool); 3] {
-    let c = Config::of(p);
+fn kinds(c: &Config) -> [(&'static str, bool); 3] {
     let w = c.write_pct;
     [
         ("read", w < 100),
@@ -334,11 +310,11 @@ fn lay_out(
 }
 
 /// Record the random phase's rates and latencies (ns → ms).
-fn record(ctx: &mut WorkloadCtx<'_>, p: &Params, res: &JobResult, t: &Timing) {
+fn record(ctx: &mut WorkloadCtx<'_>, c: &Config, res: &JobResult, t: &Timing) {
     ctx.record("iops", t, res.iops);
     ctx.record(QUEUE_DEPTH, t, res.queue_depth);
     let per_s = |s: &OpStats| crate::measure::per_s(s.ops as f64, res.elapsed_s);
-    let [(_, reads), (_, writes), (_, syncs)] = kinds(p);
+    let [(_, reads), (_, writes), (_, syncs)] = kinds(c);
     let stats = [
         (reads, "read", &res.read),
         (writes, "write", &res.write),
@@ -373,9 +349,11 @@ fn record(ctx: &mut WorkloadCtx<'_>, p: &Params, res: &JobResult, t: &Timing) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{direct_ok, run_native, uring_ok, values};
+    use crate::workload::blockio::testutil::{
+        direct_ok, run_typed as run_native, uring_ok, values,
+    };
 
-    fn params(over: &[(&str, u64)]) -> Params {
+    fn params(over: &[(&str, u64)]) -> Config {
         let defaults = [
             ("threads", 3),
             ("write_pct", 25),
@@ -392,10 +370,10 @@ mod tests {
             ("compress_pct", 50),
             ("layout", 0),
         ];
-        crate::workload::blockio::testutil::params(&defaults, over)
+        crate::workload::blockio::testutil::settings_of(&defaults, over)
     }
 
-    fn check_positive(p: &Params) -> std::collections::BTreeMap<String, f64> {
+    fn check_positive(p: &Config) -> std::collections::BTreeMap<String, f64> {
         let (samples, _tmp) = run_native(&RandomIo, p).unwrap();
         let v = values(&samples);
         for (m, x) in &v {
@@ -453,7 +431,7 @@ mod tests {
         for p in cases {
             let v = check_positive(&p);
             // The engine keeps its queue full: the mean in flight is at most the depth.
-            let io = IoParams::of(&p);
+            let io = p.io;
             let depth = if io.uses_uring() { io.depth } else { 1 };
             assert!(v[QUEUE_DEPTH] <= depth as f64 + 1e-9, "{v:?}");
         }

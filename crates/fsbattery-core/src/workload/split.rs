@@ -6,10 +6,11 @@
 
 use super::blockio::bytes;
 use super::fsops::remove_tree;
-use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
+use super::{command, poll, Method, Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
@@ -20,30 +21,18 @@ pub struct Split;
 /// S1's piece sizes.
 pub const PIECES: [u64; 5] = [1000, 1024, 2048, 4096, 8192];
 
-const PARAMS: &[ParamSpec] = &[bytes(
-    "size",
-    "size of the file that is split",
-    10 << 20,
-    10 << 20,
-    false,
-)
-.range(8 << 10, 1 << 30)];
-
-/// split's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes of the file split.
-    size: u64,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            size: p.get("size"),
-        }
+crate::settings! {
+    /// split's settings.
+    pub struct Config {
+        /// Bytes of the file split.
+        pub size: Bytes =
+            bytes("size", "size of the file that is split", 10 << 20, 10 << 20, false)
+                .range(8 << 10, 1 << 30),
     }
 }
 
-impl Workload for Split {
+impl TypedWorkload for Split {
+    type Settings = Config;
     /// Split drops nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -51,9 +40,9 @@ impl Workload for Split {
     fn reference(&self) -> &'static str {
         "split"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // The file and its smallest (most numerous) pieces, one block each at least.
-        let size = Config::of(p).size;
+        let size = c.size.get();
         let pieces = size.div_ceil(PIECES[0]);
         let bytes = size.saturating_add(super::needs::files_bytes(pieces, PIECES[0]));
         super::needs::Needs::space(bytes, pieces + 3, "size")
@@ -67,10 +56,7 @@ impl Workload for Split {
     fn summary(&self) -> &'static str {
         "split a 10 MiB file into 1000, 1024, 2048, 4096 and 8192-byte pieces (S1 015-019)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         PIECES
             .iter()
             .map(|b| {
@@ -81,8 +67,8 @@ impl Workload for Split {
             })
             .collect()
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let size = Config::of(p).size;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
+        let size = c.size.get();
         let scratch = Scratch::create(ctx.root(), "split")?;
         let src = scratch.join("10M");
         write_source(&src, size)?;

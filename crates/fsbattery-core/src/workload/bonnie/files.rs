@@ -32,10 +32,10 @@
 //! guard removes whatever is left.
 
 use super::names::{random_sort, Names};
+use super::Config;
 use crate::engine::XorShift;
 use crate::error::{is_full, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::Params;
 use crate::workload::{poll, WorkloadCtx};
 use nix::dir::Dir;
 use nix::fcntl::{openat, AtFlags, OFlag};
@@ -120,8 +120,7 @@ impl TestDir {
     }
 
     /// Create every file in index order, then sync; returns the bytes written.
-    fn create(&self, names: &Names, p: &Params, rng: &mut XorShift) -> Result<u64, WorkloadError> {
-        let c = super::Config::of(p);
+    fn create(&self, names: &Names, c: &Config, rng: &mut XorShift) -> Result<u64, WorkloadError> {
         let (lo, hi) = (c.min_size, c.max_size);
         let mut data = vec![0u8; FILE_CHUNK];
         crate::engine::Fill::Random.generate(rng.below(u64::MAX), &mut data);
@@ -309,8 +308,7 @@ fn stat_file(at: BorrowedFd<'_>, name: &CStr, buf: &mut [u8]) -> Result<u64, Wor
 }
 
 /// The small-file sizes must make a range: min_size ≤ max_size ≤ 1 GiB.
-pub(super) fn check(p: &Params) -> Result<(), WorkloadError> {
-    let c = super::Config::of(p);
+pub(super) fn check(c: &Config) -> Result<(), WorkloadError> {
     let (lo, hi) = (c.min_size, c.max_size);
     if lo > hi || hi > 1 << 30 {
         return Err(WorkloadError::Failed(format!(
@@ -334,12 +332,11 @@ fn expect(pass: &str, seen: (u64, u64), made: (u64, u64)) -> Result<(), Workload
 /// Run the six small-file tests in a test directory `files` under `scratch`, back to back.
 pub(super) fn run(
     ctx: &mut WorkloadCtx<'_>,
-    p: &Params,
+    c: &Config,
     scratch: &Path,
     seed: u64,
 ) -> Result<(), WorkloadError> {
-    let c = super::Config::of(p);
-    check(p)?;
+    check(c)?;
     let mut rng = XorShift::new(seed ^ 0xf11e5);
     let mut buf = vec![0u8; FILE_CHUNK];
     let (files, dirs) = (c.files, c.dirs);
@@ -349,7 +346,7 @@ pub(super) fn run(
 
     let names = Names::new(files, dirs, false, &mut rng);
     let dir = TestDir::make(scratch, "files", &names)?;
-    let (bytes, t) = ctx.phase(&evict, || dir.create(&names, p, &mut rng))?;
+    let (bytes, t) = ctx.phase(&evict, || dir.create(&names, c, &mut rng))?;
     ctx.record("seq_create", &t, rate(&t));
     let (seen, t) = ctx.phase(&evict, || dir.stat_sequential(&names, &mut buf))?;
     expect("sequential stat", seen, (files, bytes))?;
@@ -360,7 +357,7 @@ pub(super) fn run(
 
     let names = Names::new(files, dirs, true, &mut rng);
     let dir = TestDir::make(scratch, "files", &names)?;
-    let (bytes, t) = ctx.phase(&evict, || dir.create(&names, p, &mut rng))?;
+    let (bytes, t) = ctx.phase(&evict, || dir.create(&names, c, &mut rng))?;
     ctx.record("random_create", &t, rate(&t));
     let mut order: Vec<usize> = (0..names.names.len()).collect();
     random_sort(&mut order, &mut rng);

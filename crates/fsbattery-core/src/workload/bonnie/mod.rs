@@ -28,133 +28,105 @@
 //! engine driver's polling); the seekers run on the engine's one pool.
 
 use super::blockio::{self, BlockFile, IoSettings, Open};
-use super::{poll, Scratch, Workload, WorkloadCtx};
+use super::{poll, Scratch, WorkloadCtx};
 
 mod files;
 mod names;
+use super::blockio::{FillKind, IoDefaults, IoGroup};
 use crate::engine::{run_pool, OpKind, XorShift};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_SIZE, MAX_THREADS};
+use crate::params::{MAX_REQUEST, MAX_SIZE, MAX_THREADS};
+use crate::workload::TypedWorkload;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The bonnie workload.
 pub struct Bonnie;
 
-const PARAMS: &[ParamSpec] = &[
-    blockio::bytes(
-        "size",
-        "big file size (bonnie -s); 0 skips the big-file tests",
-        64 << 20,
-        1 << 30,
-        true,
-    )
-    .range(0, MAX_SIZE),
-    blockio::request_size(
-        "chunk",
-        "bytes per read/write of the big-file tests (bonnie -s SIZE:CHUNK; S2 256k, \
-         bonnie's default 8k)",
-        256 << 10,
-    ),
-    blockio::count(
-        "seeks",
-        "random seeks in total over all seekers (bonnie++ 2.00a: 8192, 1.03: 8000)",
-        1000,
-        8000,
-    ),
-    blockio::count(
-        "seekers",
-        "concurrent seeker threads (bonnie++ 2.00a: 5 processes, 1.03: 3)",
-        3,
-        3,
-    )
-    .range(1, MAX_THREADS),
-    blockio::flag(
-        "fsync",
-        "true: write and rewrite clocks include a closing fsync, as bonnie++'s; false: they \
-         stop at the last write",
-        1,
-    ),
-    blockio::count(
-        "files",
-        "files of the create/stat/delete tests (bonnie -n 128 = 131072); 0 skips them",
-        2048,
-        131_072,
-    )
-    .range(0, blockio::MAX_FILES),
-    // Plain byte counts, not sizes: 1999 must read as 1999, not "2.0KiB".
-    blockio::count(
-        "max_size",
-        "bytes of the largest small file (bonnie -n N:MAX)",
-        1999,
-        1999,
-    )
-    .range(0, MAX_REQUEST),
-    blockio::count(
-        "min_size",
-        "bytes of the smallest small file (bonnie -n N:MAX:MIN)",
-        0,
-        0,
-    )
-    .range(0, MAX_REQUEST),
-    blockio::count(
-        "dirs",
-        "directories the small files are spread over (bonnie -n N:MAX:MIN:DIRS; 0 and 1 both \
-         mean one directory)",
-        1,
-        1,
-    )
-    .range(0, blockio::MAX_FILES),
-    blockio::direct(0),
-    blockio::BUFFERED_FALLBACK,
-    blockio::ENGINE,
-    blockio::DEPTH,
-    blockio::fill(blockio::FILL_RANDOM),
-    blockio::COMPRESS_PCT,
-];
-
-/// bonnie's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes of the block-IO file; 0 skips those tests.
-    size: u64,
-    /// Bytes per write and read.
-    chunk: u64,
-    /// fsync after every write (bonnie++ -b).
-    fsync: bool,
-    /// Processes seeking at once.
-    seekers: u64,
-    /// Seeks in all.
-    seeks: u64,
-    /// Small files; 0 skips those tests.
-    files: u64,
-    /// Directories the small files are spread over.
-    dirs: u64,
-    /// Smallest small file, bytes.
-    min_size: u64,
-    /// Largest small file, bytes.
-    max_size: u64,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            size: p.get("size"),
-            chunk: p.get("chunk"),
-            fsync: p.get("fsync") != 0,
-            seekers: p.get("seekers"),
-            seeks: p.get("seeks"),
-            files: p.get("files"),
-            dirs: p.get("dirs"),
-            min_size: p.get("min_size"),
-            max_size: p.get("max_size"),
-        }
+crate::settings! {
+    /// bonnie's settings (sizes in bytes).
+    pub struct Config {
+        /// Bytes of the block-IO file; 0 skips those tests.
+        pub size: u64 = blockio::bytes(
+            "size",
+            "big file size (bonnie -s); 0 skips the big-file tests",
+            64 << 20,
+            1 << 30,
+            true,
+        )
+        .range(0, MAX_SIZE),
+        /// Bytes per write and read.
+        pub chunk: u64 = blockio::request_size(
+            "chunk",
+            "bytes per read/write of the big-file tests (bonnie -s SIZE:CHUNK; S2 256k, \
+             bonnie's default 8k)",
+            256 << 10,
+        ),
+        /// Seeks in all.
+        pub seeks: u64 = blockio::count(
+            "seeks",
+            "random seeks in total over all seekers (bonnie++ 2.00a: 8192, 1.03: 8000)",
+            1000,
+            8000,
+        ),
+        /// Processes seeking at once.
+        pub seekers: u64 = blockio::count(
+            "seekers",
+            "concurrent seeker threads (bonnie++ 2.00a: 5 processes, 1.03: 3)",
+            3,
+            3,
+        )
+        .range(1, MAX_THREADS),
+        /// fsync after every write (bonnie++ -b).
+        pub fsync: bool = blockio::flag(
+            "fsync",
+            "true: write and rewrite clocks include a closing fsync, as bonnie++'s; false: they \
+             stop at the last write",
+            1,
+        ),
+        /// Small files; 0 skips those tests.
+        pub files: u64 = blockio::count(
+            "files",
+            "files of the create/stat/delete tests (bonnie -n 128 = 131072); 0 skips them",
+            2048,
+            131_072,
+        )
+        .range(0, blockio::MAX_FILES),
+        // Plain byte counts, not sizes: 1999 must read as 1999, not "2.0KiB".
+        /// Largest small file, bytes.
+        pub max_size: u64 = blockio::count(
+            "max_size",
+            "bytes of the largest small file (bonnie -n N:MAX)",
+            1999,
+            1999,
+        )
+        .range(0, MAX_REQUEST),
+        /// Smallest small file, bytes.
+        pub min_size: u64 = blockio::count(
+            "min_size",
+            "bytes of the smallest small file (bonnie -n N:MAX:MIN)",
+            0,
+            0,
+        )
+        .range(0, MAX_REQUEST),
+        /// Directories the small files are spread over.
+        pub dirs: u64 = blockio::count(
+            "dirs",
+            "directories the small files are spread over (bonnie -n N:MAX:MIN:DIRS; 0 and 1 both \
+             mean one directory)",
+            1,
+            1,
+        )
+        .range(0, blockio::MAX_FILES),
+        /// Engine, depth, O_DIRECT, fill.
+        pub io: IoGroup => IoDefaults::BLOCK.filled(FillKind::Random),
     }
 }
 
-impl Workload for Bonnie {
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = Config::of(p);
+impl TypedWorkload for Bonnie {
+    type Settings = Config;
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // The big file, then (after it is removed) the small files: uniform sizes from
         // min_size to max_size, so each holds the mean and less than a block of rounding on
         // average, and never more than max_size's blocks. The big file is exact.
@@ -165,8 +137,8 @@ impl Workload for Bonnie {
         let bytes = c.size.max(files.saturating_mul(each));
         super::needs::Needs::space(bytes, files + dirs + 2, "size, files and max_size")
             .uncertain(c.size)
-            .engine(p)
-            .direct(p, "false", true, &["chunk"])
+            .engine(&c.io)
+            .direct(&c.io, "false", true, &[("chunk", c.chunk)])
     }
     fn name(&self) -> &'static str {
         "bonnie"
@@ -176,9 +148,6 @@ impl Workload for Bonnie {
          file, then its six small-file tests (create/stat/delete in name and random order, \
          its system calls, names and clocks, no cache drop between them); seeds S2, S4"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
     /// bonnie++ never touches the cache: its stat phase finds the inodes its create phase
     /// just made.
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -187,15 +156,13 @@ impl Workload for Bonnie {
     fn reference(&self) -> &'static str {
         "bonnie++"
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+    fn check(&self, c: &Config) -> Result<(), WorkloadError> {
         if c.size > 0 {
             blockio::whole_chunks("bonnie", c.size, c.chunk, "chunk")?;
         }
-        files::check(p)
+        files::check(c)
     }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
-        let c = Config::of(p);
+    fn metrics(&self, c: &Config) -> Vec<MetricSpec> {
         let mut m = Vec::new();
         if c.size > 0 {
             let mb = |n: &str, h: &str| MetricSpec::rate(n, "MB/s", h);
@@ -221,26 +188,25 @@ impl Workload for Bonnie {
             m.extend(files::metrics());
         }
         if c.size > 0 {
-            m.extend(blockio::direct_metric(p));
+            m.extend(blockio::direct_metric(&c.io));
         }
         m
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
         let scratch = Scratch::create(ctx.root(), "bonnie")?;
         let seed = 0xb0_0000 ^ u64::from(ctx.repeat());
         let io = if c.size > 0 {
-            let io = IoSettings::resolve("bonnie", p, scratch.path())?;
-            big_file(ctx, p, &io, &scratch.join("Bonnie.big"), seed)?;
+            let io = IoSettings::resolve("bonnie", &c.io, scratch.path())?;
+            big_file(ctx, c, &io, &scratch.join("Bonnie.big"), seed)?;
             Some(io)
         } else {
             None
         };
         if c.files > 0 {
-            files::run(ctx, p, scratch.path(), seed)?;
+            files::run(ctx, c, scratch.path(), seed)?;
         }
         if let Some(io) = io {
-            blockio::record_direct(ctx, p, &io);
+            blockio::record_direct(ctx, &c.io, &io);
         }
         Ok(())
     }
@@ -249,12 +215,11 @@ impl Workload for Bonnie {
 /// The big-file tests in bonnie's order, each a quiesced phase.
 fn big_file(
     ctx: &mut WorkloadCtx<'_>,
-    p: &Params,
+    c: &Config,
     io: &IoSettings,
     path: &Path,
     seed: u64,
 ) -> Result<(), WorkloadError> {
-    let c = Config::of(p);
     let chunk = c.chunk;
     let size = blockio::whole_chunks("bonnie", c.size, chunk, "chunk")?;
     let chunk = chunk as u32;
@@ -368,9 +333,11 @@ impl SeekPlan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{direct_ok, run_native, uring_ok, values};
+    use crate::workload::blockio::testutil::{
+        direct_ok, run_typed as run_native, uring_ok, values,
+    };
 
-    pub(in crate::workload) fn params(over: &[(&str, u64)]) -> Params {
+    pub(in crate::workload) fn params(over: &[(&str, u64)]) -> Config {
         let defaults = [
             ("size", 8 << 20),
             ("chunk", 64 << 10),
@@ -388,7 +355,7 @@ mod tests {
             ("fill", 1),
             ("compress_pct", 50),
         ];
-        crate::workload::blockio::testutil::params(&defaults, over)
+        crate::workload::blockio::testutil::settings_of(&defaults, over)
     }
 
     #[test]

@@ -17,47 +17,54 @@ mod project;
 pub use project::ProjectPlan;
 
 use super::app_cmd::{self, CleanEnv};
-use super::{Scratch, Workload, WorkloadCtx};
+use super::{Scratch, WorkloadCtx};
 use crate::dataset::{DatasetError, Generated};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The build workload.
 pub struct Build;
 
-const PARAMS: &[ParamSpec] = &[
-    super::blockio::count(
-        "sources",
-        "C sources (modules) in the generated project, each with its header",
-        60,
-        600,
-    )
-    .range(1, 100_000),
-    super::blockio::count("jobs", "make -jN: parallel jobs (0 = one per CPU)", 0, 0).range(0, 1024),
-    super::blockio::count(
-        "seed",
-        "seed of the project generator: same seed, same sources",
-        1,
-        1,
-    )
-    .range(0, u64::MAX),
-];
+crate::settings! {
+    /// build's settings.
+    pub struct Config {
+        /// `sources`.
+        pub sources: u64 = super::blockio::count(
+            "sources",
+            "C sources (modules) in the generated project, each with its header",
+            60,
+            600,
+        )
+        .range(1, 100_000),
+        /// `jobs`.
+        pub jobs: u64 = super::blockio::count("jobs", "make -jN: parallel jobs (0 = one per CPU)", 0, 0).range(0, 1024),
+        /// `seed`.
+        pub seed: u64 = super::blockio::count(
+            "seed",
+            "seed of the project generator: same seed, same sources",
+            1,
+            1,
+        )
+        .range(0, u64::MAX),
+    }
+}
 
-fn plan_of(p: &Params) -> ProjectPlan {
-    ProjectPlan::new(p.get("sources"), p.get("seed"))
+fn plan_of(c: &Config) -> ProjectPlan {
+    ProjectPlan::new(c.sources, c.seed)
 }
 
 /// make's `-j`: the parameter, or one job per CPU for 0.
-fn jobs(p: &Params) -> u64 {
-    match p.get("jobs") {
+fn jobs(c: &Config) -> u64 {
+    match c.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
         n => n,
     }
 }
 
-impl Workload for Build {
+impl TypedWorkload for Build {
+    type Settings = Config;
     fn name(&self) -> &'static str {
         "build"
     }
@@ -65,10 +72,7 @@ impl Workload for Build {
         "a generated C project compiled with make -jN and cleaned; compiler CPU apart from \
          wall time (a build directory)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         let mut cpu = MetricSpec::seconds(
             "compile_cpu",
             "CPU seconds (user + system) of make and the compilers during make -jN",
@@ -83,10 +87,10 @@ impl Workload for Build {
             MetricSpec::seconds("clean", "make clean"),
         ]
     }
-    fn generated(&self, p: &Params) -> Option<Generated> {
-        let plan = plan_of(p);
+    fn generated(&self, c: &Config) -> Option<Generated> {
+        let plan = plan_of(c);
         Some(Generated {
-            name: format!("c-project-s{}-seed{}", p.get("sources"), p.get("seed")),
+            name: format!("c-project-s{}-seed{}", c.sources, c.seed),
             make: Box::new(move |dir| {
                 plan.write(dir).map_err(|e| {
                     DatasetError::io(format!("write the C project in {}", dir.display()), e)
@@ -110,13 +114,13 @@ impl Workload for Build {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // Per module: source, header, object, dependency file; the binary besides.
-        let n = p.get("sources") + 1;
+        let n = c.sources + 1;
         let bytes = super::needs::files_bytes(n.saturating_mul(4), 8192);
         super::needs::Needs::space(bytes.saturating_add(4 << 20), n * 5, "sources")
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
         let store = ctx.datasets().ok_or_else(|| {
             WorkloadError::Failed(
                 "build needs the run's generated C project, but no dataset store was given to \
@@ -124,14 +128,14 @@ impl Workload for Build {
                     .into(),
             )
         })?;
-        let plan = plan_of(p);
-        let g = self.generated(p).expect("build generates its project");
+        let plan = plan_of(c);
+        let g = self.generated(c).expect("build generates its project");
         let source = store.prepare_generated(&g)?;
         let env = CleanEnv::new()?;
         let scratch = Scratch::create(ctx.root(), "build")?;
         let tree = scratch.join("project");
         copy_tree(&source, &tree)?;
-        let j = format!("-j{}", jobs(p));
+        let j = format!("-j{}", jobs(c));
         let t = ctx.timed("make", &[scratch.path()], || make(&env, &tree, &["-s", &j]))?;
         ctx.record("compile_cpu", &t, t.user_s + t.sys_s);
         expect_objects(&tree, plan.objects(), "make")?;

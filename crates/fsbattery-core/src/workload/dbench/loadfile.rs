@@ -263,8 +263,14 @@ pub fn parse_line(words: &[String]) -> Result<Option<Op<'_>>, String> {
             p.len().saturating_sub(2)
         ));
     }
-    let path = |i: usize| p.get(i).map(String::as_str).filter(|w| w.starts_with('/'));
-    let num = |i: usize| p.get(i).map_or(0, |w| ival(w));
+    let words = &p;
+    let path = |i: usize| {
+        words
+            .get(i)
+            .map(String::as_str)
+            .filter(|w| w.starts_with('/'))
+    };
+    let num = |i: usize| words.get(i).map_or(0, |w| ival(w));
     Ok(Some(Op {
         kind,
         targett,

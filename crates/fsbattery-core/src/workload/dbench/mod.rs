@@ -25,7 +25,9 @@ use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::{UsageError, WorkloadError};
 use crate::model::MetricSpec;
 use crate::model::Stat;
-use crate::params::{ParamSpec, Params};
+use crate::params::ParamSpec;
+use crate::settings::Settings;
+use crate::workload::TypedWorkload;
 use args::Config;
 use loadfile::Loadfile;
 use std::sync::{Arc, Mutex};
@@ -33,26 +35,33 @@ use std::sync::{Arc, Mutex};
 /// How a dbench command line's workload name starts.
 pub const PREFIX: &str = "dbench:";
 
-/// The plain workload's parameters.
-static PARAMS: [ParamSpec; 5] = [
-    super::shared::specs::count(
-        "clients",
-        "dbench processes (NPROCS), one client each",
-        2,
-        4,
-    )
-    .range(1, 4096),
-    super::shared::specs::count(
-        "timelimit",
-        "seconds timed after the warmup (-t); the warmup is a fifth of it",
-        10,
-        60,
-    )
-    .range(2, crate::params::MAX_RUNTIME),
-    super::shared::specs::flag("sync", "open files O_SYNC (-s)", 0),
-    super::shared::specs::flag("sync_dir", "fdatasync the directory after a change (-S)", 0),
-    super::shared::specs::flag("fsync", "fsync after every write (-F)", 0),
-];
+crate::settings! {
+    /// Plain `dbench`'s settings (a command line's come from its arguments).
+    pub struct Plain {
+        /// dbench processes (NPROCS).
+        pub clients: u64 = super::shared::specs::count(
+            "clients",
+            "dbench processes (NPROCS), one client each",
+            2,
+            4,
+        )
+        .range(1, 4096),
+        /// Seconds timed after the warmup.
+        pub timelimit: u64 = super::shared::specs::count(
+            "timelimit",
+            "seconds timed after the warmup (-t); the warmup is a fifth of it",
+            10,
+            60,
+        )
+        .range(2, crate::params::MAX_RUNTIME),
+        /// Open files O_SYNC.
+        pub sync: bool = super::shared::specs::flag("sync", "open files O_SYNC (-s)", 0),
+        /// fdatasync the directory after a change.
+        pub sync_dir: bool = super::shared::specs::flag("sync_dir", "fdatasync the directory after a change (-S)", 0),
+        /// fsync after every write.
+        pub fsync: bool = super::shared::specs::flag("fsync", "fsync after every write (-F)", 0),
+    }
+}
 
 /// A dbench workload: the plain one (its settings from parameters) or a command line's.
 pub struct Dbench {
@@ -74,8 +83,6 @@ pub const DBENCH: Dbench = Dbench {
     fixed: None,
 };
 
-/// Command-line workloads read so far.
-static LOADED: Mutex<Vec<&'static Dbench>> = Mutex::new(Vec::new());
 /// Loadfiles read so far, by path.
 static LOADFILES: Mutex<Vec<Arc<Loadfile>>> = Mutex::new(Vec::new());
 
@@ -92,11 +99,7 @@ pub fn loadfile(path: &str) -> Result<Arc<Loadfile>, String> {
 
 /// Parse the command line of `name` (`dbench:ARGS`) and check its loadfile, or the one-line
 /// refusal.
-pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
-    let mut l = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(w) = l.iter().find(|w| w.name == name) {
-        return Ok(*w);
-    }
+pub fn build(name: &str) -> Result<Box<dyn Workload>, UsageError> {
     let spec = name.strip_prefix(PREFIX).unwrap_or(name);
     let bad = |e: String| UsageError::Invalid(format!("{name}: {e}"));
     let cfg = args::parse(spec).map_err(bad)?;
@@ -111,13 +114,11 @@ pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
         cfg.warmup(),
         cfg.sync_text()
     );
-    let w: &'static Dbench = Box::leak(Box::new(Dbench {
+    Ok(Box::new(Dbench {
         name: Box::leak(name.to_string().into_boxed_str()),
         summary: Box::leak(summary.into_boxed_str()),
         fixed: Some(cfg),
-    }));
-    l.push(w);
-    Ok(w)
+    }))
 }
 
 /// dbench stays in its warmup until every client has moved bytes: a loadfile without a
@@ -133,18 +134,19 @@ fn moves_bytes(lf: &Loadfile) -> Result<(), String> {
 }
 
 impl Dbench {
-    /// The settings a run with `p` uses.
-    pub fn config(&self, p: &Params) -> Config {
-        if let Some(c) = &self.fixed {
-            return c.clone();
-        }
-        Config {
-            nprocs: p.get("clients"),
-            timelimit: p.get("timelimit"),
-            sync_open: p.get("sync") == 1,
-            sync_dirs: p.get("sync_dir") == 1,
-            do_fsync: p.get("fsync") == 1,
-            ..Config::default()
+    /// The settings a run with `s` uses: the command line's, or plain dbench's settings.
+    pub fn config(&self, s: &Option<Plain>) -> Config {
+        match (&self.fixed, s) {
+            (Some(c), _) => c.clone(),
+            (None, Some(p)) => Config {
+                nprocs: p.clients,
+                timelimit: p.timelimit,
+                sync_open: p.sync,
+                sync_dirs: p.sync_dir,
+                do_fsync: p.fsync,
+                ..Config::default()
+            },
+            (None, None) => Config::default(),
         }
     }
 }
@@ -187,7 +189,8 @@ fn metric_specs(lf: Option<&Loadfile>) -> Vec<MetricSpec> {
     m
 }
 
-impl Workload for Dbench {
+impl TypedWorkload for Dbench {
+    type Settings = Option<Plain>;
     fn name(&self) -> &'static str {
         self.name
     }
@@ -198,23 +201,23 @@ impl Workload for Dbench {
         if self.fixed.is_some() {
             &[]
         } else {
-            &PARAMS
+            Plain::specs()
         }
     }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
-        let lf = loadfile(&self.config(p).loadfile).ok();
+    fn metrics(&self, s: &Option<Plain>) -> Vec<MetricSpec> {
+        let lf = loadfile(&self.config(s).loadfile).ok();
         metric_specs(lf.as_deref())
     }
     /// dbench does nothing to the page cache.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let lf = loadfile(&self.config(p).loadfile).map_err(WorkloadError::Failed)?;
+    fn check(&self, s: &Option<Plain>) -> Result<(), WorkloadError> {
+        let lf = loadfile(&self.config(s).loadfile).map_err(WorkloadError::Failed)?;
         moves_bytes(&lf).map_err(WorkloadError::Failed)
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = self.config(p);
+    fn needs(&self, s: &Option<Plain>) -> super::needs::Needs {
+        let c = self.config(s);
         // client.txt's figures when it cannot be read (the plan refuses the run then).
         let (bytes, names) = loadfile(&c.loadfile)
             .map(|l| (l.peak_bytes, l.names))
@@ -225,8 +228,8 @@ impl Workload for Dbench {
             "the loadfile and the number of clients",
         )
     }
-    fn recorded(&self, p: &Params) -> Option<String> {
-        let c = self.config(p);
+    fn recorded(&self, s: &Option<Plain>) -> Option<String> {
+        let c = self.config(s);
         let args = self.name.strip_prefix(PREFIX).map_or_else(
             || {
                 format!(
@@ -246,8 +249,8 @@ impl Workload for Dbench {
             c.loadfile
         ))
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let cfg = self.config(p);
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &Option<Plain>) -> Result<(), WorkloadError> {
+        let cfg = self.config(s);
         let lf = loadfile(&cfg.loadfile).map_err(WorkloadError::Failed)?;
         let scratch = Scratch::create(ctx.root(), "dbench")?;
         let dir = scratch.join(&cfg.directory);

@@ -42,7 +42,7 @@ fn run_on(
     w: &dyn Workload,
     root: &std::path::Path,
 ) -> Result<BTreeMap<String, f64>, WorkloadError> {
-    let p = Params::default_for(w.params());
+    let p = crate::settings::defaults_for(w.params());
     let mut got = BTreeMap::new();
     let mut on = |m: &str, s: Sample| {
         got.insert(m.to_string(), s.value);
@@ -60,8 +60,8 @@ fn a_command_line_run_reports_dbench_figures_and_cleans_up() {
     let root = tmp.path().join("target");
     std::fs::create_dir(&root).unwrap();
     let name = format!("dbench:-c {lf} -t 2 -S -D sub --clients-per-process=2 2");
-    let w = load(&name).unwrap();
-    let p = Params::default_for(w.params());
+    let w = crate::workload::find_or_refuse(&name).unwrap();
+    let p = crate::settings::defaults_for(w.params());
     let names: Vec<String> = w.metrics(&p).into_iter().map(|m| m.name).collect();
     assert_eq!(names[..2], ["throughput", "max_latency"]);
     assert!(names.contains(&"NTCreateX_count".to_string()), "{names:?}");
@@ -93,7 +93,7 @@ fn an_outcome_against_the_status_fails_naming_the_line() {
         r#"Unlink "\clients\client1\nosuch" 0x20 NT_STATUS_OK"#,
     );
     let lf = write_load(tmp.path(), &text);
-    let w = load(&format!("dbench:-c {lf} -t 2 1")).unwrap();
+    let w = crate::workload::find_or_refuse(&format!("dbench:-c {lf} -t 2 1")).unwrap();
     let root = tmp.path().join("target");
     std::fs::create_dir(&root).unwrap();
     let e = run_on(w, &root).unwrap_err().to_string();

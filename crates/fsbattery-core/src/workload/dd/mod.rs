@@ -18,39 +18,42 @@
 
 mod copy;
 
-use super::blockio::{self, BlockFile, IoSettings, Open};
-use super::io::SizeBlock;
-use super::layout::{Layout, SharedDir};
-use super::{command, Method, Scratch, Workload, WorkloadCtx};
+use super::blockio::{self, BlockFile, IoDefaults, IoGroup, IoSettings, Open};
+use super::layout::{Layout, LayoutDefaults, LayoutSettings, SharedDir};
+use super::{command, Method, Scratch, WorkloadCtx};
 use crate::engine::{EngineSpec, Fill, OpKind};
 use crate::error::WorkloadError;
 use crate::measure::Stopwatch;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The dd workload.
 pub struct Dd;
 
-const PARAMS: &[ParamSpec] = &[
-    blockio::file_size(
-        "size",
-        "bytes written (dd bs × count; rounded down to whole blocks)",
-        64 << 20,
-        4096 << 20,
-        true,
-    ),
-    blockio::request_size("block", "bytes per write (dd bs)", 1 << 20),
-    blockio::direct(0),
-    blockio::BUFFERED_FALLBACK,
-    blockio::ENGINE,
-    blockio::DEPTH,
-    blockio::fill(blockio::FILL_ZEROS),
-    blockio::COMPRESS_PCT,
-    super::layout::LAYOUT_PARAM,
-];
+crate::settings! {
+    /// dd's settings.
+    pub struct DdSettings {
+        /// Bytes written.
+        pub size: Bytes = blockio::file_size(
+            "size",
+            "bytes written (dd bs × count; rounded down to whole blocks)",
+            64 << 20,
+            4096 << 20,
+            true,
+        ),
+        /// Bytes per write.
+        pub block: Bytes = blockio::request_size("block", "bytes per write (dd bs)", 1 << 20),
+        /// Engine, depth, O_DIRECT, fill.
+        pub io: IoGroup => IoDefaults::BLOCK,
+        /// Where MPI ranks put the file.
+        pub layout: LayoutSettings => LayoutDefaults::Layout,
+    }
+}
 
-impl Workload for Dd {
+impl TypedWorkload for Dd {
+    type Settings = DdSettings;
     /// Dd drops nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -58,10 +61,10 @@ impl Workload for Dd {
     fn reference(&self) -> &'static str {
         "GNU dd"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        super::needs::Needs::space(SizeBlock::of(p).size, 2, "size")
-            .engine(p)
-            .direct(p, "false", true, &["block"])
+    fn needs(&self, s: &DdSettings) -> super::needs::Needs {
+        super::needs::Needs::space(s.size.get(), 2, "size")
+            .engine(&s.io)
+            .direct(&s.io, "false", true, &[("block", s.block.get())])
     }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "sync"]
@@ -80,10 +83,7 @@ impl Workload for Dd {
          written; write_durable includes the fsync and close, as dd's conv=fsync rate does \
          (engine, fill or direct other than the defaults write through the IO engine instead)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, s: &DdSettings) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate(
                 "write",
@@ -96,25 +96,23 @@ impl Workload for Dd {
                 "SIZE over the time until fsync returned (dd conv=fsync)",
             ),
         ];
-        m.extend(blockio::direct_metric(p));
+        m.extend(blockio::direct_metric(&s.io));
         m
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = SizeBlock::of(p);
-        blockio::whole_chunks("dd", c.size, c.block, "block").map(drop)
+    fn check(&self, s: &DdSettings) -> Result<(), WorkloadError> {
+        blockio::whole_chunks("dd", s.size.get(), s.block.get(), "block").map(drop)
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = SizeBlock::of(p);
-        let block = c.block;
-        let size = blockio::whole_chunks("dd", c.size, block, "block")?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &DdSettings) -> Result<(), WorkloadError> {
+        let block = s.block.get();
+        let size = blockio::whole_chunks("dd", s.size.get(), block, "block")?;
         let scratch = Scratch::create(ctx.root(), "dd")?;
         let path = scratch.join("bigfile");
         if ctx.method() == Method::Commands {
-            return run_command(ctx, scratch.path(), size, block, c.io.direct);
+            return run_command(ctx, scratch.path(), size, block, s.io.direct);
         }
-        let io = IoSettings::resolve("dd", p, scratch.path())?;
+        let io = IoSettings::resolve("dd", &s.io, scratch.path())?;
         let seed = 0xdd ^ u64::from(ctx.repeat());
-        let layout = Layout::of(ctx, &c.layout);
+        let layout = Layout::of(ctx, &s.layout);
         let shared = SharedDir::make(ctx, &layout, "dd", scratch.path())?;
         if layout.shared && ctx.method() == Method::Commands {
             return Err(WorkloadError::Failed(
@@ -165,7 +163,7 @@ impl Workload for Dd {
             &durable,
             blockio::mb_per_s(size, durable.elapsed_s),
         );
-        blockio::record_direct(ctx, p, &io);
+        blockio::record_direct(ctx, &s.io, &io);
         Ok(())
     }
 }
@@ -208,9 +206,11 @@ fn run_command(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{assert_clean, run_native, uring_ok, values};
+    use crate::workload::blockio::testutil::{
+        assert_clean, run_typed as run_native, uring_ok, values,
+    };
 
-    fn params(over: &[(&str, u64)]) -> Params {
+    fn params(over: &[(&str, u64)]) -> DdSettings {
         let defaults = [
             ("size", 4 << 20),
             ("block", 1 << 20),
@@ -222,7 +222,7 @@ mod tests {
             ("compress_pct", 50),
             ("layout", 0),
         ];
-        crate::workload::blockio::testutil::params(&defaults, over)
+        crate::workload::blockio::testutil::settings_of(&defaults, over)
     }
 
     #[test]

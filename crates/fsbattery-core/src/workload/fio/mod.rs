@@ -24,7 +24,8 @@ mod units;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::{UsageError, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::settings::NoSettings;
+use crate::workload::TypedWorkload;
 use jobs::JobFile;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -46,9 +47,6 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ),
 ];
 
-/// Job files read so far, by workload name.
-static LOADED: Mutex<Vec<&'static FioJobs>> = Mutex::new(Vec::new());
-
 /// The run's `--set fio.OPTION=VALUE`s.
 static OVERRIDES: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
@@ -65,22 +63,12 @@ pub struct FioJobs {
 /// read earlier are read again).
 pub fn set_overrides(o: Vec<(String, String)>) {
     *OVERRIDES.lock().unwrap_or_else(|e| e.into_inner()) = o;
-    LOADED.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    super::prefixed::forget(PREFIX);
 }
 
-/// The job-file workload `name` (`fio:FILE`) if it was read already.
-pub fn loaded(name: &str) -> Option<&'static dyn Workload> {
-    let l = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    l.iter()
-        .find(|w| w.name == name)
-        .map(|w| *w as &'static dyn Workload)
-}
-
-/// Read, resolve and check the job file of `name` (`fio:FILE`), or the one-line refusal.
-pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
-    if let Some(w) = loaded(name) {
-        return Ok(w);
-    }
+/// Read, resolve and check the job file of `name` (`fio:FILE`), or the one-line refusal (kept
+/// by [`super::prefixed`]).
+pub fn build(name: &str) -> Result<Box<dyn Workload>, UsageError> {
     let spec = name.strip_prefix(PREFIX).unwrap_or(name).trim();
     let overrides = OVERRIDES.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let file = read(spec, &overrides).map_err(|e| UsageError::Invalid(format!("{name}: {e}")))?;
@@ -91,14 +79,12 @@ pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
         file.groups.len(),
         if file.groups.len() == 1 { "" } else { "s" },
     );
-    let w: &'static FioJobs = Box::leak(Box::new(FioJobs {
+    Ok(Box::new(FioJobs {
         name: Box::leak(name.to_string().into_boxed_str()),
         summary: Box::leak(summary.into_boxed_str()),
         set_by: Box::leak(format!("size/filesize and nrfiles in {spec}").into_boxed_str()),
         file,
-    }));
-    LOADED.lock().unwrap_or_else(|e| e.into_inner()).push(w);
-    Ok(w)
+    }))
 }
 
 /// The text of job file `spec` (a path, else a shipped name), resolved.
@@ -147,18 +133,15 @@ impl ini::Host for SystemHost {
     }
 }
 
-impl Workload for FioJobs {
+impl TypedWorkload for FioJobs {
+    type Settings = NoSettings;
     fn name(&self) -> &'static str {
         self.name
     }
     fn summary(&self) -> &'static str {
         self.summary
     }
-    /// Its options are the job file's; `--set fio.OPTION=VALUE` overrides them.
-    fn params(&self) -> &'static [ParamSpec] {
-        &[]
-    }
-    fn metrics(&self, _p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &NoSettings) -> Vec<MetricSpec> {
         let n = self.file.groups.len();
         self.file
             .groups
@@ -173,7 +156,7 @@ impl Workload for FioJobs {
     fn reference(&self) -> &'static str {
         "fio"
     }
-    fn needs(&self, _p: &Params) -> super::needs::Needs {
+    fn needs(&self, _: &NoSettings) -> super::needs::Needs {
         let files = self.file.files();
         let bytes: u64 = files.values().fold(0u64, |a, s| a.saturating_add(*s));
         let dirs: std::collections::BTreeSet<&Path> =
@@ -196,7 +179,7 @@ impl Workload for FioJobs {
         }
         n
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, _p: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &NoSettings) -> Result<(), WorkloadError> {
         let scratch = Scratch::create(ctx.root(), "fio")?;
         let groups = self.file.groups.len();
         for (gi, g) in self.file.groups.iter().enumerate() {

@@ -2,7 +2,8 @@
 //! order, with fio's semantics where a count or a rate shows them.
 
 use super::*;
-use crate::workload::blockio::testutil::{run_native, uring_ok, values};
+use crate::settings::NoSettings;
+use crate::workload::blockio::testutil::{run_typed as run_native, uring_ok, values};
 use std::collections::BTreeMap;
 
 fn jobs(text: &str, over: &[(&str, &str)]) -> FioJobs {
@@ -21,7 +22,7 @@ fn jobs(text: &str, over: &[(&str, &str)]) -> FioJobs {
 
 fn run(text: &str, over: &[(&str, &str)]) -> BTreeMap<String, f64> {
     let w = jobs(text, over);
-    let (samples, _tmp) = run_native(&w, &Params::default_for(&[])).unwrap();
+    let (samples, _tmp) = run_native(&w, &NoSettings).unwrap();
     values(&samples)
 }
 
@@ -98,7 +99,7 @@ fn shipped_job_files_resolve() {
 #[test]
 fn needs_name_the_space_and_the_files() {
     let w = jobs("[j]\nrw=write\nsize=64m\nnumjobs=3\n", &[]);
-    let n = w.needs(&Params::default_for(&[]));
+    let n = TypedWorkload::needs(&w, &NoSettings);
     assert_eq!(n.floor, 3 * (64 << 20));
     assert_eq!(n.inodes, 3 + 1);
     assert!(n.set_by.contains("size"));
@@ -106,6 +107,7 @@ fn needs_name_the_space_and_the_files() {
         space_bytes: Some(100 << 20),
         ..Default::default()
     };
-    let e = crate::workload::needs::check(w.name(), &n, "loop:ext4", &caps).unwrap_err();
+    let e =
+        crate::workload::needs::check(TypedWorkload::name(&w), &n, "loop:ext4", &caps).unwrap_err();
     assert!(e.contains("192MiB") && e.contains("--set fio."), "{e}");
 }

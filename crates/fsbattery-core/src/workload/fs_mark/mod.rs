@@ -19,96 +19,103 @@ mod run;
 
 pub use run::Stats;
 
-use super::blockio::flag;
+use super::blockio::{bytes, flag};
 use super::fileset::count;
 use super::{Scratch, Workload, WorkloadCtx};
 use crate::error::{UsageError, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamKind, ParamSpec, Params};
+use crate::settings::{Bytes, NoSettings};
+use crate::workload::TypedWorkload;
 use args::Config;
-use std::sync::Mutex;
 
 /// How an fs_mark command-line workload's name starts.
 pub const PREFIX: &str = "fs_mark:";
 
-/// Plain `fs_mark`'s parameters: fs_mark's options by name.
-static PARAMS: [ParamSpec; 11] = [
-    count("files", "-n: files per thread per loop", 1000, 10_000).range(1, 1_000_000),
-    ParamSpec {
-        kind: ParamKind::Bytes,
-        ..count("size", "-s: bytes per file", 51_200, 51_200).range(0, 1 << 30)
-    },
-    count(
-        "sync",
-        "-S: sync method (0 none, 1 fsync before close, 2 sync + 1 fsync, 3 post reverse fsync, \
-         4 sync + post reverse, 5 post fsync, 6 sync + post fsync)",
-        1,
-        1,
-    )
-    .range(0, 6),
-    count(
-        "loops",
-        "-L: loops (files are kept between loops, as in fs_mark)",
-        1,
-        1,
-    )
-    .range(1, 1000),
-    count("threads", "-t: threads, all in one directory", 1, 1).range(1, 64),
-    count("subdirs", "-D: subdirectories (0: none)", 0, 0).range(0, 4096),
-    count(
-        "per_subdir",
-        "-N: files per subdirectory in turn (0: fs_mark's time hash, needs subdirs)",
-        0,
-        0,
-    )
-    .range(0, 1_000_000),
-    ParamSpec {
-        kind: ParamKind::Bytes,
-        ..count("write_size", "-w: bytes per write() call", 16_384, 16_384).range(1, 1 << 20)
-    },
-    count("name_len", "-p: bytes per file name", 40, 40).range(1, 128),
-    count(
-        "rand_len",
-        "-r: random bytes at the end of each name",
-        24,
-        24,
-    )
-    .range(0, 128),
-    flag("keep", "-k: keep the files after each loop", 0),
-];
+crate::settings! {
+    /// Plain `fs_mark`'s settings: fs_mark's options by name.
+    pub struct Plain {
+        /// `files`.
+        pub files: u64 = count("files", "-n: files per thread per loop", 1000, 10_000).range(1, 1_000_000),
+        /// `size`.
+        pub size: Bytes = bytes("size", "-s: bytes per file", 51_200, 51_200, false).range(0, 1 << 30),
+        /// `sync`.
+        pub sync: u64 = count(
+            "sync",
+            "-S: sync method (0 none, 1 fsync before close, 2 sync + 1 fsync, 3 post reverse fsync, \
+             4 sync + post reverse, 5 post fsync, 6 sync + post fsync)",
+            1,
+            1,
+        )
+        .range(0, 6),
+        /// `loops`.
+        pub loops: u64 = count(
+            "loops",
+            "-L: loops (files are kept between loops, as in fs_mark)",
+            1,
+            1,
+        )
+        .range(1, 1000),
+        /// `threads`.
+        pub threads: u64 = count("threads", "-t: threads, all in one directory", 1, 1).range(1, 64),
+        /// `subdirs`.
+        pub subdirs: u64 = count("subdirs", "-D: subdirectories (0: none)", 0, 0).range(0, 4096),
+        /// `per_subdir`.
+        pub per_subdir: u64 = count(
+            "per_subdir",
+            "-N: files per subdirectory in turn (0: fs_mark's time hash, needs subdirs)",
+            0,
+            0,
+        )
+        .range(0, 1_000_000),
+        /// `write_size`.
+        pub write_size: Bytes = bytes("write_size", "-w: bytes per write() call", 16_384, 16_384, false).range(1, 1 << 20),
+        /// `name_len`.
+        pub name_len: u64 = count("name_len", "-p: bytes per file name", 40, 40).range(1, 128),
+        /// `rand_len`.
+        pub rand_len: u64 = count(
+            "rand_len",
+            "-r: random bytes at the end of each name",
+            24,
+            24,
+        )
+        .range(0, 128),
+        /// `keep`.
+        pub keep: bool = flag("keep", "-k: keep the files after each loop", 0),
+    }
+}
 
 /// Plain `fs_mark` (`--set` parameters).
 pub struct FsMark;
 
 /// The command line plain `fs_mark` runs for `p`.
-pub fn args_of(p: &Params) -> String {
+pub fn args_of(c: &Plain) -> String {
     let mut a = format!(
         "-d test -n {} -s {} -S {} -t {} -w {} -p {} -r {}",
-        p.get("files"),
-        p.get("size"),
-        p.get("sync"),
-        p.get("threads"),
-        p.get("write_size"),
-        p.get("name_len"),
-        p.get("rand_len"),
+        c.files,
+        c.size.get(),
+        c.sync,
+        c.threads,
+        c.write_size.get(),
+        c.name_len,
+        c.rand_len,
     );
-    if p.get("loops") > 1 {
-        a += &format!(" -L {}", p.get("loops"));
+    if c.loops > 1 {
+        a += &format!(" -L {}", c.loops);
     }
-    if p.get("subdirs") > 0 {
-        a += &format!(" -D {}", p.get("subdirs"));
-        if p.get("per_subdir") > 0 {
-            a += &format!(" -N {}", p.get("per_subdir"));
+    if c.subdirs > 0 {
+        a += &format!(" -D {}", c.subdirs);
+        if c.per_subdir > 0 {
+            a += &format!(" -N {}", c.per_subdir);
         }
     }
-    if p.get("keep") == 1 {
+    if c.keep {
         a += " -k";
     }
     a
 }
 
-fn config_of(p: &Params) -> Result<Config, WorkloadError> {
-    args::parse(&args_of(p)).map_err(|e| WorkloadError::Failed(format!("fs_mark: {e}")))
+fn config_of(c: &Plain) -> Result<Config, WorkloadError> {
+    args::parse(&args_of(c)).map_err(|e| WorkloadError::Failed(format!("fs_mark: {e}")))
 }
 
 const SUMMARY: &str = "fs_mark 3.3 file creation: each thread creates -n files of -s bytes \
@@ -116,32 +123,30 @@ const SUMMARY: &str = "fs_mark 3.3 file creation: each thread creates -n files o
      (fs_mark's figure), App Overhead and per-call µs. Or paste fs_mark's own command line: \
      --workload 'fs_mark:-n 1000 -s 4096 -S 1 -L 3' (see docs/src/fs_mark.md).";
 
-impl Workload for FsMark {
+impl TypedWorkload for FsMark {
+    type Settings = Plain;
     fn name(&self) -> &'static str {
         "fs_mark"
     }
     fn summary(&self) -> &'static str {
         SUMMARY
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        &PARAMS
-    }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
-        config_of(p).map(|c| metrics::specs(&c)).unwrap_or_default()
+    fn metrics(&self, c: &Plain) -> Vec<MetricSpec> {
+        config_of(c).map(|c| metrics::specs(&c)).unwrap_or_default()
     }
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        config_of(p).map(drop)
+    fn check(&self, c: &Plain) -> Result<(), WorkloadError> {
+        config_of(c).map(drop)
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        config_of(p)
+    fn needs(&self, c: &Plain) -> super::needs::Needs {
+        config_of(c)
             .map(|c| needs(&c, "files, size, loops and threads"))
             .unwrap_or_default()
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        run_config(ctx, &config_of(p)?)
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Plain) -> Result<(), WorkloadError> {
+        run_config(ctx, &config_of(c)?)
     }
 }
 
@@ -153,48 +158,36 @@ pub struct FsMarkArgs {
     config: Config,
 }
 
-/// Command-line workloads parsed so far.
-static LOADED: Mutex<Vec<&'static FsMarkArgs>> = Mutex::new(Vec::new());
-
 /// Parse `name` (`fs_mark:ARGS`) into its workload, or the one-line refusal (exit 2).
-pub fn load(name: &str) -> Result<&'static dyn Workload, UsageError> {
-    let mut l = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(w) = l.iter().find(|w| w.name == name) {
-        return Ok(*w);
-    }
+pub fn build(name: &str) -> Result<Box<dyn Workload>, UsageError> {
     let text = name.strip_prefix(PREFIX).unwrap_or(name);
     let config = args::parse(text).map_err(|e| UsageError::Invalid(format!("{name}: {e}")))?;
     let summary = format!("fs_mark 3.3 run as `fs_mark {}`", args::canonical(&config));
-    let w: &'static FsMarkArgs = Box::leak(Box::new(FsMarkArgs {
+    Ok(Box::new(FsMarkArgs {
         name: Box::leak(name.to_string().into_boxed_str()),
         summary: Box::leak(summary.into_boxed_str()),
         config,
-    }));
-    l.push(w);
-    Ok(w)
+    }))
 }
 
-impl Workload for FsMarkArgs {
+impl TypedWorkload for FsMarkArgs {
+    type Settings = NoSettings;
     fn name(&self) -> &'static str {
         self.name
     }
     fn summary(&self) -> &'static str {
         self.summary
     }
-    /// Its options are its command line's.
-    fn params(&self) -> &'static [ParamSpec] {
-        &[]
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &NoSettings) -> Vec<MetricSpec> {
         metrics::specs(&self.config)
     }
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
-    fn needs(&self, _: &Params) -> super::needs::Needs {
+    fn needs(&self, _: &NoSettings) -> super::needs::Needs {
         needs(&self.config, "-n, -s, -L and -t in the command line")
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &NoSettings) -> Result<(), WorkloadError> {
         run_config(ctx, &self.config)
     }
 }

@@ -75,7 +75,7 @@ fn a_prefixed_name_is_a_workload_and_a_bad_one_is_refused() {
     let w = crate::workload::find_or_refuse("fs_mark:-n 10 -s 0 -S 0").unwrap();
     assert_eq!(w.name(), "fs_mark:-n 10 -s 0 -S 0");
     let m: Vec<String> = w
-        .metrics(&Params::default())
+        .metrics(&crate::settings::defaults_for(w.params()))
         .into_iter()
         .map(|m| m.name)
         .collect();
@@ -105,18 +105,10 @@ fn a_prefixed_name_is_a_workload_and_a_bad_one_is_refused() {
 
 #[test]
 fn plain_fs_mark_builds_the_same_command_line() {
-    let none = std::collections::BTreeMap::new();
-    let p = Params::resolve(
-        "fs_mark",
-        &PARAMS,
-        crate::params::Scale::Quick,
-        8 << 30,
-        &none,
-    )
-    .unwrap();
+    let p: Plain = crate::settings::defaults();
     let c = parse(&args_of(&p)).unwrap();
     assert_eq!((c.files, c.size, c.sync, c.loops), (1000, 51_200, 1, 1));
-    let bad = Params::from_pairs(&[
+    let bad: Plain = crate::settings::with_pairs(&[
         ("files", 10),
         ("size", 0),
         ("sync", 0),
@@ -129,7 +121,7 @@ fn plain_fs_mark_builds_the_same_command_line() {
         ("rand_len", 8),
         ("keep", 0),
     ]);
-    let e = FsMark.check(&bad).unwrap_err().to_string();
+    let e = TypedWorkload::check(&FsMark, &bad).unwrap_err().to_string();
     assert!(e.contains("-r 8"), "{e}");
 }
 

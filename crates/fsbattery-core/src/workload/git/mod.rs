@@ -17,40 +17,47 @@ mod repo;
 pub use repo::RepoPlan;
 
 use super::app_cmd::{self, CleanEnv};
-use super::{Scratch, Workload, WorkloadCtx};
+use super::{Scratch, WorkloadCtx};
 use crate::dataset::Generated;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::workload::TypedWorkload;
 use std::path::Path;
 
 /// The git workload.
 pub struct Git;
 
-const PARAMS: &[ParamSpec] = &[
-    super::blockio::count(
-        "files",
-        "files created over the generated repository's history",
-        2_000,
-        20_000,
-    )
-    .range(10, 1_000_000),
-    super::blockio::count("commits", "commits in the generated history", 40, 400)
-        .range(10, 100_000),
-    super::blockio::count(
-        "seed",
-        "seed of the repository generator: same seed, same commits",
-        1,
-        1,
-    )
-    .range(0, u64::MAX),
-];
-
-fn plan_of(p: &Params) -> RepoPlan {
-    RepoPlan::new(p.get("files"), p.get("commits"), p.get("seed"))
+crate::settings! {
+    /// git's settings.
+    pub struct Config {
+        /// `files`.
+        pub files: u64 = super::blockio::count(
+            "files",
+            "files created over the generated repository's history",
+            2_000,
+            20_000,
+        )
+        .range(10, 1_000_000),
+        /// `commits`.
+        pub commits: u64 = super::blockio::count("commits", "commits in the generated history", 40, 400)
+            .range(10, 100_000),
+        /// `seed`.
+        pub seed: u64 = super::blockio::count(
+            "seed",
+            "seed of the repository generator: same seed, same commits",
+            1,
+            1,
+        )
+        .range(0, u64::MAX),
+    }
 }
 
-impl Workload for Git {
+fn plan_of(c: &Config) -> RepoPlan {
+    RepoPlan::new(c.files, c.commits, c.seed)
+}
+
+impl TypedWorkload for Git {
+    type Settings = Config;
     fn name(&self) -> &'static str {
         "git"
     }
@@ -58,10 +65,7 @@ impl Workload for Git {
         "git on a generated repository: clone --no-local, checkout between distant commits, \
          status, gc (a CI runner's checkout)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         vec![
             MetricSpec::seconds("clone", "git clone --no-local from the source disk"),
             MetricSpec::seconds("checkout", "git checkout between two distant commits"),
@@ -69,15 +73,10 @@ impl Workload for Git {
             MetricSpec::seconds("gc", "git gc of the clone"),
         ]
     }
-    fn generated(&self, p: &Params) -> Option<Generated> {
-        let plan = plan_of(p);
+    fn generated(&self, c: &Config) -> Option<Generated> {
+        let plan = plan_of(c);
         Some(Generated {
-            name: format!(
-                "git-repo-f{}-c{}-seed{}",
-                p.get("files"),
-                p.get("commits"),
-                p.get("seed")
-            ),
+            name: format!("git-repo-f{}-c{}-seed{}", c.files, c.commits, c.seed),
             make: Box::new(move |dir| repo::make(&plan, dir)),
         })
     }
@@ -94,13 +93,13 @@ impl Workload for Git {
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // The working tree, its packed history (about as large again) and gc's second pack.
-        let files = p.get("files");
+        let files = c.files;
         let tree = super::needs::files_bytes(files, 4096 + 2048);
         super::needs::Needs::space(tree.saturating_mul(3), files * 2, "files")
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
         let store = ctx.datasets().ok_or_else(|| {
             WorkloadError::Failed(
                 "git needs the run's generated repository, but no dataset store was given to \
@@ -108,7 +107,7 @@ impl Workload for Git {
                     .into(),
             )
         })?;
-        let g = self.generated(p).expect("git generates its repository");
+        let g = self.generated(c).expect("git generates its repository");
         let source = store.prepare_generated(&g)?.join("source.git");
         let env = CleanEnv::new()?;
         let scratch = Scratch::create(ctx.root(), "git")?;

@@ -39,83 +39,98 @@
 
 mod stdio;
 
-use super::blockio::{bytes, count, flag};
-use super::io::{self, IoParams};
-use super::{Scratch, Workload, WorkloadCtx};
+use super::blockio::{bytes, count};
+use super::io::{DirectDecl, IoDefaults, IoGroup};
+use super::{Scratch, WorkloadCtx};
 use crate::engine::{
-    check_direct, dio_alignment, run_job, DirectIo, EngineError, EngineSpec, FileMode, Fill,
-    JobSpec, Pattern, Stop,
+    dio_alignment, run_job, EngineError, EngineSpec, FileMode, Fill, JobSpec, Pattern, Stop,
 };
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::{Dim, MetricSpec};
-use crate::params::{ParamSpec, Params, MAX_SIZE};
+use crate::params::MAX_SIZE;
 use crate::units::format_bytes;
+use crate::workload::TypedWorkload;
 use std::path::{Path, PathBuf};
 use stdio::Stream;
 
 /// The iozone workload.
 pub struct Iozone;
 
-const PARAMS: &[ParamSpec] = &[
-    bytes(
-        "size",
-        "size of the test file (iozone -n/-g)",
-        64 << 20,
-        2 << 30,
-        false,
-    )
-    .range(4 << 10, MAX_SIZE),
-    bytes(
-        "min_record",
-        "smallest record size, bytes per call (iozone -y)",
-        8 << 10,
-        8 << 10,
-        false,
-    )
-    .range(512, MAX_RECORD),
-    bytes(
-        "max_record",
-        "largest record size (iozone -q); sizes double from min_record, none beyond size",
-        1 << 20,
-        16 << 20,
-        false,
-    )
-    .range(512, MAX_RECORD),
-    flag(
-        "direct",
-        "true: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
-        1,
-    ),
-    flag(
-        "buffered_fallback",
+crate::settings! {
+    /// iozone's settings (sizes in bytes).
+    pub struct Config {
+        /// Bytes of the file.
+        pub size: u64 = bytes(
+            "size",
+            "size of the test file (iozone -n/-g)",
+            64 << 20,
+            2 << 30,
+            false,
+        )
+        .range(4 << 10, MAX_SIZE),
+        /// Smallest record, bytes.
+        pub min_record: u64 = bytes(
+            "min_record",
+            "smallest record size, bytes per call (iozone -y)",
+            8 << 10,
+            8 << 10,
+            false,
+        )
+        .range(512, MAX_RECORD),
+        /// Largest record, bytes.
+        pub max_record: u64 = bytes(
+            "max_record",
+            "largest record size (iozone -q); sizes double from min_record, none beyond size",
+            1 << 20,
+            16 << 20,
+            false,
+        )
+        .range(512, MAX_RECORD),
+        /// Engine and depth of the engine tests, O_DIRECT.
+        pub io: IoGroup => IO,
+        /// Records between two stride reads.
+        pub stride: u64 = count(
+            "stride",
+            "stride read: records between two reads (iozone -j, default 17)",
+            17,
+            17,
+        )
+        .range(1, 1_000_000),
+        /// Bytes of the stdio tests' user-space buffer.
+        pub stdio_buffer: u64 = bytes(
+            "stdio_buffer",
+            "buffer of the fwrite/fread stream; 0 = one record, as iozone's setvbuf(reclen)",
+            0,
+            0,
+            false,
+        )
+        .range(0, MAX_RECORD),
+    }
+}
+
+/// iozone's IO group: O_DIRECT on (iozone -I), no fill, and the depth under its older name
+/// (`depth` is accepted for it, see `params::ALIASES`).
+const IO: IoDefaults = IoDefaults {
+    direct: Some(DirectDecl {
+        help: "true: O_DIRECT for the engine tests (iozone -I); the stdio tests stay buffered",
+        quick: true,
+        standard: true,
+        words: false,
+    }),
+    buffered_fallback: Some(
         "true: where O_DIRECT fails, run buffered instead of failing (the target \
                record's capabilities.direct_io says which)",
-        0,
     ),
-    io::engine("IO engine of the non-stdio tests"),
-    // Its older name; `depth` is accepted for it (see `params::ALIASES`).
-    io::depth(
+    engine: Some("IO engine of the non-stdio tests"),
+    depth: Some((
         "uring.depth",
         "operations in flight with engine io_uring (iozone itself issues one at a time)",
         1,
-    ),
-    count(
-        "stride",
-        "stride read: records between two reads (iozone -j, default 17)",
-        17,
-        17,
-    )
-    .range(1, 1_000_000),
-    bytes(
-        "stdio_buffer",
-        "buffer of the fwrite/fread stream; 0 = one record, as iozone's setvbuf(reclen)",
-        0,
-        0,
-        false,
-    )
-    .range(0, MAX_RECORD),
-];
+    )),
+    batch: None,
+    fill: None,
+};
 
 /// Order of the blocks an engine test visits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,8 +257,7 @@ const SEED: u64 = 0;
 const MAX_RECORD: u64 = 1 << 30;
 
 /// Record sizes of a run: `min_record` doubling up to `max_record`, none larger than `size`.
-fn records(p: &Params) -> Vec<u64> {
-    let c = Config::of(p);
+fn records(c: &Config) -> Vec<u64> {
     let (size, max) = (c.size, c.max_record);
     let mut out = Vec::new();
     let mut r = c.min_record;
@@ -269,36 +283,8 @@ fn kb_per_s(bytes: u64, secs: f64) -> f64 {
     crate::measure::per_s(bytes as f64 / 1024.0, secs.max(1e-9))
 }
 
-/// iozone's parameters, read once from the resolved [`Params`] (sizes in bytes).
-struct Config {
-    /// Bytes of the file.
-    size: u64,
-    /// Smallest record, bytes.
-    min_record: u64,
-    /// Largest record, bytes.
-    max_record: u64,
-    /// Records between two stride reads.
-    stride: u64,
-    /// Bytes of the stdio tests' user-space buffer.
-    stdio_buffer: u64,
-    /// Engine and depth of the engine tests, O_DIRECT.
-    io: IoParams,
-}
-
-impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            size: p.get("size"),
-            min_record: p.get("min_record"),
-            max_record: p.get("max_record"),
-            stride: p.get("stride"),
-            stdio_buffer: p.get("stdio_buffer"),
-            io: IoParams::of(p),
-        }
-    }
-}
-
-impl Workload for Iozone {
+impl TypedWorkload for Iozone {
+    type Settings = Config;
     /// Iozone drops nothing (its -p purges the CPU cache, not the page cache); -I bypasses it.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -306,14 +292,13 @@ impl Workload for Iozone {
     fn reference(&self) -> &'static str {
         "iozone"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = Config::of(p);
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // The test file and the record-rewrite test's file of one record (max_record at
         // most). Records double from min_record: an aligned min_record aligns them all.
         let bytes = c.size.saturating_add(c.max_record);
         super::needs::Needs::space(bytes, 3, "size and max_record")
-            .engine(p)
-            .direct(p, "false", true, &["min_record"])
+            .engine(&c.io)
+            .direct(&c.io, "false", true, &[("min_record", c.min_record)])
     }
     fn name(&self) -> &'static str {
         "iozone"
@@ -322,11 +307,8 @@ impl Workload for Iozone {
         "iozone's 13 tests (write .. freread) over one SIZE file at record sizes MIN_RECORD.. \
          MAX_RECORD, O_DIRECT, KB/s and CPU per cell (S3)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
-        records(p)
+    fn metrics(&self, c: &Config) -> Vec<MetricSpec> {
+        records(c)
             .into_iter()
             .flat_map(|r| {
                 TESTS.iter().map(move |t| {
@@ -337,35 +319,26 @@ impl Workload for Iozone {
                     );
                     MetricSpec::rate(&metric(t.name, r), "KB/s", &help).point(
                         t.name,
-                        vec![
-                            Dim::bytes("record", r),
-                            Dim::bytes("file", Config::of(p).size),
-                        ],
+                        vec![Dim::bytes("record", r), Dim::bytes("file", c.size)],
                     )
                 })
             })
             .collect()
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        check_params(p, &records(p))
+    fn check(&self, c: &Config) -> Result<(), WorkloadError> {
+        check_params(c, &records(c))
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let records = records(p);
-        check_params(p, &records)?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
+        let records = records(c);
+        check_params(c, &records)?;
         let scratch = Scratch::create(ctx.root(), "iozone")?;
         let dir = scratch.path();
-        let group = IoParams::of(p);
-        let want = group.direct;
-        let probe = if want {
-            check_direct(dir)
-        } else {
-            DirectIo::Supported
-        };
-        let direct = decide_direct(want, group.buffered_fallback, dir, probe)?;
+        // The one O_DIRECT decision every engine-driven workload makes.
+        let direct = c.io.decide_direct("iozone", dir)?.on();
         if direct {
             check_alignment(dir, records[0])?;
         }
-        let setup = Setup::new(&scratch, p, direct)?;
+        let setup = Setup::new(&scratch, c, direct)?;
         for &rec in &records {
             setup.run_record(ctx, rec)?;
         }
@@ -374,8 +347,7 @@ impl Workload for Iozone {
 }
 
 /// Refuse parameters no run can honour, with the fix.
-fn check_params(p: &Params, records: &[u64]) -> Result<(), WorkloadError> {
-    let c = Config::of(p);
+fn check_params(c: &Config, records: &[u64]) -> Result<(), WorkloadError> {
     let bad = |m: String| Err(WorkloadError::Failed(format!("iozone: {m}")));
     let (size, min, max) = (c.size, c.min_record, c.max_record);
     if min < 512 {
@@ -402,26 +374,6 @@ fn check_params(p: &Params, records: &[u64]) -> Result<(), WorkloadError> {
         ));
     }
     Ok(())
-}
-
-/// Whether the engine tests use O_DIRECT, given what the probe of `dir` found.
-fn decide_direct(
-    want: bool,
-    fallback: bool,
-    dir: &Path,
-    probe: DirectIo,
-) -> Result<bool, WorkloadError> {
-    match probe {
-        _ if !want => Ok(false),
-        // tmpfs: accepted but served from memory; the target record says so.
-        DirectIo::Supported | DirectIo::SupportedButCached => Ok(true),
-        DirectIo::Unsupported(_) if fallback => Ok(false),
-        DirectIo::Unsupported(reason) => Err(WorkloadError::Failed(format!(
-            "iozone -I needs O_DIRECT, which {} does not support ({reason}): set \
-             iozone.direct=0, or iozone.buffered_fallback=1 to run buffered where it fails",
-            dir.display()
-        ))),
-    }
 }
 
 /// O_DIRECT moves whole logical blocks: every record (a multiple of the smallest) must be one.
@@ -458,8 +410,7 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(scratch: &Scratch, p: &Params, direct: bool) -> Result<Setup, WorkloadError> {
-        let c = Config::of(p);
+    fn new(scratch: &Scratch, c: &Config, direct: bool) -> Result<Setup, WorkloadError> {
         // Resolved as every engine-driven workload resolves it (a bad value is refused, never
         // replaced by sync).
         let engine = c.io.engine("iozone", Default::default())?;

@@ -4,15 +4,16 @@
 
 use super::*;
 use crate::engine::OffsetGen;
+use crate::engine::{check_direct, DirectIo};
 use crate::model::Sample;
 use crate::params::Scale;
+use crate::settings::Settings;
 use crate::workload::Method;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Size 1 MiB, records 4 KiB..64 KiB, buffered: 5 record sizes × 13 tests in well under 1 s.
-fn tiny(direct: u64) -> Params {
-    Params::from_pairs(&[
+fn tiny(direct: u64) -> Config {
+    crate::settings::with_pairs(&[
         ("size", 1 << 20),
         ("min_record", 4 << 10),
         ("max_record", 64 << 10),
@@ -25,7 +26,7 @@ fn tiny(direct: u64) -> Params {
     ])
 }
 
-fn run_on(target: &Path, p: &Params) -> Result<Vec<(String, Sample)>, WorkloadError> {
+fn run_on(target: &Path, p: &Config) -> Result<Vec<(String, Sample)>, WorkloadError> {
     let mut samples = Vec::new();
     let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
     let mut ctx = WorkloadCtx::new(target, 0, Method::Native, Duration::ZERO, &mut on);
@@ -88,22 +89,13 @@ fn io_uring_engine_runs_where_available() {
     assert_empty(tmp.path());
 }
 
-fn with(p: &Params, key: &str, v: u64) -> Params {
-    let pairs: Vec<(String, u64)> = PARAMS
-        .iter()
-        .map(|s| {
-            (
-                s.name.to_string(),
-                if s.name == key { v } else { p.get(s.name) },
-            )
-        })
-        .collect();
-    let refs: Vec<(&str, u64)> = pairs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    Params::from_pairs(&refs)
+fn with(p: &Config, key: &str, v: u64) -> Config {
+    let mut pairs = p.to_pairs();
+    pairs.push((key, v));
+    crate::settings::with_pairs(&pairs)
 }
 
-fn setup(dir: &Path, p: &Params, direct: bool) -> Setup {
-    let c = Config::of(p);
+fn setup(dir: &Path, c: &Config, direct: bool) -> Setup {
     Setup {
         dir: dir.to_path_buf(),
         file: dir.join("iozone.tmp"),
@@ -183,7 +175,7 @@ fn record_rewrite_rewrites_one_record_once_per_record_of_the_file() {
 
 #[test]
 fn metrics_cover_the_record_sizes_of_each_scale() {
-    let p = |scale| Params::resolve("iozone", PARAMS, scale, 0, &BTreeMap::new()).unwrap();
+    let p = |scale| crate::settings::at_scale::<Config>(scale);
     let quick = Iozone.metrics(&p(Scale::Quick));
     assert_eq!(quick.len(), 8 * 13, "8K..1M");
     let standard = Iozone.metrics(&p(Scale::Standard));
@@ -214,16 +206,17 @@ fn impossible_parameters_are_refused_with_the_fix() {
 fn missing_o_direct_fails_unless_fallback() {
     let dir = Path::new("/mnt/t");
     let no = || DirectIo::Unsupported("EINVAL".into());
-    let e = decide_direct(true, false, dir, no())
-        .unwrap_err()
-        .to_string();
+    let decide = |want, fallback, probe| {
+        crate::workload::io::decide_direct("iozone", want, fallback, dir, probe).map(|d| d.on())
+    };
+    let e = decide(true, false, no()).unwrap_err().to_string();
     assert!(
         e.contains("/mnt/t") && e.contains("buffered_fallback=1"),
         "{e}"
     );
-    assert!(!decide_direct(true, true, dir, no()).unwrap());
-    assert!(!decide_direct(false, false, dir, no()).unwrap());
-    assert!(decide_direct(true, false, dir, DirectIo::SupportedButCached).unwrap());
+    assert!(!decide(true, true, no()).unwrap());
+    assert!(!decide(false, false, no()).unwrap());
+    assert!(decide(true, false, DirectIo::SupportedButCached).unwrap());
 }
 
 #[test]
@@ -251,7 +244,7 @@ fn enospc_reads_as_target_full_with_the_bytes_written() {
 #[ignore = "timing report for the hand-over notes: cargo test -- --ignored --nocapture"]
 fn quick_scale_timing() {
     let tmp = tempfile::tempdir().unwrap();
-    let p = Params::resolve("iozone", PARAMS, Scale::Quick, 0, &BTreeMap::new()).unwrap();
+    let p = crate::settings::at_scale::<Config>(Scale::Quick);
     let t = std::time::Instant::now();
     let samples = run_on(tmp.path(), &p).unwrap();
     eprintln!(

@@ -26,22 +26,25 @@ mod needs;
 mod settings;
 
 use super::fileset::{
-    self, bytes, count, halted, lat_specs, merge_rows, percent, record_lat, should_stop, OpStat,
-    Port, Site, Tally, DEPTH_PARAM, ENGINE_PARAM, MAX_FILES, THREADS_RANGE,
+    self, halted, lat_specs, merge_rows, record_lat, should_stop, OpStat, Port, Site, Tally,
 };
-use super::{poll, Scratch, Workload, WorkloadCtx};
+use super::{poll, Scratch, WorkloadCtx};
 use crate::engine::run_pool;
 use crate::engine::{EngineSpec, OpKind, XorShift};
 use crate::error::WorkloadError;
 use crate::measure::per_s;
 use crate::measure::Timing;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_RUNTIME};
+use crate::params::ParamSpec;
+use crate::settings::Group;
+use crate::workload::TypedWorkload;
+use settings::Settings;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// One filebench personality.
@@ -116,64 +119,9 @@ impl Op {
     }
 }
 
-/// Parameters with a personality's defaults: files and mean size per scale, directory width,
-/// preallocated percent and filebench's thread count (standard scale).
-const fn specs(
-    files: [u64; 2],
-    mean: [u64; 2],
-    dirwidth: u64,
-    prealloc: u64,
-    threads: u64,
-) -> [ParamSpec; 11] {
-    [
-        count("files", "entries in the file set", files[0], files[1]).range(1, MAX_FILES),
-        bytes(
-            "mean_size",
-            "mean file size (gamma distribution, shape 1.5)",
-            mean[0],
-            mean[1],
-        )
-        .range(1, MAX_REQUEST),
-        count("dirwidth", "entries per directory", dirwidth, dirwidth).range(1, MAX_FILES),
-        percent(
-            "prealloc",
-            "percent of the entries created before the timed phase",
-            prealloc,
-        ),
-        count("threads", "threads (0 = one per CPU)", 0, threads)
-            .range(THREADS_RANGE.0, THREADS_RANGE.1),
-        count("runtime", "seconds of the timed phase", 2, 60).range(1, MAX_RUNTIME),
-        bytes(
-            "io_size",
-            "request size of whole-file reads and writes",
-            1 << 20,
-            1 << 20,
-        )
-        .range(1, MAX_REQUEST),
-        bytes(
-            "append_size",
-            "largest append (appends are 1..=APPEND_SIZE bytes)",
-            16 << 10,
-            16 << 10,
-        )
-        .range(1, MAX_REQUEST),
-        ENGINE_PARAM,
-        DEPTH_PARAM,
-        count(
-            "seed",
-            "seed of sizes, appends and the entries made first",
-            1,
-            1,
-        )
-        .range(0, u64::MAX),
-    ]
-}
-
-static FILESERVER_PARAMS: [ParamSpec; 11] =
-    specs([1_000, 10_000], [32 << 10, 128 << 10], 20, 80, 50);
-static VARMAIL_PARAMS: [ParamSpec; 11] =
-    specs([500, 1_000], [16 << 10, 16 << 10], 1_000_000, 80, 16);
-static WEBSERVER_PARAMS: [ParamSpec; 11] = specs([500, 1_000], [16 << 10, 16 << 10], 20, 100, 100);
+static FILESERVER_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
+static VARMAIL_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
+static WEBSERVER_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
 
 impl Kind {
     /// The operation kinds of the flow, in flow order (metric order).
@@ -203,7 +151,8 @@ impl Kind {
     }
 }
 
-impl Workload for Personality {
+impl TypedWorkload for Personality {
+    type Settings = Settings;
     /// Filebench 1.5 drops no page cache after preallocating (fileset.c: F_NOCACHE on macOS only).
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -211,14 +160,14 @@ impl Workload for Personality {
     fn reference(&self) -> &'static str {
         "filebench"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, s: &Settings) -> super::needs::Needs {
         use self::needs::{needs, Flow};
         let flow = match self.kind {
             Kind::Fileserver => Flow::Fileserver,
             Kind::Varmail => Flow::Varmail,
             Kind::Webserver => Flow::Webserver,
         };
-        needs(flow, &settings::Settings::of(p)).engine(p)
+        needs(flow, s).engine(&s.io)
     }
     fn name(&self) -> &'static str {
         match self.kind {
@@ -253,13 +202,14 @@ impl Workload for Personality {
         }
     }
     fn params(&self) -> &'static [ParamSpec] {
-        match self.kind {
-            Kind::Fileserver => &FILESERVER_PARAMS,
-            Kind::Varmail => &VARMAIL_PARAMS,
-            Kind::Webserver => &WEBSERVER_PARAMS,
-        }
+        let (specs, defaults) = match self.kind {
+            Kind::Fileserver => (&FILESERVER_SPECS, settings::FILESERVER),
+            Kind::Varmail => (&VARMAIL_SPECS, settings::VARMAIL),
+            Kind::Webserver => (&WEBSERVER_SPECS, settings::WEBSERVER),
+        };
+        specs.get_or_init(|| <Settings as Group>::specs(&defaults))
     }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Settings) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate("ops", "ops/s", "operations (every flowop) per second"),
             MetricSpec::rate("mbps", "MB/s", "bytes read and written per second"),
@@ -275,11 +225,11 @@ impl Workload for Personality {
         }
         m
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        Config::new(self.kind, p).map(drop)
+    fn check(&self, s: &Settings) -> Result<(), WorkloadError> {
+        Config::new(self.kind, s).map(drop)
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let cfg = Config::new(self.kind, p)?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &Settings) -> Result<(), WorkloadError> {
+        let cfg = Config::new(self.kind, s)?;
         let scratch = Scratch::create(ctx.root(), self.name())?;
         let tally = Tally::default();
         let set = Fileset::new(scratch.join("set"), &cfg);
@@ -309,8 +259,7 @@ struct Config {
 }
 
 impl Config {
-    fn new(kind: Kind, p: &Params) -> Result<Config, WorkloadError> {
-        let s = settings::Settings::of(p);
+    fn new(kind: Kind, s: &Settings) -> Result<Config, WorkloadError> {
         let files = s.files;
         if files == 0 || files > u64::from(u32::MAX) || s.io_size == 0 {
             return Err(WorkloadError::Failed(format!(

@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 const ALL: [&Personality; 3] = [&FILESERVER, &VARMAIL, &WEBSERVER];
 
 /// Quick-scale parameters of `w`, made small, with `threads`.
-fn small(w: &Personality, threads: u64) -> Params {
+fn small(w: &Personality, threads: u64) -> Settings {
     small_with(w, threads, &[])
 }
 
 /// [`small`] with some parameters set otherwise.
-fn small_with(w: &Personality, threads: u64, set: &[(&str, u64)]) -> Params {
+fn small_with(w: &Personality, threads: u64, set: &[(&str, u64)]) -> Settings {
     let mut p: BTreeMap<String, u64> = w
         .params()
         .iter()
@@ -32,10 +32,10 @@ fn small_with(w: &Personality, threads: u64, set: &[(&str, u64)]) -> Params {
         p.insert(k.into(), v);
     }
     let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    Params::from_pairs(&pairs)
+    crate::settings::with_pairs(&pairs)
 }
 
-fn run(w: &Personality, dir: &Path, p: &Params) -> Result<BTreeMap<String, f64>, WorkloadError> {
+fn run(w: &Personality, dir: &Path, p: &Settings) -> Result<BTreeMap<String, f64>, WorkloadError> {
     let mut got = BTreeMap::new();
     let mut on = |m: &str, s: Sample| {
         got.insert(m.to_string(), s.value);
@@ -200,6 +200,6 @@ fn io_uring_runs_where_available() {
     }
     p.insert("runtime".into(), 1);
     let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    let got = run(&VARMAIL, tmp.path(), &Params::from_pairs(&pairs)).unwrap();
+    let got = run(&VARMAIL, tmp.path(), &crate::settings::with_pairs(&pairs)).unwrap();
     assert!(got["fsync_ops"] > 0.0);
 }

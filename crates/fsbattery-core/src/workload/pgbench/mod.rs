@@ -24,10 +24,11 @@ pub(crate) mod server;
 pub use record::set_workdir;
 
 use super::specs::count;
-use super::{Scratch, Workload, WorkloadCtx};
+use super::{Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamSpec, Params, MAX_RUNTIME};
+use crate::params::MAX_RUNTIME;
+use crate::workload::TypedWorkload;
 use server::{Account, Server};
 use std::path::Path;
 use std::time::Duration;
@@ -35,31 +36,40 @@ use std::time::Duration;
 /// The pgbench workload.
 pub struct Pgbench;
 
-const PARAMS: &[ParamSpec] = &[
-    count(
-        "scale",
-        "pgbench -i -s: scale factor (100,000 accounts, about 15 MiB, each)",
-        1,
-        10,
-    )
-    .range(1, 10_000),
-    count("clients", "pgbench -c: concurrent clients", 4, 8).range(1, 1000),
-    count(
-        "threads",
-        "pgbench -j: client threads (at most clients)",
-        2,
-        2,
-    )
-    .range(1, 1000),
-    count("runtime", "pgbench -T: seconds of the timed run", 10, 60).range(1, MAX_RUNTIME),
-    count(
-        "shared_buffers",
-        "PostgreSQL's shared_buffers in MiB",
-        128,
-        128,
-    )
-    .range(16, 1 << 20),
-];
+crate::settings! {
+    /// pgbench's settings.
+    #[derive(Copy)]
+    pub struct Config {
+        /// `scale`.
+        pub scale: u64 = count(
+            "scale",
+            "pgbench -i -s: scale factor (100,000 accounts, about 15 MiB, each)",
+            1,
+            10,
+        )
+        .range(1, 10_000),
+        /// `clients`.
+        pub clients: u64 = count("clients", "pgbench -c: concurrent clients", 4, 8).range(1, 1000),
+        /// `threads`.
+        pub threads: u64 = count(
+            "threads",
+            "pgbench -j: client threads (at most clients)",
+            2,
+            2,
+        )
+        .range(1, 1000),
+        /// `runtime`.
+        pub runtime: u64 = count("runtime", "pgbench -T: seconds of the timed run", 10, 60).range(1, MAX_RUNTIME),
+        /// `shared_buffers`.
+        pub shared_buffers: u64 = count(
+            "shared_buffers",
+            "PostgreSQL's shared_buffers in MiB",
+            128,
+            128,
+        )
+        .range(16, 1 << 20),
+    }
+}
 
 /// Latency statistics from the log, metric suffix and what it is.
 const LATENCY: [(&str, &str); 4] = [
@@ -69,27 +79,7 @@ const LATENCY: [(&str, &str); 4] = [
     ("max", "maximum"),
 ];
 
-/// The parameters, read once.
-#[derive(Debug, Clone, Copy)]
-struct Config {
-    scale: u64,
-    clients: u64,
-    threads: u64,
-    runtime: u64,
-    shared_buffers: u64,
-}
-
 impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            scale: p.get("scale"),
-            clients: p.get("clients"),
-            threads: p.get("threads"),
-            runtime: p.get("runtime"),
-            shared_buffers: p.get("shared_buffers"),
-        }
-    }
-
     /// The postgresql.conf lines fsbattery writes (the port and socket directory, which
     /// differ per cell, are added by the server).
     fn settings(&self) -> String {
@@ -103,7 +93,8 @@ impl Config {
     }
 }
 
-impl Workload for Pgbench {
+impl TypedWorkload for Pgbench {
+    type Settings = Config;
     fn name(&self) -> &'static str {
         "pgbench"
     }
@@ -111,9 +102,6 @@ impl Workload for Pgbench {
         "PostgreSQL with pgbench: initdb on the target, a private server, pgbench -i -s N then \
          -c -j -T TPC-B-like transactions; TPS and latency percentiles (server stopped and \
          removed after each cell)"
-    }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
     }
     /// pgbench does nothing to the page cache between initialising and running.
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -147,8 +135,7 @@ impl Workload for Pgbench {
             .is_none()
             .then(|| format!("{} does not run", bin.join("postgres").display()))
     }
-    fn software(&self, p: &Params) -> Vec<(String, String)> {
-        let c = Config::of(p);
+    fn software(&self, c: &Config) -> Vec<(String, String)> {
         let version = server::bin_dir()
             .ok()
             .and_then(|b| server::version(&b))
@@ -165,8 +152,7 @@ impl Workload for Pgbench {
             ),
         ]
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = Config::of(p);
+    fn check(&self, c: &Config) -> Result<(), WorkloadError> {
         if c.threads > c.clients {
             return Err(WorkloadError::Failed(format!(
                 "pgbench.threads={} exceeds pgbench.clients={}: pgbench refuses more threads \
@@ -176,8 +162,7 @@ impl Workload for Pgbench {
         }
         Ok(())
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = Config::of(p);
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // A cluster is about 40 MiB; each scale step 15 MiB of tables and indexes; the WAL
         // grows to max_wal_size (1 GiB) under a long run, 80 MiB (min_wal_size) at least.
         let mib = 1 << 20;
@@ -185,7 +170,7 @@ impl Workload for Pgbench {
         let peak = floor + (8 * c.scale).min(1024) * mib + 80 * mib;
         super::needs::Needs::space(peak, 2000, "scale").uncertain(floor)
     }
-    fn metrics(&self, _p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate(
                 "tps",
@@ -214,13 +199,11 @@ impl Workload for Pgbench {
         }
         m
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        p.within(self.name(), PARAMS)
-            .map_err(|e| WorkloadError::Failed(e.to_string()))?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
+        crate::settings::within(self.name(), c)?;
         if let Some(why) = self.unavailable() {
             return Err(WorkloadError::Failed(why));
         }
-        let c = Config::of(p);
         let bin = server::bin_dir().map_err(WorkloadError::Failed)?;
         let account = Account::lookup().map_err(WorkloadError::Failed)?;
         // Dropped in reverse: the server is stopped, then its files removed, then its record
@@ -344,9 +327,8 @@ fn check_socket_path(pg: &Server) -> Result<(), WorkloadError> {
 mod tests {
     use super::*;
 
-    fn quick() -> Params {
-        let v: Vec<(&str, u64)> = PARAMS.iter().map(|s| (s.name, s.quick)).collect();
-        Params::from_pairs(&v)
+    fn quick() -> Config {
+        crate::settings::defaults()
     }
 
     #[test]
@@ -356,12 +338,11 @@ mod tests {
         let conf = &s.iter().find(|(n, _)| n == "postgresql.conf").unwrap().1;
         assert!(conf.contains("listen_addresses = ''"), "{conf}");
         assert!(conf.contains("shared_buffers = 128MB"), "{conf}");
-        let mut bad: Vec<(&str, u64)> = PARAMS.iter().map(|s| (s.name, s.quick)).collect();
-        bad.iter_mut().find(|(n, _)| *n == "threads").unwrap().1 = 9;
-        let e = Pgbench
-            .check(&Params::from_pairs(&bad))
-            .unwrap_err()
-            .to_string();
+        let bad = Config {
+            threads: 9,
+            ..quick()
+        };
+        let e = Pgbench.check(&bad).unwrap_err().to_string();
         assert!(e.contains("threads <= clients"), "{e}");
     }
 }

@@ -34,78 +34,108 @@ use super::fileset::{count, Tally, MAX_FILES};
 mod mt;
 mod run;
 
-use super::{Scratch, Workload, WorkloadCtx};
+use super::{Scratch, WorkloadCtx};
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params, MAX_REQUEST};
+use crate::params::{ParamSpec, MAX_REQUEST};
+use crate::settings::Group;
+use crate::workload::TypedWorkload;
 use run::session;
+use std::sync::OnceLock;
 
 /// One PostMark registry entry: the plain tool defaults, or one of S4's three runs.
 pub struct Postmark {
     name: &'static str,
     summary: &'static str,
-    params: &'static [ParamSpec],
+    defaults: Defaults,
+    /// Its specs, made from `defaults` on first use.
+    specs: &'static OnceLock<Vec<ParamSpec>>,
 }
 
-/// Parameters with the given defaults (files and transactions per scale, subdirectories).
-const fn specs(files: [u64; 2], transactions: [u64; 2], subdirs: u64) -> [ParamSpec; 8] {
-    [
-        count(
+/// What differs between the entries: files and transactions per scale, subdirectories.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults {
+    files: [u64; 2],
+    transactions: [u64; 2],
+    subdirs: u64,
+}
+
+const CLASSIC: Defaults = Defaults {
+    files: [500, 500],
+    transactions: [500, 500],
+    subdirs: 0,
+};
+const fn s4(subdirs: u64) -> Defaults {
+    Defaults {
+        files: [2_000, 10_000],
+        transactions: [5_000, 10_000],
+        subdirs,
+    }
+}
+
+crate::settings! {
+    /// PostMark's settings.
+    pub struct Config(d: Defaults = CLASSIC) {
+        /// Files created before the transactions.
+        pub files: u64 = count(
             "files",
             "files created before the transactions",
-            files[0],
-            files[1],
+            d.files[0],
+            d.files[1],
         )
         .range(1, MAX_FILES),
-        count(
+        /// Transactions run.
+        pub transactions: u64 = count(
             "transactions",
             "transactions run",
-            transactions[0],
-            transactions[1],
+            d.transactions[0],
+            d.transactions[1],
         ),
-        count("size_low", "smallest file created, bytes", 500, 500).range(1, MAX_REQUEST),
-        count(
+        /// Smallest file created, bytes.
+        pub low: u64 =
+            count("size_low", "smallest file created, bytes", 500, 500).range(1, MAX_REQUEST),
+        /// Largest file size, bytes.
+        pub high: u64 = count(
             "size_high",
             "largest file size (creates and appends), bytes",
             10_000,
             10_000,
         )
         .range(1, MAX_REQUEST),
-        count(
+        /// Subdirectories the files are spread over.
+        pub subdirs: u64 = count(
             "subdirs",
             "subdirectories the files are spread over (0 or 1: one directory)",
-            subdirs,
-            subdirs,
+            d.subdirs,
+            d.subdirs,
         )
         .range(0, MAX_FILES),
-        count(
+        /// Chance in 10 that a transaction reads.
+        pub bias_read: u64 = count(
             "bias_read",
             "chance in 10 that a transaction reads rather than appends",
             5,
             5,
         )
         .range(0, 10),
-        count(
+        /// Chance in 10 that a transaction creates.
+        pub bias_create: u64 = count(
             "bias_create",
             "chance in 10 that a transaction creates rather than deletes",
             5,
             5,
         )
         .range(0, 10),
-        count(
+        /// Seed of sizes and choices.
+        pub seed: u64 = count(
             "seed",
             "seed of sizes and choices (PostMark's default: 42)",
             42,
             42,
         )
         .range(0, u32::MAX as u64),
-    ]
+    }
 }
-
-static CLASSIC: [ParamSpec; 8] = specs([500, 500], [500, 500], 0);
-static S4_1: [ParamSpec; 8] = specs([2_000, 10_000], [5_000, 10_000], 1);
-static S4_10: [ParamSpec; 8] = specs([2_000, 10_000], [5_000, 10_000], 10);
-static S4_100: [ParamSpec; 8] = specs([2_000, 10_000], [5_000, 10_000], 100);
 
 /// PostMark's flow, for every entry's listing (a macro: `concat!` takes literals only).
 macro_rules! flow {
@@ -122,6 +152,11 @@ macro_rules! flow {
     };
 }
 
+static CLASSIC_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
+static S4_1_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
+static S4_10_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
+static S4_100_SPECS: OnceLock<Vec<ParamSpec>> = OnceLock::new();
+
 /// `postmark`: PostMark 1.53's own defaults.
 pub const POSTMARK: Postmark = Postmark {
     name: "postmark",
@@ -130,7 +165,8 @@ pub const POSTMARK: Postmark = Postmark {
          500..10,000 B in one directory, 500 transactions, seed 42).",
         flow!()
     ),
-    params: &CLASSIC,
+    defaults: CLASSIC,
+    specs: &CLASSIC_SPECS,
 };
 
 /// `postmark-1`: S4's "postmark 1" (one directory).
@@ -142,7 +178,8 @@ pub const POSTMARK_1: Postmark = Postmark {
          (S4's '1, 10, 100' read as subdirectories: see workload/postmark/mod.rs).",
         flow!()
     ),
-    params: &S4_1,
+    defaults: s4(1),
+    specs: &S4_1_SPECS,
 };
 
 /// `postmark-10`: S4's "postmark 10" (ten subdirectories).
@@ -153,7 +190,8 @@ pub const POSTMARK_10: Postmark = Postmark {
          10,000 transactions at standard scale.",
         flow!()
     ),
-    params: &S4_10,
+    defaults: s4(10),
+    specs: &S4_10_SPECS,
 };
 
 /// `postmark-100`: S4's "postmark 100" (a hundred subdirectories).
@@ -164,13 +202,14 @@ pub const POSTMARK_100: Postmark = Postmark {
          and 10,000 transactions at standard scale.",
         flow!()
     ),
-    params: &S4_100,
+    defaults: s4(100),
+    specs: &S4_100_SPECS,
 };
 
-impl Workload for Postmark {
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = Config::read(p);
-        let n = peak_of(&c);
+impl TypedWorkload for Postmark {
+    type Settings = Config;
+    fn needs(&self, c: &Config) -> super::needs::Needs {
+        let n = peak_of(c);
         let inodes = n.files.saturating_add(c.subdirs) + 2;
         // The FILES files made first are certain, each of at least SIZE_LOW bytes.
         let floor = super::needs::files_bytes(c.files, c.low);
@@ -184,7 +223,8 @@ impl Workload for Postmark {
         self.summary
     }
     fn params(&self) -> &'static [ParamSpec] {
-        self.params
+        self.specs
+            .get_or_init(|| <Config as Group>::specs(&self.defaults))
     }
     /// PostMark does nothing to the cache between its phases.
     fn tool_cache(&self) -> crate::cache::ToolCache {
@@ -193,7 +233,7 @@ impl Workload for Postmark {
     fn reference(&self) -> &'static str {
         "PostMark 1.53"
     }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         let files = |n: &str, h: &str| MetricSpec::rate(n, "files/s", h);
         vec![
             MetricSpec::rate(
@@ -232,11 +272,11 @@ impl Workload for Postmark {
             ),
         ]
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        Config::new(self.name, p).map(drop)
+    fn check(&self, c: &Config) -> Result<(), WorkloadError> {
+        Config::new(self.name, c).map(drop)
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let cfg = Config::new(self.name, p)?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
+        let cfg = Config::new(self.name, c)?;
         let scratch = Scratch::create(ctx.root(), self.name)?;
         let tally = Tally::default();
         for d in 0..cfg.dirs() {
@@ -248,46 +288,18 @@ impl Workload for Postmark {
     }
 }
 
-/// Parameters, resolved.
-pub(super) struct Config {
-    pub files: u64,
-    pub transactions: u64,
-    pub low: u64,
-    pub high: u64,
-    pub subdirs: u64,
-    pub bias_read: u64,
-    pub bias_create: u64,
-    pub seed: u64,
-}
-
 impl Config {
-    /// The values as given, before any check (sizing a plan reads them too).
-    fn read(p: &Params) -> Config {
-        Config {
-            files: p.get("files"),
-            transactions: p.get("transactions"),
-            low: p.get("size_low"),
-            high: p.get("size_high"),
-            subdirs: p.get("subdirs"),
-            bias_read: p.get("bias_read"),
-            bias_create: p.get("bias_create"),
-            seed: p.get("seed"),
-        }
-    }
-
-    fn new(name: &str, p: &Params) -> Result<Config, WorkloadError> {
-        let c = Config::read(p);
+    /// The settings, checked: ranges (again, for values that were not resolved from text) and
+    /// size_low ≤ size_high.
+    fn new(name: &str, c: &Config) -> Result<Config, WorkloadError> {
         let (low, high) = (c.low, c.high);
-        // Ranges are the specs' data (checked again here for values built without them).
-        let specs = super::find(name).map_or(&[][..], |w| w.params());
-        p.within(name, specs)
-            .map_err(|e| WorkloadError::Failed(e.to_string()))?;
+        crate::settings::within(name, c)?;
         if low > high {
             return Err(WorkloadError::Failed(format!(
                 "{name}: size_low {low} must be at most size_high {high}"
             )));
         }
-        Ok(c)
+        Ok(c.clone())
     }
 
     /// Subdirectories made: none for 0 or 1, as PostMark.
@@ -346,10 +358,10 @@ fn peak_of(cfg: &Config) -> Peak {
     }
 }
 
-/// [`peak_of`] the parameters `p` (tests).
+/// [`peak_of`] the settings `c` (tests).
 #[cfg(test)]
-fn expected_peak(p: &Params) -> Peak {
-    peak_of(&Config::read(p))
+fn expected_peak(c: &Config) -> Peak {
+    peak_of(c)
 }
 
 #[cfg(test)]
@@ -362,15 +374,10 @@ mod tests {
     use std::time::Duration;
 
     /// Quick-scale parameters of `w` with `overrides`.
-    pub(in crate::workload) fn params(w: &Postmark, overrides: &[(&str, u64)]) -> Params {
-        let mut p: BTreeMap<String, u64> = w
-            .params
-            .iter()
-            .map(|s| (s.name.to_string(), s.quick))
-            .collect();
-        p.extend(overrides.iter().map(|(k, v)| (k.to_string(), *v)));
-        let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        Params::from_pairs(&pairs)
+    pub(in crate::workload) fn params(w: &Postmark, overrides: &[(&str, u64)]) -> Config {
+        let mut pairs: Vec<(&str, u64)> = w.params().iter().map(|s| (s.name, s.quick)).collect();
+        pairs.extend_from_slice(overrides);
+        crate::settings::with_pairs(&pairs)
     }
 
     #[test]

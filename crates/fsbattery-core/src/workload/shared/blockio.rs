@@ -14,13 +14,13 @@
 //! - Sizes are whole chunks: callers round down (and fail when not even one chunk fits).
 
 use crate::engine::{
-    check_direct, dio_alignment, BufferPool, Completion, DirectIo, Driver, Engine, EngineError,
-    EngineSpec, Fill, OpKind, Transfer, UringOptions,
+    dio_alignment, BufferPool, Completion, Driver, Engine, EngineError, EngineSpec, Fill, OpKind,
+    Transfer, UringOptions,
 };
 use crate::error::{is_full, IoContext, WorkloadError};
 use crate::measure::{per_s, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+
 use std::fs::OpenOptions;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -34,21 +34,7 @@ pub(in crate::workload) use super::specs::{
 };
 
 // The shared IO group is declared in `io`; these are its names as the workloads know them.
-pub(in crate::workload) use super::io::{
-    direct, fill, IoParams, BUFFERED_FALLBACK, COMPRESS_PCT, FILL_RANDOM, FILL_ZEROS,
-};
-
-/// `engine` of the block workloads.
-pub(in crate::workload) const ENGINE: ParamSpec = super::io::engine(
-    "IO engine: sync (pread/pwrite, one operation at a time), io_uring, or null (no I/O: \
-     fsbattery's own cost)",
-);
-/// `depth` of the block workloads: operations in flight.
-pub(in crate::workload) const DEPTH: ParamSpec = super::io::depth(
-    "depth",
-    "io_uring operations in flight per thread (the sync engine always has 1)",
-    8,
-);
+pub(in crate::workload) use super::io::{FillKind, IoDefaults, IoGroup};
 
 /// How a workload moves its bytes, resolved from its parameters and its directory.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,31 +50,22 @@ pub(in crate::workload) struct IoSettings {
 }
 
 impl IoSettings {
-    /// Resolve `engine`, `depth`, `fill`, `compress_pct`, `direct` and `buffered_fallback`,
-    /// probing O_DIRECT in `dir` when it is asked for.
-    pub fn resolve(workload: &str, p: &Params, dir: &Path) -> Result<IoSettings, WorkloadError> {
-        let group = IoParams::of(p);
-        let mut io = IoSettings {
-            engine: group.engine(workload, UringOptions::default())?,
-            fill: group.fill(workload)?,
-            direct: group.direct,
-            fell_back: false,
-        };
-        if io.direct {
-            if let DirectIo::Unsupported(reason) = check_direct(dir) {
-                if !group.buffered_fallback {
-                    return Err(WorkloadError::Failed(format!(
-                        "{workload}: O_DIRECT is not supported in {}: {reason}; set \
-                         {workload}.direct=0, or {workload}.buffered_fallback=1 to run buffered \
-                         (recorded as direct_used=0)",
-                        dir.display()
-                    )));
-                }
-                io.direct = false;
-                io.fell_back = true;
-            }
-        }
-        Ok(io)
+    /// Resolve the group's engine, depth, fill and O_DIRECT, probing O_DIRECT in `dir` when
+    /// it is asked for (the one decision, [`IoGroup::decide_direct`]).
+    pub fn resolve(
+        workload: &str,
+        group: &IoGroup,
+        dir: &Path,
+    ) -> Result<IoSettings, WorkloadError> {
+        let engine = group.engine(workload, UringOptions::default())?;
+        let fill = group.fill(workload)?;
+        let decided = group.decide_direct(workload, dir)?;
+        Ok(IoSettings {
+            engine,
+            fill,
+            direct: decided.on(),
+            fell_back: decided == super::io::Direct::FellBack,
+        })
     }
 
     /// The same settings without O_DIRECT (phases that lay files out through the cache).
@@ -102,8 +79,8 @@ impl IoSettings {
 
 /// The `direct_used` metric, declared when a fallback to buffered IO is allowed (the only case
 /// in which it can be 0).
-pub(in crate::workload) fn direct_metric(p: &Params) -> Option<MetricSpec> {
-    IoParams::of(p).may_fall_back().then(|| {
+pub(in crate::workload) fn direct_metric(group: &IoGroup) -> Option<MetricSpec> {
+    group.may_fall_back().then(|| {
         MetricSpec::rate(
             "direct_used",
             "flag",
@@ -114,8 +91,12 @@ pub(in crate::workload) fn direct_metric(p: &Params) -> Option<MetricSpec> {
 }
 
 /// Record `direct_used` if [`direct_metric`] declared it.
-pub(in crate::workload) fn record_direct(ctx: &mut WorkloadCtx<'_>, p: &Params, io: &IoSettings) {
-    if direct_metric(p).is_some() {
+pub(in crate::workload) fn record_direct(
+    ctx: &mut WorkloadCtx<'_>,
+    group: &IoGroup,
+    io: &IoSettings,
+) {
+    if direct_metric(group).is_some() {
         let none = Timing {
             elapsed_s: 0.0,
             user_s: 0.0,
@@ -420,27 +401,24 @@ pub(in crate::workload) fn whole_chunks(
 #[cfg(test)]
 pub(in crate::workload) mod testutil {
     use crate::model::Sample;
-    use crate::params::Params;
-    use crate::workload::{Method, Workload, WorkloadCtx};
+    use crate::workload::{Method, WorkloadCtx};
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    /// `defaults` with `over` replacing or adding values.
-    pub fn params(defaults: &[(&str, u64)], over: &[(&str, u64)]) -> Params {
-        let mut v: Vec<(&str, u64)> = defaults.to_vec();
-        for &(k, x) in over {
-            match v.iter_mut().find(|(n, _)| *n == k) {
-                Some(e) => e.1 = x,
-                None => v.push((k, x)),
-            }
-        }
-        Params::from_pairs(&v)
+    /// The quick defaults of `S` with `defaults`, then `over`, laid over them.
+    pub fn settings_of<S: crate::settings::Settings>(
+        defaults: &[(&str, u64)],
+        over: &[(&str, u64)],
+    ) -> S {
+        let all: Vec<(&str, u64)> = defaults.iter().chain(over).copied().collect();
+        crate::settings::with_pairs(&all)
     }
 
-    /// Run `w` natively once in a fresh tempdir; the error is the workload's message.
-    pub fn run_native(
-        w: &dyn Workload,
-        p: &Params,
+    /// Run `w` natively once in a fresh tempdir with settings `s`; the error is the
+    /// workload's message.
+    pub fn run_typed<W: crate::workload::TypedWorkload>(
+        w: &W,
+        s: &W::Settings,
     ) -> Result<(Vec<(String, Sample)>, tempfile::TempDir), String> {
         let tmp = tempfile::tempdir().unwrap();
         let mut samples = Vec::new();
@@ -452,12 +430,12 @@ pub(in crate::workload) mod testutil {
             std::time::Duration::ZERO,
             &mut on,
         );
-        let res = w.run(&mut ctx, p);
+        let res = w.run(&mut ctx, s);
         drop(ctx);
         assert_clean(tmp.path());
         res.map_err(|e| e.to_string())?;
         let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
-        let want: Vec<String> = w.metrics(p).into_iter().map(|m| m.name).collect();
+        let want: Vec<String> = w.metrics(s).into_iter().map(|m| m.name).collect();
         assert_eq!(names, want, "every declared metric once, in order");
         Ok((samples, tmp))
     }

@@ -43,18 +43,6 @@ pub(in crate::workload) const fn bytes(
     super::blockio::bytes(name, help, quick, standard, false)
 }
 
-/// The `engine` parameter of the file-set workloads (sync at every scale).
-pub(in crate::workload) const ENGINE_PARAM: ParamSpec = super::io::engine(
-    "IO engine: sync (pread/pwrite), io_uring, or null (no I/O: fsbattery's own cost)",
-);
-
-/// The `depth` parameter of the file-set workloads: chunks of one transfer in flight.
-pub(in crate::workload) const DEPTH_PARAM: ParamSpec = super::io::depth(
-    "depth",
-    "io_uring: chunks of one transfer in flight (the sync engine always has one)",
-    1,
-);
-
 /// The `threads` parameter's range: 0 (one per CPU) to [`MAX_THREADS`].
 pub(in crate::workload) const THREADS_RANGE: (u64, u64) = (0, MAX_THREADS);
 
@@ -71,7 +59,7 @@ pub(in crate::workload) fn threads(n: u64) -> usize {
 /// and close a file per operation would pay an extra system call per open and close instead.
 pub(in crate::workload) fn engine_spec(
     workload: &str,
-    io: &super::io::IoParams,
+    io: &super::io::IoGroup,
     register_files: bool,
 ) -> Result<EngineSpec, WorkloadError> {
     io.engine(

@@ -8,7 +8,7 @@
 
 use crate::error::WorkloadError;
 use crate::model::Sample;
-use crate::params::{Params, Scale};
+use crate::params::Scale;
 use crate::targets::{self, Target, TargetOptions};
 use crate::workload::{find, Method, WorkloadCtx};
 use std::collections::BTreeMap;
@@ -16,17 +16,17 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Parameters of `name` at quick scale with `over` (values as on the command line).
-fn params(name: &str, over: &[(&str, &str)]) -> Params {
+/// The values of `name` at quick scale with `over` (as on the command line).
+fn params(name: &str, over: &[(&str, &str)]) -> crate::settings::Resolved {
     let w = find(name).unwrap_or_else(|| panic!("{name} is registered"));
     let o: BTreeMap<String, String> = over
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    Params::resolve(name, w.params(), Scale::Quick, 0, &o).unwrap()
+    crate::settings::resolve(name, w.params(), Scale::Quick, 0, &o).unwrap()
 }
 
-fn run(name: &str, root: &Path, p: &Params) -> Result<(), WorkloadError> {
+fn run(name: &str, root: &Path, p: &crate::settings::Resolved) -> Result<(), WorkloadError> {
     let mut on = |_: &str, _: Sample| {};
     let mut ctx = WorkloadCtx::new(root, 0, Method::Native, Duration::ZERO, &mut on);
     find(name).unwrap().run(&mut ctx, p)

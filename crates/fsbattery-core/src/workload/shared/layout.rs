@@ -13,59 +13,85 @@
 
 use super::specs::{choice, flag};
 use crate::error::{IoContext, WorkloadError};
-use crate::params::{ParamSpec, Params};
+use crate::params::ParamSpec;
+use crate::settings::{Choice, Group, Raw, Setting};
 use crate::workload::WorkloadCtx;
 use std::path::{Path, PathBuf};
 
-/// `layout`'s names: file per process, or shared (one directory / one file).
-pub const LAYOUTS: &[&str] = &["fpp", "shared"];
+crate::choice! {
+    /// Which `layout` a workload's settings name.
+    pub enum LayoutKind {
+        /// Each rank in its own directory (IOR `-F`, mdtest `-u`).
+        Fpp = "fpp",
+        /// All ranks in one directory / one file.
+        Shared = "shared",
+    }
+}
 
 /// The `layout` parameter.
-pub const LAYOUT_PARAM: ParamSpec = choice(
+const LAYOUT_PARAM: ParamSpec = choice(
     "layout",
     "under MPI: fpp = each rank in its own directory (IOR -F, mdtest -u); shared = all \
            ranks in one directory / one file, transfers interleaved by rank (IOR without -F)",
-    LAYOUTS,
+    LayoutKind::NAMES,
     0,
     0,
 );
 
 /// The `reorder` parameter.
-pub const REORDER_PARAM: ParamSpec = flag(
+const REORDER_PARAM: ParamSpec = flag(
     "reorder",
     "under MPI: read back what the next rank wrote (IOR -C), not this rank's own data",
     0,
 );
 
-/// Which `layout` a workload's parameters name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LayoutKind {
-    /// Each rank in its own directory (IOR `-F`, mdtest `-u`).
-    Fpp,
-    /// All ranks in one directory / one file.
-    Shared,
+/// Which members of the layout group a workload declares.
+#[derive(Debug, Clone, Copy)]
+pub enum LayoutDefaults {
+    /// `layout` only.
+    Layout,
+    /// `layout` and `reorder`.
+    WithReorder,
 }
 
-/// The `layout` and `reorder` parameters, read once from the resolved [`Params`]. A member
-/// the workload does not declare holds the value that changes nothing: a file (directory) per
-/// process, no reorder.
+/// The `layout` and `reorder` settings, flattened into a workload's settings
+/// (`layout: LayoutSettings => LayoutDefaults::Layout`). A member the workload does not
+/// declare holds the value that changes nothing: a file (directory) per process, no reorder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LayoutParams {
+pub struct LayoutSettings {
     /// The layout asked for.
     pub kind: LayoutKind,
     /// Reads take the next rank's data (IOR `-C`).
     pub reorder: bool,
 }
 
-impl LayoutParams {
-    /// The values `p` holds.
-    pub fn of(p: &Params) -> LayoutParams {
-        LayoutParams {
-            kind: match p.value("layout") {
-                Some(1) => LayoutKind::Shared,
-                _ => LayoutKind::Fpp,
-            },
-            reorder: p.value("reorder") == Some(1),
+impl Default for LayoutSettings {
+    fn default() -> Self {
+        LayoutSettings {
+            kind: LayoutKind::Fpp,
+            reorder: false,
+        }
+    }
+}
+
+impl Group for LayoutSettings {
+    type Defaults = LayoutDefaults;
+    fn specs(d: &LayoutDefaults) -> Vec<ParamSpec> {
+        match d {
+            LayoutDefaults::Layout => vec![LAYOUT_PARAM],
+            LayoutDefaults::WithReorder => vec![LAYOUT_PARAM, REORDER_PARAM],
+        }
+    }
+    fn decode(_: &LayoutDefaults, r: &Raw<'_>) -> Result<Self, String> {
+        Ok(LayoutSettings {
+            kind: r.member(&["layout"], LayoutKind::Fpp)?,
+            reorder: r.member(&["reorder"], false)?,
+        })
+    }
+    fn encode(&self, d: &LayoutDefaults, out: &mut Vec<(&'static str, u64)>) {
+        out.push(("layout", self.kind.to_raw()));
+        if let LayoutDefaults::WithReorder = d {
+            out.push(("reorder", self.reorder.to_raw()));
         }
     }
 }
@@ -85,7 +111,7 @@ pub struct Layout {
 
 impl Layout {
     /// The layout `lp` asks for, as this rank of `ctx`'s ranks.
-    pub fn of(ctx: &WorkloadCtx<'_>, lp: &LayoutParams) -> Layout {
+    pub fn of(ctx: &WorkloadCtx<'_>, lp: &LayoutSettings) -> Layout {
         let (rank, ranks) = ctx.ranks();
         Layout {
             rank,
@@ -127,7 +153,7 @@ impl Layout {
 /// parameter's name and value.
 pub fn check_shared(
     workload: &str,
-    lp: &LayoutParams,
+    lp: &LayoutSettings,
     (size, s): (&str, u64),
     (transfer, t): (&str, u64),
 ) -> Result<(), WorkloadError> {
@@ -241,18 +267,16 @@ mod tests {
 
     #[test]
     fn a_shared_file_needs_whole_transfers() {
-        let check = |size, layout| {
-            let p = Params::from_pairs(&[("layout", layout)]);
-            check_shared(
-                "stream",
-                &LayoutParams::of(&p),
-                ("size", size),
-                ("block", 4096),
-            )
+        let check = |size, kind| {
+            let lp = LayoutSettings {
+                kind,
+                reorder: false,
+            };
+            check_shared("stream", &lp, ("size", size), ("block", 4096))
         };
-        assert!(check(8192, 1).is_ok());
-        let e = check(8000, 1).unwrap_err();
+        assert!(check(8192, LayoutKind::Shared).is_ok());
+        let e = check(8000, LayoutKind::Shared).unwrap_err();
         assert!(e.to_string().contains("multiple of stream.block"), "{e}");
-        assert!(check(8000, 0).is_ok());
+        assert!(check(8000, LayoutKind::Fpp).is_ok());
     }
 }

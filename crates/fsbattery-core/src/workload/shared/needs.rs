@@ -13,7 +13,6 @@
 //! second line of defence (a made filesystem may differ from its prediction), never the first.
 
 use crate::model::Capabilities;
-use crate::params::Params;
 use crate::units::format_bytes;
 
 /// How a job-file workload's name starts (`fio:FILE`); `workload::fio` re-exports it.
@@ -77,29 +76,28 @@ impl Needs {
         }
     }
 
-    /// The same with io_uring when `p`'s `engine` names it.
-    pub fn engine(self, p: &Params) -> Needs {
+    /// The same with io_uring when the group's engine is built on it.
+    pub(in crate::workload) fn engine(self, io: &super::io::IoGroup) -> Needs {
         Needs {
-            uring: super::io::IoParams::of(p).uses_uring(),
+            uring: io.uses_uring(),
             ..self
         }
     }
 
-    /// The same with O_DIRECT when `p`'s `direct` is on (turned off by the value `off`),
-    /// moving transfers of `sizes`; `fallback` reads `buffered_fallback` when the workload has
-    /// it.
-    pub fn direct(
+    /// The same with O_DIRECT when the group's `direct` is on (turned off by the value `off`),
+    /// moving transfers of `sizes` (each named by its parameter); `fallback` reads
+    /// `buffered_fallback` when the workload has it.
+    pub(in crate::workload) fn direct(
         self,
-        p: &Params,
+        io: &super::io::IoGroup,
         off: &'static str,
         fallback: bool,
-        sizes: &[&'static str],
+        sizes: &[(&'static str, u64)],
     ) -> Needs {
-        let io = super::io::IoParams::of(p);
         let direct = io.direct.then(|| Direct {
             fallback: fallback.then_some(io.buffered_fallback),
             off,
-            sizes: sizes.iter().map(|s| (*s, p.get(s))).collect(),
+            sizes: sizes.to_vec(),
         });
         Needs { direct, ..self }
     }

@@ -98,7 +98,7 @@ impl Db {
         let mode: String = conn
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .map_err(sql(&p, "read journal_mode"))?;
-        let want = super::JOURNALS[c.journal as usize];
+        let want = crate::settings::Choice::name(c.journal);
         if !mode.eq_ignore_ascii_case(want) {
             return Err(WorkloadError::Failed(format!(
                 "sqlite: journal_mode={want} refused on {p} (SQLite kept {mode}): use \

@@ -19,59 +19,88 @@
 mod mix;
 
 use super::specs::{choice, count};
-use super::{Scratch, Workload, WorkloadCtx};
+use super::{Scratch, WorkloadCtx};
 use crate::error::WorkloadError;
 use crate::model::{MetricSpec, Stat};
-use crate::params::{ParamSpec, Params, MAX_RUNTIME};
+use crate::params::MAX_RUNTIME;
+use crate::settings::Choice;
+use crate::workload::TypedWorkload;
 
 /// The sqlite workload.
 pub struct Sqlite;
 
-/// `journal` choices, as SQLite's `PRAGMA journal_mode` names them.
-const JOURNALS: &[&str] = &["wal", "delete"];
-/// `synchronous` choices, as `PRAGMA synchronous` names them.
-const SYNCS: &[&str] = &["full", "normal"];
+crate::choice! {
+    /// `journal`, as SQLite's `PRAGMA journal_mode` names it.
+    pub enum Journal {
+        /// The write-ahead log.
+        Wal = "wal",
+        /// The rollback journal (SQLite's default).
+        Delete = "delete",
+    }
+}
 
-const PARAMS: &[ParamSpec] = &[
-    choice(
-        "journal",
-        "journal mode: wal (write-ahead log) or delete (the rollback journal, SQLite's default)",
-        JOURNALS,
-        0,
-        0,
-    ),
-    choice(
-        "synchronous",
-        "PRAGMA synchronous: full (fsync at every commit) or normal (WAL: at checkpoints only)",
-        SYNCS,
-        0,
-        0,
-    ),
-    count(
-        "rows",
-        "rows in the table before the transactions",
-        10_000,
-        100_000,
-    )
-    .range(1, 100_000_000),
-    count(
-        "transactions",
-        "transactions to run (fewer if runtime ends first)",
-        2_000,
-        20_000,
-    )
-    .range(1, 100_000_000),
-    count("ops", "operations per transaction (rows touched)", 10, 10).range(1, 10_000),
-    count(
-        "runtime",
-        "most seconds of transactions (stops earlier after `transactions`)",
-        20,
-        120,
-    )
-    .range(1, MAX_RUNTIME),
-    count("payload", "bytes of each row's payload", 100, 100).range(1, 1 << 20),
-    count("seed", "seed of the operation mix", 1, 1).range(0, u64::MAX),
-];
+crate::choice! {
+    /// `synchronous`, as `PRAGMA synchronous` names it.
+    pub enum Synchronous {
+        /// fsync at every commit.
+        Full = "full",
+        /// WAL: fsync at checkpoints only.
+        Normal = "normal",
+    }
+}
+
+crate::settings! {
+    /// sqlite's settings.
+    #[derive(Copy)]
+    pub struct Config {
+        /// `journal`.
+        pub journal: Journal = choice(
+            "journal",
+            "journal mode: wal (write-ahead log) or delete (the rollback journal, SQLite's default)",
+            Journal::NAMES,
+            0,
+            0,
+        ),
+        /// `synchronous`.
+        pub synchronous: Synchronous = choice(
+            "synchronous",
+            "PRAGMA synchronous: full (fsync at every commit) or normal (WAL: at checkpoints only)",
+            Synchronous::NAMES,
+            0,
+            0,
+        ),
+        /// `rows`.
+        pub rows: u64 = count(
+            "rows",
+            "rows in the table before the transactions",
+            10_000,
+            100_000,
+        )
+        .range(1, 100_000_000),
+        /// `transactions`.
+        pub transactions: u64 = count(
+            "transactions",
+            "transactions to run (fewer if runtime ends first)",
+            2_000,
+            20_000,
+        )
+        .range(1, 100_000_000),
+        /// `ops`.
+        pub ops: u64 = count("ops", "operations per transaction (rows touched)", 10, 10).range(1, 10_000),
+        /// `runtime`.
+        pub runtime: u64 = count(
+            "runtime",
+            "most seconds of transactions (stops earlier after `transactions`)",
+            20,
+            120,
+        )
+        .range(1, MAX_RUNTIME),
+        /// `payload`.
+        pub payload: u64 = count("payload", "bytes of each row's payload", 100, 100).range(1, 1 << 20),
+        /// `seed`.
+        pub seed: u64 = count("seed", "seed of the operation mix", 1, 1).range(0, u64::MAX),
+    }
+}
 
 /// The commit-latency statistics recorded, metric suffix and what it is.
 const COMMIT_STATS: [(&str, &str); 5] = [
@@ -82,40 +111,12 @@ const COMMIT_STATS: [(&str, &str); 5] = [
     ("max", "maximum"),
 ];
 
-/// The parameters, read once.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Config {
-    /// Index into [`JOURNALS`].
-    pub journal: u64,
-    /// Index into [`SYNCS`].
-    pub synchronous: u64,
-    pub rows: u64,
-    pub transactions: u64,
-    pub ops: u64,
-    pub runtime: u64,
-    pub payload: u64,
-    pub seed: u64,
-}
-
 impl Config {
-    fn of(p: &Params) -> Config {
-        Config {
-            journal: p.get("journal"),
-            synchronous: p.get("synchronous"),
-            rows: p.get("rows"),
-            transactions: p.get("transactions"),
-            ops: p.get("ops"),
-            runtime: p.get("runtime"),
-            payload: p.get("payload"),
-            seed: p.get("seed"),
-        }
-    }
-
     /// The PRAGMAs that set the modes, in the order they are applied.
     fn pragmas(&self) -> String {
         format!(
             "PRAGMA journal_mode={}; PRAGMA synchronous={};",
-            JOURNALS[self.journal as usize], SYNCS[self.synchronous as usize]
+            self.journal, self.synchronous
         )
     }
 
@@ -126,7 +127,8 @@ impl Config {
     }
 }
 
-impl Workload for Sqlite {
+impl TypedWorkload for Sqlite {
+    type Settings = Config;
     fn name(&self) -> &'static str {
         "sqlite"
     }
@@ -135,22 +137,18 @@ impl Workload for Sqlite {
          NORMAL): inserts, indexed point reads, updates and range scans; transactions/s and \
          commit latency percentiles"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
     /// SQLite does nothing to the page cache: the database is read warm as an application
     /// finds it after populating.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
     }
-    fn software(&self, _p: &Params) -> Vec<(String, String)> {
+    fn software(&self, _: &Config) -> Vec<(String, String)> {
         vec![(
             "SQLite".into(),
             format!("{} (built in)", rusqlite::version()),
         )]
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
-        let c = Config::of(p);
+    fn needs(&self, c: &Config) -> super::needs::Needs {
         // A row costs its payload, its key and index entries and page slack: about 2x the
         // payload plus 40 bytes; the WAL or journal holds at most a few transactions' pages
         // beyond a checkpoint (SQLite checkpoints every 1000 pages: 4 MiB).
@@ -159,7 +157,7 @@ impl Workload for Sqlite {
         super::needs::Needs::space(data, 4, "rows, transactions, ops, payload")
             .uncertain(c.rows.saturating_mul(c.payload))
     }
-    fn metrics(&self, _p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Config) -> Vec<MetricSpec> {
         let mut m = vec![
             MetricSpec::rate("tps", "tx/s", "transactions per second (commits included)"),
             MetricSpec::seconds(
@@ -178,10 +176,8 @@ impl Workload for Sqlite {
         }
         m
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        p.within(self.name(), PARAMS)
-            .map_err(|e| WorkloadError::Failed(e.to_string()))?;
-        let c = Config::of(p);
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, c: &Config) -> Result<(), WorkloadError> {
+        crate::settings::within(self.name(), c)?;
         let scratch = Scratch::create(ctx.root(), "sqlite")?;
         let path = scratch.join("bench.db");
         let seed = c.seed ^ u64::from(ctx.repeat()).wrapping_mul(0x9e37_79b9_7f4a_7c15);

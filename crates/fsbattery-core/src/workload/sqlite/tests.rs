@@ -2,11 +2,10 @@
 //! percentiles, the very operations the mix promises, nothing left behind.
 
 use super::*;
-use crate::workload::blockio::testutil::{params, run_native, values};
+use crate::workload::blockio::testutil::{run_typed as run_native, settings_of, values};
 
-fn quick(over: &[(&str, u64)]) -> Params {
-    let defaults: Vec<(&str, u64)> = PARAMS.iter().map(|s| (s.name, s.quick)).collect();
-    params(&defaults, over)
+fn quick(over: &[(&str, u64)]) -> Config {
+    settings_of(&[], over)
 }
 
 #[test]
@@ -44,7 +43,7 @@ fn the_mix_is_thirty_forty_twenty_ten() {
 fn transactions_change_the_table_as_the_mix_says() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("t.db");
-    let c = Config::of(&quick(&[("rows", 300), ("transactions", 200), ("ops", 10)]));
+    let c = quick(&[("rows", 300), ("transactions", 200), ("ops", 10)]);
     let mut db = mix::Db::open(&path, &c).unwrap();
     db.populate(7).unwrap();
     let run = db.transactions(7).unwrap();
@@ -73,7 +72,7 @@ fn the_modes_are_the_ones_asked_for() {
     for (journal, want) in [(0, "wal"), (1, "delete")] {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("m.db");
-        let c = Config::of(&quick(&[("journal", journal), ("synchronous", 1)]));
+        let c = quick(&[("journal", journal), ("synchronous", 1)]);
         let db = mix::Db::open(&path, &c).unwrap();
         db.close().unwrap();
         let conn = rusqlite::Connection::open(&path).unwrap();
@@ -89,11 +88,7 @@ fn the_modes_are_the_ones_asked_for() {
 #[test]
 fn runtime_stops_the_transactions_early() {
     let tmp = tempfile::tempdir().unwrap();
-    let c = Config::of(&quick(&[
-        ("rows", 100),
-        ("transactions", 100_000_000),
-        ("runtime", 1),
-    ]));
+    let c = quick(&[("rows", 100), ("transactions", 100_000_000), ("runtime", 1)]);
     let mut db = mix::Db::open(&tmp.path().join("r.db"), &c).unwrap();
     db.populate(1).unwrap();
     let t0 = std::time::Instant::now();

@@ -9,12 +9,14 @@
 mod ranks;
 
 use super::blockio::bytes;
-use super::io::SizeBlock;
-use super::{command, poll, Method, Scratch, Workload, WorkloadCtx};
+use super::layout::{LayoutDefaults, LayoutSettings};
+use super::{command, poll, Method, Scratch, WorkloadCtx};
 use crate::error::{IoContext, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params, MAX_REQUEST, MAX_SIZE};
+use crate::params::{MAX_REQUEST, MAX_SIZE};
+use crate::settings::Bytes;
+use crate::workload::TypedWorkload;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -22,21 +24,28 @@ use std::path::Path;
 /// The stream workload.
 pub struct Stream;
 
-const PARAMS: &[ParamSpec] = &[
-    bytes("size", "size of the big file", 64 << 20, 1 << 30, true).range(4 << 10, MAX_SIZE),
-    bytes(
-        "block",
-        "bytes per read(2)/write(2) call",
-        1 << 20,
-        1 << 20,
-        false,
-    )
-    .range(1, MAX_REQUEST),
-    super::layout::LAYOUT_PARAM,
-    super::layout::REORDER_PARAM,
-];
+crate::settings! {
+    /// stream's settings.
+    pub struct StreamSettings {
+        /// Bytes of the big file.
+        pub size: Bytes =
+            bytes("size", "size of the big file", 64 << 20, 1 << 30, true).range(4 << 10, MAX_SIZE),
+        /// Bytes per call.
+        pub block: Bytes = bytes(
+            "block",
+            "bytes per read(2)/write(2) call",
+            1 << 20,
+            1 << 20,
+            false,
+        )
+        .range(1, MAX_REQUEST),
+        /// Where MPI ranks put the file.
+        pub layout: LayoutSettings => LayoutDefaults::WithReorder,
+    }
+}
 
-impl Workload for Stream {
+impl TypedWorkload for Stream {
+    type Settings = StreamSettings;
     /// Dd, cp and cat drop nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -44,16 +53,16 @@ impl Workload for Stream {
     fn reference(&self) -> &'static str {
         "dd, cp, cat"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, s: &StreamSettings) -> super::needs::Needs {
         // The file and its copy.
-        super::needs::Needs::space(SizeBlock::of(p).size.saturating_mul(2), 3, "size")
+        super::needs::Needs::space(s.size.get().saturating_mul(2), 3, "size")
     }
     fn commands(&self) -> &'static [&'static str] {
         &["dd", "cp", "sync", "cat"]
     }
-    fn check(&self, p: &Params) -> Result<(), WorkloadError> {
-        let c = SizeBlock::of(p);
-        super::layout::check_shared("stream", &c.layout, ("size", c.size), ("block", c.block))
+    fn check(&self, s: &StreamSettings) -> Result<(), WorkloadError> {
+        let (size, block) = (("size", s.size.get()), ("block", s.block.get()));
+        super::layout::check_shared("stream", &s.layout, size, block)
     }
     fn name(&self) -> &'static str {
         "stream"
@@ -66,10 +75,7 @@ impl Workload for Stream {
         "create a SIZE file from zeros, copy it on the same filesystem, cat it to /dev/null \
          (S1 013, 014, 021)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &StreamSettings) -> Vec<MetricSpec> {
         vec![
             MetricSpec::seconds(
                 "create",
@@ -92,14 +98,13 @@ impl Workload for Stream {
             MetricSpec::seconds("read", "read the file to nowhere (cat > /dev/null)"),
         ]
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let c = SizeBlock::of(p);
-        let (size, block) = (c.size, c.block.max(1) as usize);
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &StreamSettings) -> Result<(), WorkloadError> {
+        let (size, block) = (s.size.get(), s.block.get().max(1) as usize);
         let scratch = Scratch::create(ctx.root(), "stream")?;
         let (src, dst) = (scratch.join("bigfile"), scratch.join("bigfile.copy"));
         let mut buf = vec![0u8; block];
 
-        let layout = super::layout::Layout::of(ctx, &c.layout);
+        let layout = super::layout::Layout::of(ctx, &s.layout);
         if layout.ranks > 1 && (layout.shared || layout.reorder) {
             if ctx.method() == Method::Commands {
                 return Err(WorkloadError::Failed(

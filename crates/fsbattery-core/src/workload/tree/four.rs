@@ -10,38 +10,35 @@
 //! untimed after its phase.
 
 use super::{
-    case_hint, dataset_of, kernel_param, mkdir, probe, remove_file, scale_div_param, source,
-    verify, Ops, SEED_PARAM,
+    case_hint, mkdir, probe, remove_file, source, verify, Ops, SourceDefaults, TreeSource,
 };
 use crate::dataset::DatasetSpec;
 use crate::error::WorkloadError;
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
-use crate::workload::{Scratch, Workload, WorkloadCtx};
+use crate::workload::TypedWorkload;
+use crate::workload::{Scratch, WorkloadCtx};
 
 /// The tree4 workload.
 pub struct Tree4;
 
-const PARAMS: &[ParamSpec] = &[
-    kernel_param(
-        "kernel tree profile: 2637 = 2.6.37 (S2), 2614 = 2.6.14.4, 2622 = 2.6.22.5",
-        2637,
-    ),
-    scale_div_param(
-        "divide each copy's files, directories and bytes by this (1 = the real tree)",
-        32,
-    ),
-    SEED_PARAM,
-    crate::workload::blockio::count(
-        "copies",
-        "copies of the tree in the tarball, in data1/ … dataN/ (S2: 4)",
-        4,
-        4,
-    )
-    .range(1, 100),
-];
+crate::settings! {
+    /// tree4's settings.
+    pub struct Tree4Settings {
+        /// The kernel trees it works on.
+        pub source: TreeSource => SourceDefaults {
+            kernel_help: "kernel tree profile: 2637 = 2.6.37 (S2), 2614 = 2.6.14.4, 2622 = \
+                          2.6.22.5",
+            kernel: 2637,
+            scale_div_help: "divide each copy's files, directories and bytes by this (1 = the \
+                             real tree)",
+            quick_div: 32,
+            copies: true,
+        },
+    }
+}
 
-impl Workload for Tree4 {
+impl TypedWorkload for Tree4 {
+    type Settings = Tree4Settings;
     /// Tar, cpio and rm drop nothing (S2's 20 s cpio of 1.7 GB is only possible warm).
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -49,15 +46,15 @@ impl Workload for Tree4 {
     fn reference(&self) -> &'static str {
         "tar, cpio, rm"
     }
-    fn needs(&self, p: &Params) -> crate::workload::needs::Needs {
+    fn needs(&self, s: &Tree4Settings) -> crate::workload::needs::Needs {
         // The trees and their cpio archive.
-        super::tree_needs(&self.dataset(p).expect("tree4 has a dataset"), 2)
+        super::tree_needs(&s.source.dataset(), 2)
     }
     fn commands(&self) -> &'static [&'static str] {
         super::cmd::TOOLS
     }
-    fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
-        Some(dataset_of(p))
+    fn dataset(&self, s: &Tree4Settings) -> Option<DatasetSpec> {
+        Some(s.source.dataset())
     }
     fn name(&self) -> &'static str {
         "tree4"
@@ -65,10 +62,7 @@ impl Workload for Tree4 {
     fn summary(&self) -> &'static str {
         "extract a tar of four kernel trees (data1..data4), cpio them, remove them (S2)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Tree4Settings) -> Vec<MetricSpec> {
         vec![
             MetricSpec::seconds(
                 "untar4",
@@ -81,8 +75,8 @@ impl Workload for Tree4 {
             MetricSpec::seconds("remove4", "remove the four trees (rm -rf)"),
         ]
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let ds = source(ctx, &self.dataset(p).expect("tree4 has a dataset"))?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &Tree4Settings) -> Result<(), WorkloadError> {
+        let ds = source(ctx, &s.source.dataset())?;
         let ops = Ops::new(ctx.method())?;
         let scratch = Scratch::create(ctx.root(), "tree4")?;
         let stores = probe(&scratch)?;
@@ -110,8 +104,8 @@ mod tests {
     use crate::dataset::DatasetSpecExt;
     use crate::workload::Method;
 
-    fn tiny() -> Params {
-        Params::from_pairs(&[
+    fn tiny() -> Tree4Settings {
+        crate::settings::with_pairs(&[
             ("kernel", 2637),
             ("scale_div", 256),
             ("seed", 1),

@@ -22,11 +22,13 @@ mod ops;
 
 pub(super) use four::Tree4;
 
-use super::{Method, Scratch, Workload, WorkloadCtx};
+use super::{Method, Scratch, WorkloadCtx};
 use crate::dataset::{Comparison, DatasetSpec, SourceDataset, Stores, StoresProbe};
 use crate::error::{IoContext, WorkloadError};
 use crate::model::MetricSpec;
-use crate::params::{ParamSpec, Params};
+use crate::params::ParamSpec;
+use crate::settings::{Group, Raw};
+use crate::workload::TypedWorkload;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,62 +38,124 @@ pub struct Tree;
 /// How many times `tarball_copy10` copies the tarball (S1 012).
 const TARBALL_COPIES: u32 = 10;
 
-const PARAMS: &[ParamSpec] = &[
-    kernel_param(
-        "kernel tree profile: 2614 = 2.6.14.4 (S1), 2622 = 2.6.22.5 (S4), 2637 = 2.6.37 (S2)",
-        2614,
-    ),
-    scale_div_param(
-        "divide the tree's files, directories and bytes by this (1 = the real tree)",
-        16,
-    ),
-    SEED_PARAM,
-    // The phases a seed did not run can be left out (S1 ran no cpio; S4 neither copied the
-    // tarball back, nor ran cpio -o, removed the tree or copied the tarball ten times).
-    super::blockio::flag("tarball_out", "run tarball_out (S1 008)", 1),
-    super::blockio::flag("cpio", "run cpio, the tree as a newc archive (S2's row)", 1),
-    super::blockio::flag("remove_tree", "run remove_tree (S1 011)", 1),
-    super::blockio::flag("tarball_copy10", "run tarball_copy10 (S1 012)", 1),
-];
-
-/// The `kernel` parameter: a kernel tree profile, `default` at every scale.
-const fn kernel_param(help: &'static str, default: u64) -> ParamSpec {
-    super::blockio::count("kernel", help, default, default).range(2614, 2637)
+crate::settings! {
+    /// tree's settings.
+    pub struct TreeSettings {
+        /// The kernel tree it works on.
+        pub source: TreeSource => SourceDefaults {
+            kernel_help: "kernel tree profile: 2614 = 2.6.14.4 (S1), 2622 = 2.6.22.5 (S4), 2637 = \
+                          2.6.37 (S2)",
+            kernel: 2614,
+            scale_div_help: "divide the tree's files, directories and bytes by this (1 = the real \
+                             tree)",
+            quick_div: 16,
+            copies: false,
+        },
+        // The phases a seed did not run can be left out (S1 ran no cpio; S4 neither copied the
+        // tarball back, nor ran cpio -o, removed the tree or copied the tarball ten times).
+        /// Run tarball_out.
+        pub tarball_out: bool = super::blockio::flag("tarball_out", "run tarball_out (S1 008)", 1),
+        /// Run cpio.
+        pub cpio: bool =
+            super::blockio::flag("cpio", "run cpio, the tree as a newc archive (S2's row)", 1),
+        /// Run remove_tree.
+        pub remove_tree: bool = super::blockio::flag("remove_tree", "run remove_tree (S1 011)", 1),
+        /// Run tarball_copy10.
+        pub tarball_copy10: bool =
+            super::blockio::flag("tarball_copy10", "run tarball_copy10 (S1 012)", 1),
+    }
 }
 
-/// The `scale_div` parameter: `quick` at quick scale, the real tree (1) otherwise.
-const fn scale_div_param(help: &'static str, quick: u64) -> ParamSpec {
-    super::blockio::count("scale_div", help, quick, 1).range(1, 1_000_000)
+/// What a tree workload states about its source tree: the defaults and help of `kernel` and
+/// `scale_div`, and whether it has `copies` (tree4).
+#[derive(Debug, Clone, Copy)]
+pub struct SourceDefaults {
+    /// Help of `kernel`.
+    pub kernel_help: &'static str,
+    /// Default kernel profile, every scale.
+    pub kernel: u64,
+    /// Help of `scale_div`.
+    pub scale_div_help: &'static str,
+    /// `scale_div` at quick scale (the real tree, 1, otherwise).
+    pub quick_div: u64,
+    /// Whether it declares `copies`.
+    pub copies: bool,
 }
 
-/// The `seed` parameter of the tree generator.
-const SEED_PARAM: ParamSpec = super::blockio::count(
-    "seed",
-    "seed of the tree generator: same seed, same tree, same content hash",
-    1,
-    1,
-)
-.range(0, u64::MAX);
+/// The source tree of a tree workload (`kernel`, `scale_div`, `seed`, and `copies` where
+/// declared): the dataset it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeSource(DatasetSpec);
 
-/// The dataset a tree workload's parameters name, read once from the resolved [`Params`]:
-/// `copies` of the tree where the workload declares it (tree4), else one.
-fn dataset_of(p: &Params) -> DatasetSpec {
-    DatasetSpec {
-        kernel: p.get("kernel"),
-        scale_div: p.get("scale_div"),
-        seed: p.get("seed"),
-        copies: p
-            .value("copies")
-            .map_or(1, |n| u32::try_from(n).unwrap_or(u32::MAX)),
+impl TreeSource {
+    /// The dataset: `copies` of the tree where the workload declares it (tree4), else one.
+    pub fn dataset(&self) -> DatasetSpec {
+        self.0
+    }
+}
+
+impl Group for TreeSource {
+    type Defaults = SourceDefaults;
+    fn specs(d: &SourceDefaults) -> Vec<ParamSpec> {
+        let count = super::blockio::count;
+        let mut v = vec![
+            count("kernel", d.kernel_help, d.kernel, d.kernel).range(2614, 2637),
+            count("scale_div", d.scale_div_help, d.quick_div, 1).range(1, 1_000_000),
+            count(
+                "seed",
+                "seed of the tree generator: same seed, same tree, same content hash",
+                1,
+                1,
+            )
+            .range(0, u64::MAX),
+        ];
+        if d.copies {
+            v.push(
+                count(
+                    "copies",
+                    "copies of the tree in the tarball, in data1/ … dataN/ (S2: 4)",
+                    4,
+                    4,
+                )
+                .range(1, 100),
+            );
+        }
+        v
+    }
+    fn decode(_: &SourceDefaults, r: &Raw<'_>) -> Result<Self, String> {
+        Ok(TreeSource(DatasetSpec {
+            kernel: r.field("kernel")?,
+            scale_div: r.field("scale_div")?,
+            seed: r.field("seed")?,
+            copies: r.member(&["copies"], 1u32)?,
+        }))
+    }
+    fn encode(&self, d: &SourceDefaults, out: &mut Vec<(&'static str, u64)>) {
+        let ds = &self.0;
+        out.extend([
+            ("kernel", ds.kernel),
+            ("scale_div", ds.scale_div),
+            ("seed", ds.seed),
+        ]);
+        if d.copies {
+            out.push(("copies", u64::from(ds.copies)));
+        }
     }
 }
 
 /// The phases that run only when their flag (a parameter of the same name) is on.
+#[cfg(test)]
 const OPTIONAL: [&str; 4] = ["tarball_out", "cpio", "remove_tree", "tarball_copy10"];
 
-/// Whether `phase` runs with `p` (every phase not in [`OPTIONAL`] always runs).
-fn runs(p: &Params, phase: &str) -> bool {
-    !OPTIONAL.contains(&phase) || p.get(phase) != 0
+/// Whether `phase` runs with `s` (every phase without a flag always runs).
+fn runs(s: &TreeSettings, phase: &str) -> bool {
+    match phase {
+        "tarball_out" => s.tarball_out,
+        "cpio" => s.cpio,
+        "remove_tree" => s.remove_tree,
+        "tarball_copy10" => s.tarball_copy10,
+        _ => true,
+    }
 }
 
 /// What a tree workload holds: `held` times its dataset (the copies of the tree together, or
@@ -111,7 +175,8 @@ pub(super) fn tree_needs(spec: &DatasetSpec, held: u64) -> super::needs::Needs {
     super::needs::Needs::space(bytes.saturating_mul(held), inodes, "kernel and scale_div")
 }
 
-impl Workload for Tree {
+impl TypedWorkload for Tree {
+    type Settings = TreeSettings;
     /// Cp, tar, cpio and rm drop nothing.
     fn tool_cache(&self) -> crate::cache::ToolCache {
         crate::cache::ToolCache::Nothing
@@ -119,15 +184,15 @@ impl Workload for Tree {
     fn reference(&self) -> &'static str {
         "tar, cpio, cp, rm"
     }
-    fn needs(&self, p: &Params) -> super::needs::Needs {
+    fn needs(&self, s: &TreeSettings) -> super::needs::Needs {
         // The tarball with the tree and its copy (11 tarballs at the end weigh about as much).
-        tree_needs(&self.dataset(p).expect("tree has a dataset"), 11)
+        tree_needs(&s.source.dataset(), 11)
     }
     fn commands(&self) -> &'static [&'static str] {
         cmd::TOOLS
     }
-    fn dataset(&self, p: &Params) -> Option<DatasetSpec> {
-        Some(dataset_of(p))
+    fn dataset(&self, s: &TreeSettings) -> Option<DatasetSpec> {
+        Some(s.source.dataset())
     }
     fn name(&self) -> &'static str {
         "tree"
@@ -136,10 +201,7 @@ impl Workload for Tree {
         "kernel tarball in/out, untar, tar, cpio, copy and remove the tree, copy the tarball 10 \
          times (S1 007-012, 020; S4; S2 cpio)"
     }
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-    fn metrics(&self, p: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, s: &TreeSettings) -> Vec<MetricSpec> {
         let all = vec![
             MetricSpec::seconds(
                 "tarball_in",
@@ -171,29 +233,29 @@ impl Workload for Tree {
                 "copy the tarball 10 times on the target (cp)",
             ),
         ];
-        all.into_iter().filter(|m| runs(p, &m.name)).collect()
+        all.into_iter().filter(|m| runs(s, &m.name)).collect()
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, p: &Params) -> Result<(), WorkloadError> {
-        let ds = source(ctx, &self.dataset(p).expect("tree has a dataset"))?;
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, s: &TreeSettings) -> Result<(), WorkloadError> {
+        let ds = source(ctx, &s.source.dataset())?;
         let ops = Ops::new(ctx.method())?;
         let scratch = Scratch::create(ctx.root(), "tree")?;
         let stores = probe(&scratch)?;
         let tarball = scratch.join("linux.tar");
-        tarball_in_out(ctx, ops, &ds, &scratch, &tarball, runs(p, "tarball_out"))?;
+        tarball_in_out(ctx, ops, &ds, &scratch, &tarball, runs(s, "tarball_out"))?;
         let tree = scratch.join("tree");
         mkdir(&tree)?;
         ctx.timed("untar", &[scratch.path()], || {
             ops.untar(&tarball, &tree).map_err(|e| case_hint(e, stores))
         })?;
         verify(&tree, &ds, stores, "untar")?;
-        archives(ctx, ops, &ds, &scratch, &tree, runs(p, "cpio"))?;
+        archives(ctx, ops, &ds, &scratch, &tree, runs(s, "cpio"))?;
         copy_tree(ctx, ops, &ds, stores, &scratch, &tree)?;
-        if runs(p, "remove_tree") {
+        if runs(s, "remove_tree") {
             ctx.timed("remove_tree", &[scratch.path()], || {
                 ops.remove(&tree, ds.top())
             })?;
         }
-        if runs(p, "tarball_copy10") {
+        if runs(s, "tarball_copy10") {
             copy_tarball_n(ctx, ops, &scratch, &tarball)?;
         }
         Ok(())
@@ -507,9 +569,9 @@ pub(super) mod tests {
 
     /// Run `w` once on a fresh target directory with a fresh store; returns the samples and
     /// the temp dir (target in `target/`, source disk in `source/`).
-    pub(in crate::workload) fn run_once(
-        w: &dyn Workload,
-        params: &Params,
+    pub(in crate::workload) fn run_once<W: TypedWorkload>(
+        w: &W,
+        params: &W::Settings,
         method: Method,
     ) -> (
         Vec<(String, Sample)>,
@@ -533,7 +595,11 @@ pub(super) mod tests {
     }
 
     /// Every declared metric recorded once, in order, with a positive time; nothing left.
-    pub(in crate::workload) fn check_run(w: &dyn Workload, params: &Params, method: Method) {
+    pub(in crate::workload) fn check_run<W: TypedWorkload>(
+        w: &W,
+        params: &W::Settings,
+        method: Method,
+    ) {
         let (samples, tmp, store) = run_once(w, params, method);
         let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
         let want: Vec<String> = w.metrics(params).into_iter().map(|m| m.name).collect();
@@ -571,11 +637,11 @@ pub(super) mod tests {
         );
     }
 
-    fn tiny() -> Params {
+    fn tiny() -> TreeSettings {
         let phases = OPTIONAL.map(|phase| (phase, 1));
         let mut pairs = vec![("kernel", 2614), ("scale_div", 128), ("seed", 3)];
         pairs.extend(phases);
-        Params::from_pairs(&pairs)
+        crate::settings::with_pairs(&pairs)
     }
 
     #[test]
@@ -589,7 +655,7 @@ pub(super) mod tests {
     fn phases_switched_off_do_not_run() {
         let mut pairs = vec![("kernel", 2614), ("scale_div", 128), ("seed", 3)];
         pairs.extend(OPTIONAL.map(|phase| (phase, 0)));
-        let p = Params::from_pairs(&pairs);
+        let p: TreeSettings = crate::settings::with_pairs(&pairs);
         let names: Vec<String> = Tree.metrics(&p).into_iter().map(|m| m.name).collect();
         assert_eq!(names, ["tarball_in", "untar", "tar", "copy_tree"]);
         check_run(&Tree, &p, Method::Native);
@@ -719,8 +785,9 @@ pub(super) mod tests {
     #[ignore = "timing report for the hand-over notes: cargo test -- --ignored --nocapture"]
     fn quick_scale_timings() {
         // The quick-scale defaults (tree: 2.6.14.4 / 16; tree4: 4 × 2.6.37 / 32), both methods.
-        let p = Params::from_pairs(&[("kernel", 2614), ("scale_div", 16), ("seed", 1)]);
-        let p4 = Params::from_pairs(&[
+        let p: TreeSettings =
+            crate::settings::with_pairs(&[("kernel", 2614), ("scale_div", 16), ("seed", 1)]);
+        let p4: four::Tree4Settings = crate::settings::with_pairs(&[
             ("kernel", 2637),
             ("scale_div", 32),
             ("seed", 1),
