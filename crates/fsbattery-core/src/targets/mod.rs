@@ -44,6 +44,7 @@ mod scratch;
 mod spec;
 pub(crate) mod state;
 mod tmpfs;
+pub mod vm;
 mod zfs;
 mod zfs_pool;
 
