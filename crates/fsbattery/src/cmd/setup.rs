@@ -17,9 +17,11 @@ use std::process::{Command, ExitCode};
 
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
-const TEST_PROGRAMS: [&str; 16] = [
+const TEST_PROGRAMS: [&str; 18] = [
     "fio", "bonnie++", "postmark", "dbench", "fs_mark", "git", "make", "chromium", "setpriv",
     "unshare", "blkid", "wipefs", "losetup", "zsh", "fish", "groff",
+    // The vm: target test boots a guest and makes jfs in it.
+    "qemu-system-x86_64", "mkfs.jfs",
 ];
 
 /// What building with `--features mpi` and running under mpirun needs.

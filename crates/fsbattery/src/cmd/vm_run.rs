@@ -49,6 +49,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let share = out.join("guest");
     std::fs::create_dir_all(&share)
         .with_context(|| format!("creating the guest's directory {}", share.display()))?;
+    // Absolute: the emulator is given it as its share, whatever its working directory.
+    let share = share
+        .canonicalize()
+        .with_context(|| format!("resolving {}", share.display()))?;
     let console = out.join("guest-console.log");
     errln!(
         "fsbattery: booting a guest for {} vm: target(s); its run goes to {}",

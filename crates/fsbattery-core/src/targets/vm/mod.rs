@@ -39,6 +39,29 @@ pub const CPUS: u32 = 2;
 /// RAM-backed root, modest for TCG.
 pub const MEM_MIB: u64 = 2048;
 
+/// The grammar check of the target kinds table.
+pub(crate) fn syntax(rest: &str) -> Result<(), String> {
+    VmSpec::parse(rest).map(|_| ())
+}
+
+/// A `vm:` target is never made on the host: `fsbattery run` boots a guest for it (see
+/// `fsbattery`'s `cmd/vm_run.rs`); every other command that makes targets refuses it here.
+pub(crate) fn parse_refusal(
+    spec: &str,
+    rest: &str,
+    _: &crate::targets::TargetOptions,
+) -> Result<Box<dyn crate::targets::Target>, crate::error::UsageError> {
+    let target = |message: String| crate::error::UsageError::Target {
+        spec: spec.into(),
+        message,
+    };
+    VmSpec::parse(rest).map_err(target)?;
+    Err(target(
+        "vm: targets run in a guest that `fsbattery run` boots; this command cannot make them"
+            .into(),
+    ))
+}
+
 /// Whether a `--target` spec is a `vm:` one.
 pub fn is_vm(spec: &str) -> bool {
     spec.starts_with(PREFIX)

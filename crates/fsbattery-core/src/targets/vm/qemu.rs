@@ -123,13 +123,21 @@ pub(crate) fn run(
         tag: m.pidfile.clone(),
         pid: None,
     })?;
-    let mut child = match std::process::Command::new(&argv[0])
-        .args(&argv[1..])
+    let mut cmd = std::process::Command::new(&argv[0]);
+    cmd.args(&argv[1..])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .process_group(0)
-        .spawn()
+        .process_group(0);
+    // Killed with us even by a kill -9 that leaves no time for teardown (`cleanup` still
+    // removes the images); SAFETY: prctl(2) is async-signal-safe, as required before exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut child = match cmd.spawn()
     {
         Ok(c) => c,
         Err(e) => {
@@ -195,8 +203,8 @@ fn copier(
             if text.contains(READY_LINE) {
                 let mut r = ready.lock().unwrap_or_else(|e| e.into_inner());
                 r.get_or_insert(started.elapsed().as_secs_f64());
-            } else if !text.is_empty() {
-                eprintln!("{text}");
+            } else if forwarded(text) {
+                eprintln!("guest: {text}");
             }
             if let Ok(mut f) = log.lock() {
                 let _ = writeln!(f, "{text}");
@@ -204,6 +212,18 @@ fn copier(
             line.clear();
         }
     })
+}
+
+/// Whether a console line is shown on the host's stderr as it comes: the guest run's own
+/// messages (notes, warnings, failures), the kernel's oopses and the emulator's errors. The
+/// guest's result table is not: the host prints the run's table itself, with the guest's
+/// configuration in its conditions. Every line is in the console log.
+fn forwarded(text: &str) -> bool {
+    text.starts_with("fsbattery")
+        || text.starts_with("qemu-system")
+        || ["BUG:", "Oops", "Kernel panic", "INFO: task"]
+            .iter()
+            .any(|k| text.contains(k))
 }
 
 /// Wait for the emulator `pid` (our child) to exit; kill decisions are the caller's.
@@ -262,5 +282,12 @@ mod tests {
         assert!(drives[0].starts_with("file=/s/disk0.img,"));
         assert_eq!(after("-virtfs"), "local,path=/out/guest,mount_tag=fsbattery,security_model=none,id=share");
         assert!(a.contains(&"-nodefaults".to_string()), "no default network or devices");
+    }
+
+    #[test]
+    fn the_guests_table_stays_in_the_log() {
+        assert!(forwarded("fsbattery: warning: x"));
+        assert!(forwarded("[   3.1] Kernel panic - not syncing"));
+        assert!(!forwarded("│ Touch 2,000 Files ┆ s ┆ 1.67 │"));
     }
 }
