@@ -80,9 +80,20 @@ fn a_guest_makes_jfs_and_leaves_nothing() {
     // The guest's own kernel ran the cells, and measured the tool's ceiling there.
     assert_ne!(
         rec["host"]["kernel"].as_str().unwrap().split(' ').next(),
-        Some(nix::sys::utsname::uname().unwrap().release().to_str().unwrap())
+        Some(
+            nix::sys::utsname::uname()
+                .unwrap()
+                .release()
+                .to_str()
+                .unwrap()
+        )
     );
-    assert!(rec["host"]["tool_ceiling"]["null_ops_per_s"].as_f64().unwrap() > 0.0);
+    assert!(
+        rec["host"]["tool_ceiling"]["null_ops_per_s"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
     let cells = rec["cells"].as_array().unwrap();
     let touch = cells
         .iter()
@@ -134,13 +145,31 @@ fn host_and_guest_targets_are_not_ranked_together() {
     let dir = tempfile::tempdir().unwrap();
     let o = run_in(
         dir.path(),
-        &["run", "--target", "vm:jfs", "--target", "tmpfs", "--workload", "metadata"],
+        &[
+            "run",
+            "--target",
+            "vm:jfs",
+            "--target",
+            "tmpfs",
+            "--workload",
+            "metadata",
+        ],
     );
     assert_eq!(code(&o), 2, "{}", stderr(&o));
-    assert!(stderr(&o).contains("cannot rank them across host targets"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot rank them across host targets"),
+        "{}",
+        stderr(&o)
+    );
     let o = run_in(
         dir.path(),
-        &["run", "--target", "vm:ext4,kernel=6.1", "--target", "vm:xfs,kernel=6.12"],
+        &[
+            "run",
+            "--target",
+            "vm:ext4,kernel=6.1",
+            "--target",
+            "vm:xfs,kernel=6.12",
+        ],
     );
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("different kernels"), "{}", stderr(&o));

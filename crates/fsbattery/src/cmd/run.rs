@@ -196,7 +196,11 @@ fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
 }
 
 /// Write the outputs, print the results, and turn the outcome into the exit status.
-pub(super) fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::Result<ExitCode> {
+pub(super) fn finish(
+    args: &RunArgs,
+    outcome: &runner::Outcome,
+    out_dir: &Path,
+) -> anyhow::Result<ExitCode> {
     let mut record = outcome.record.clone();
     super::record::with_published(&mut record);
     let written = outputs::write_all(&record, out_dir, args.rank_reference)?;

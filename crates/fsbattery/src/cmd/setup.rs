@@ -18,10 +18,25 @@ use std::process::{Command, ExitCode};
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
 const TEST_PROGRAMS: [&str; 18] = [
-    "fio", "bonnie++", "postmark", "dbench", "fs_mark", "git", "make", "chromium", "setpriv",
-    "unshare", "blkid", "wipefs", "losetup", "zsh", "fish", "groff",
+    "fio",
+    "bonnie++",
+    "postmark",
+    "dbench",
+    "fs_mark",
+    "git",
+    "make",
+    "chromium",
+    "setpriv",
+    "unshare",
+    "blkid",
+    "wipefs",
+    "losetup",
+    "zsh",
+    "fish",
+    "groff",
     // The vm: target test boots a guest and makes jfs in it.
-    "qemu-system-x86_64", "mkfs.jfs",
+    "qemu-system-x86_64",
+    "mkfs.jfs",
 ];
 
 /// What building with `--features mpi` and running under mpirun needs.
@@ -81,13 +96,26 @@ fn guest_kernels(args: &SetupArgs) -> anyhow::Result<()> {
     for want in wanted {
         let which = want.as_deref().unwrap_or(vm::kernel::META_PACKAGE);
         if let Ok(k) = vm::kernel::find(cache, want.as_deref()) {
-            outln!("fsbattery setup: guest kernel {} {} is in {}", k.package, k.version, k.dir.display())?;
+            outln!(
+                "fsbattery setup: guest kernel {} {} is in {}",
+                k.package,
+                k.version,
+                k.dir.display()
+            )?;
         } else if args.dry_run {
-            outln!("fsbattery setup: would fetch the guest kernel {which} into {}", cache.display())?;
+            outln!(
+                "fsbattery setup: would fetch the guest kernel {which} into {}",
+                cache.display()
+            )?;
         } else {
             outln!("fsbattery setup: fetching the guest kernel {which} into {} (apt-get download, not installed)", cache.display())?;
             let (k, _) = vm::kernel::fetch(cache, want.as_deref()).map_err(anyhow::Error::msg)?;
-            outln!("fsbattery setup: guest kernel {} {} unpacked in {}", k.package, k.version, k.dir.display())?;
+            outln!(
+                "fsbattery setup: guest kernel {} {} unpacked in {}",
+                k.package,
+                k.version,
+                k.dir.display()
+            )?;
         }
     }
     Ok(())

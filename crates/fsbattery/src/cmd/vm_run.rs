@@ -206,8 +206,11 @@ mod tests {
         let raw = words(
             "fsbattery run --target vm:jfs --workload metadata --out /r --target=vm:ext4 --scale quick --workdir=/w --no-store",
         );
-        let g = guest_argv(&raw, &["dev:/dev/vda,fs=jfs".into(), "dev:/dev/vdb,fs=ext4".into()])
-            .unwrap();
+        let g = guest_argv(
+            &raw,
+            &["dev:/dev/vda,fs=jfs".into(), "dev:/dev/vdb,fs=ext4".into()],
+        )
+        .unwrap();
         assert_eq!(
             g,
             words(

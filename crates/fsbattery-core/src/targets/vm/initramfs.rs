@@ -59,7 +59,11 @@ pub fn modules_for(fs: &str, md_level: Option<u32>) -> Vec<String> {
 /// Gather the image's contents: `programs` by name (those the host lacks are left out; the
 /// guest's plan refuses what needs them, as on the host), `modules` by name with their
 /// dependencies.
-pub fn gather(kernel: &Kernel, programs: &[String], modules: &[String]) -> Result<Contents, String> {
+pub fn gather(
+    kernel: &Kernel,
+    programs: &[String],
+    modules: &[String],
+) -> Result<Contents, String> {
     let mut files = BTreeMap::new();
     let exe = std::env::current_exe().map_err(|e| format!("finding fsbattery's binary: {e}"))?;
     files.insert("/init".to_string(), exe.clone());
@@ -76,7 +80,11 @@ pub fn gather(kernel: &Kernel, programs: &[String], modules: &[String]) -> Resul
     let deps = ModDeps::read(&kernel.modules())?;
     let mut order = Vec::new();
     let mut seen = BTreeSet::new();
-    for name in BASE_MODULES.iter().map(|s| s.to_string()).chain(modules.iter().cloned()) {
+    for name in BASE_MODULES
+        .iter()
+        .map(|s| s.to_string())
+        .chain(modules.iter().cloned())
+    {
         match deps.find(&name) {
             Some(rel) => deps.visit(&rel, &mut seen, &mut order),
             None if deps.builtin(&name) || BASE_MODULES.contains(&name.as_str()) => {}
@@ -187,8 +195,18 @@ impl ModDeps {
 
 /// Guest directories made before any file, and merged-/usr links.
 const DIRS: [&str; 12] = [
-    "/dev", "/proc", "/sys", "/tmp", "/run", "/share", "/root", "/etc", "/usr", "/usr/bin",
-    "/usr/sbin", "/usr/lib",
+    "/dev",
+    "/proc",
+    "/sys",
+    "/tmp",
+    "/run",
+    "/share",
+    "/root",
+    "/etc",
+    "/usr",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/lib",
 ];
 const LINKS: [(&str, &str); 5] = [
     ("/bin", "usr/bin"),
@@ -252,7 +270,10 @@ mod tests {
     #[test]
     fn module_names_are_stems() {
         assert_eq!(stem("kernel/fs/jfs/jfs.ko"), "jfs");
-        assert_eq!(stem("kernel/arch/x86/crypto/crc32c-intel.ko.xz"), "crc32c_intel");
+        assert_eq!(
+            stem("kernel/arch/x86/crypto/crc32c-intel.ko.xz"),
+            "crc32c_intel"
+        );
     }
 
     #[test]
@@ -282,6 +303,9 @@ mod tests {
 
     #[test]
     fn parents_are_listed_outermost_first() {
-        assert_eq!(parents("/usr/lib/x/y.so"), ["/usr", "/usr/lib", "/usr/lib/x"]);
+        assert_eq!(
+            parents("/usr/lib/x/y.so"),
+            ["/usr", "/usr/lib", "/usr/lib/x"]
+        );
     }
 }

@@ -34,7 +34,9 @@ pub struct Kernel {
 impl Kernel {
     /// The compressed kernel image QEMU boots.
     pub fn vmlinuz(&self) -> PathBuf {
-        self.dir.join("boot").join(format!("vmlinuz-{}", self.release))
+        self.dir
+            .join("boot")
+            .join(format!("vmlinuz-{}", self.release))
     }
 
     /// The package's module tree.
@@ -45,9 +47,7 @@ impl Kernel {
     /// Whether `want` (kernel=...) names this kernel: its package, version or release, or a
     /// prefix of its version or release ("6.1").
     pub fn matches(&self, want: &str) -> bool {
-        self.package == want
-            || self.version.starts_with(want)
-            || self.release.starts_with(want)
+        self.package == want || self.version.starts_with(want) || self.release.starts_with(want)
     }
 }
 
@@ -141,7 +141,9 @@ fn unpack(cache: &Path, tmp: &Path, package: &str) -> Result<Kernel, String> {
         .find(|p| p.extension().is_some_and(|x| x == "deb"))
         .ok_or_else(|| format!("apt-get download {package} left no .deb"))?;
     let field = |f: &str| -> Result<String, String> {
-        Ok(output(&["dpkg-deb", "-f", &deb.to_string_lossy(), f])?.trim().to_string())
+        Ok(output(&["dpkg-deb", "-f", &deb.to_string_lossy(), f])?
+            .trim()
+            .to_string())
     };
     let version = field("Version")?;
     let release = package
@@ -150,7 +152,12 @@ fn unpack(cache: &Path, tmp: &Path, package: &str) -> Result<Kernel, String> {
         .to_string();
     let dir = cache.join(format!("{package}_{version}"));
     let _ = std::fs::remove_dir_all(&dir);
-    output(&["dpkg-deb", "-x", &deb.to_string_lossy(), &dir.to_string_lossy()])?;
+    output(&[
+        "dpkg-deb",
+        "-x",
+        &deb.to_string_lossy(),
+        &dir.to_string_lossy(),
+    ])?;
     output(&["depmod", "-b", &dir.to_string_lossy(), &release])
         .map_err(|e| format!("{e} (depmod is in the kmod package)"))?;
     let k = Kernel {
@@ -167,7 +174,9 @@ fn unpack(cache: &Path, tmp: &Path, package: &str) -> Result<Kernel, String> {
 /// What `argv` printed, or its failure in one message.
 fn output(argv: &[&str]) -> Result<String, String> {
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
-    exec::run(&argv).map(|r| r.output).map_err(|e| e.to_string())
+    exec::run(&argv)
+        .map(|r| r.output)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

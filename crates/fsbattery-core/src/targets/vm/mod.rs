@@ -147,7 +147,12 @@ pub fn programs(specs: &[VmSpec]) -> Vec<String> {
         }
     }
     for w in crate::workload::registry() {
-        p.extend(w.commands().iter().chain(w.programs()).map(|s| s.to_string()));
+        p.extend(
+            w.commands()
+                .iter()
+                .chain(w.programs())
+                .map(|s| s.to_string()),
+        );
     }
     p.sort();
     p.dedup();
@@ -159,14 +164,21 @@ pub fn programs(specs: &[VmSpec]) -> Vec<String> {
 /// (the host's kernel need not support the filesystem: the guest's does).
 pub fn needs(rest: &str) -> Result<Vec<crate::packages::Need>, String> {
     let s = VmSpec::parse(rest)?;
-    let mut p = vec![release::PROGRAM.to_string(), "depmod".into(), "blkid".into(), "wipefs".into()];
+    let mut p = vec![
+        release::PROGRAM.to_string(),
+        "depmod".into(),
+        "blkid".into(),
+        "wipefs".into(),
+    ];
     if s.md_level.is_some() {
         p.push("mdadm".into());
     }
     if let Ok(k) = crate::targets::mkfs::FsKind::from_name(&s.fs) {
         p.extend(k.programs());
     }
-    Ok(p.iter().map(|p| crate::packages::Need::program(p)).collect())
+    Ok(p.iter()
+        .map(|p| crate::packages::Need::program(p))
+        .collect())
 }
 
 /// A guest run to make.
@@ -198,13 +210,12 @@ pub struct Finished {
 pub fn run(req: &Request<'_>) -> Result<Finished, TargetError> {
     let kernel = kernel::find(Path::new(kernel::CACHE_DIR), req.specs[0].kernel.as_deref())
         .map_err(TargetError)?;
-    let emulator = crate::process::version(&[release::PROGRAM, "--version"])
-        .ok_or_else(|| {
-            TargetError(format!(
-                "{} not found: install qemu-system-x86 (`fsbattery setup --target vm:FSTYPE`)",
-                release::PROGRAM
-            ))
-        })?;
+    let emulator = crate::process::version(&[release::PROGRAM, "--version"]).ok_or_else(|| {
+        TargetError(format!(
+            "{} not found: install qemu-system-x86 (`fsbattery setup --target vm:FSTYPE`)",
+            release::PROGRAM
+        ))
+    })?;
     let layout = layout(req.specs);
     let mut s = Session::begin(req.workdir, "vm")?;
     let mut disks = Vec::new();
@@ -234,9 +245,20 @@ pub fn run(req: &Request<'_>) -> Result<Finished, TargetError> {
         share: req.share.to_path_buf(),
         pidfile: s.dir().join("qemu.pid"),
     };
-    let timeout = req.specs.iter().map(|v| v.timeout).max().unwrap_or(spec::DEFAULT_TIMEOUT);
+    let timeout = req
+        .specs
+        .iter()
+        .map(|v| v.timeout)
+        .max()
+        .unwrap_or(spec::DEFAULT_TIMEOUT);
     let watch = req.share.join("run").join(crate::journal::JOURNAL_FILE);
-    let ran = qemu::run(&mut s, &machine, req.console, &watch, Duration::from_secs(timeout));
+    let ran = qemu::run(
+        &mut s,
+        &machine,
+        req.console,
+        &watch,
+        Duration::from_secs(timeout),
+    );
     // QEMU writes its pid file itself; it goes with the session directory.
     let _ = std::fs::remove_file(&machine.pidfile);
     s.close()?;
@@ -286,12 +308,18 @@ mod tests {
         assert_eq!(l.guest_specs[0], "dev:/dev/vda,fs=jfs,label=jfs");
         assert_eq!(l.guest_specs[1], "dev:/dev/md0,fs=xfs,label=md-raid10-xfs");
         assert_eq!(l.guest_specs[2], "dev:/dev/vdf,fs=ext4,label=ext4");
-        assert_eq!(l.arrays[0].members, ["/dev/vdb", "/dev/vdc", "/dev/vdd", "/dev/vde"]);
+        assert_eq!(
+            l.arrays[0].members,
+            ["/dev/vdb", "/dev/vdc", "/dev/vdd", "/dev/vde"]
+        );
     }
 
     #[test]
     fn one_guest_configuration_per_run() {
-        let e = parse_all(&["vm:ext4,kernel=6.1".into(), "vm:ext4,kernel=6.12,label=b".into()]);
+        let e = parse_all(&[
+            "vm:ext4,kernel=6.1".into(),
+            "vm:ext4,kernel=6.12,label=b".into(),
+        ]);
         assert!(e.unwrap_err().contains("different kernels"));
         let e = parse_all(&["vm:ext4".into(), "vm:ext4".into()]);
         assert!(e.unwrap_err().contains("label="));

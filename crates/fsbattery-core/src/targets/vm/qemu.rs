@@ -137,8 +137,7 @@ pub(crate) fn run(
             Ok(())
         });
     }
-    let mut child = match cmd.spawn()
-    {
+    let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
             s.abandon(id);
@@ -173,7 +172,10 @@ pub(crate) fn run(
     let end = supervise(pid, started, &activity, watch, timeout);
     if end != End::Exited {
         // Killed here rather than at teardown, so the console copiers see the pipe close.
-        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
     }
     for c in copiers {
         let _ = c.join();
@@ -280,8 +282,14 @@ mod tests {
         let drives: Vec<&String> = a.iter().filter(|w| w.starts_with("file=")).collect();
         assert_eq!(drives.len(), 2);
         assert!(drives[0].starts_with("file=/s/disk0.img,"));
-        assert_eq!(after("-virtfs"), "local,path=/out/guest,mount_tag=fsbattery,security_model=none,id=share");
-        assert!(a.contains(&"-nodefaults".to_string()), "no default network or devices");
+        assert_eq!(
+            after("-virtfs"),
+            "local,path=/out/guest,mount_tag=fsbattery,security_model=none,id=share"
+        );
+        assert!(
+            a.contains(&"-nodefaults".to_string()),
+            "no default network or devices"
+        );
     }
 
     #[test]

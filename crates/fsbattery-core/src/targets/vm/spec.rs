@@ -179,17 +179,28 @@ mod tests {
         assert_eq!((s.fs.as_str(), s.disks, s.md_level), ("jfs", 1, None));
         assert_eq!(s.guest_spec("/dev/vda"), "dev:/dev/vda,fs=jfs,label=jfs");
         let m = VmSpec::parse("md-raid10:xfs,disks=4,kernel=6.1").unwrap();
-        assert_eq!((m.md_level, m.disks, m.label.as_str()), (Some(10), 4, "md-raid10-xfs"));
+        assert_eq!(
+            (m.md_level, m.disks, m.label.as_str()),
+            (Some(10), 4, "md-raid10-xfs")
+        );
         assert_eq!(m.kernel.as_deref(), Some("6.1"));
     }
 
     #[test]
     fn refusals_say_what_to_write() {
         assert!(VmSpec::parse("").unwrap_err().contains("vm:FSTYPE"));
-        assert!(VmSpec::parse("md-raid10:xfs,disks=2").unwrap_err().contains("4 to 16"));
-        assert!(VmSpec::parse("jfs,disks=2").unwrap_err().contains("md-raid10"));
-        assert!(VmSpec::parse("md-raid7:xfs").unwrap_err().contains("md-raid10"));
-        assert!(VmSpec::parse("jfs,timeout=1").unwrap_err().contains("10 to 86400"));
+        assert!(VmSpec::parse("md-raid10:xfs,disks=2")
+            .unwrap_err()
+            .contains("4 to 16"));
+        assert!(VmSpec::parse("jfs,disks=2")
+            .unwrap_err()
+            .contains("md-raid10"));
+        assert!(VmSpec::parse("md-raid7:xfs")
+            .unwrap_err()
+            .contains("md-raid10"));
+        assert!(VmSpec::parse("jfs,timeout=1")
+            .unwrap_err()
+            .contains("10 to 86400"));
     }
 
     #[test]
