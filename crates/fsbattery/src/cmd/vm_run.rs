@@ -71,12 +71,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     drop(made);
     let finished = finished?;
     let run_dir = share.join("run");
-    let loaded = fsbattery_record::load(&run_dir).map_err(|e| {
-        anyhow::anyhow!(
-            "the guest ended before its run started ({e}); its console is in {}",
+    if !run_dir.join(fsbattery_core::journal::JOURNAL_FILE).exists() {
+        anyhow::bail!(
+            "the guest ended before its run started{}; its console is in {}",
+            guest_said(&console),
             console.display()
-        )
-    })?;
+        );
+    }
+    let loaded = fsbattery_record::load(&run_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut record = loaded.record;
     record.host.guest = Some(finished.guest.clone());
     let interrupted = match finished.end {
@@ -106,6 +108,40 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         failed_cells,
     };
     finish(&args, &outcome, &out)
+}
+
+/// `fsbattery list kernels`: the guest kernels fetched, then those the distribution serves.
+pub fn kernels() -> String {
+    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
+    let mut out = format!("Guest kernels for vm: targets, fetched into {}:\n", cache.display());
+    let fetched = vm::kernel::cached(cache);
+    if fetched.is_empty() {
+        out.push_str("  none: `fsbattery setup --target vm:FSTYPE` fetches the distribution's current one\n");
+    }
+    for k in fetched {
+        out.push_str(&format!("  {} {} (kernel={})\n", k.package, k.version, k.release));
+    }
+    match vm::kernel::served() {
+        Ok(served) => {
+            out.push_str("Served by the distribution (fetch one with `fsbattery setup --target vm:FSTYPE,kernel=PACKAGE`):\n");
+            for (p, what) in served {
+                out.push_str(&format!("  {p}  {what}\n"));
+            }
+        }
+        Err(e) => out.push_str(&format!("The distribution's kernels could not be listed: {e}\n")),
+    }
+    out
+}
+
+/// The guest init's own last complaint on its console, as ": REASON" (none: "").
+fn guest_said(console: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(console).unwrap_or_default();
+    text.lines()
+        .rev()
+        .filter_map(|l| l.strip_prefix("fsbattery guest: "))
+        .find(|l| *l != "ready")
+        .map(|l| format!(": {l}"))
+        .unwrap_or_default()
 }
 
 /// A hung guest was killed: every cell it had not finished failed, with that reason.

@@ -12,6 +12,9 @@ use super::job::{Job, EXIT_FILE, GUEST_OUT, SHARE_DIR, SHARE_TAG};
 use nix::mount::{mount, MsFlags};
 use std::path::Path;
 
+/// The guest's programs (see `initramfs`: merged /usr).
+const PATH: &str = "/usr/sbin:/usr/bin";
+
 /// Whether this process is a guest's init: PID 1 with a job beside it.
 pub fn is_guest() -> bool {
     std::process::id() == 1 && Path::new(JOB_PATH).is_file()
@@ -62,8 +65,10 @@ fn prepare() -> Result<Job, String> {
     )?;
     for a in &job.arrays {
         let argv = a.create_argv();
+        // The kernel starts PID 1 with no PATH; the child's is where mdadm is looked up.
         let st = std::process::Command::new(&argv[0])
             .args(&argv[1..])
+            .env("PATH", PATH)
             .status()
             .map_err(|e| format!("cannot run mdadm: {e}"))?;
         if !st.success() {
@@ -88,7 +93,7 @@ fn run(job: &Job) -> i32 {
     let _ = std::fs::create_dir_all(GUEST_OUT);
     let st = std::process::Command::new("/init")
         .args(&job.argv)
-        .env("PATH", "/usr/sbin:/usr/bin")
+        .env("PATH", PATH)
         .env("HOME", "/root")
         .env("TERM", "dumb")
         .status();

@@ -106,6 +106,17 @@ fn package_for(want: Option<&str>) -> Result<String, String> {
         .ok_or_else(|| format!("`apt-cache depends {META_PACKAGE}` names no kernel package"))
 }
 
+/// The kernel image packages the distribution serves (`apt-cache search`), with their
+/// descriptions.
+pub fn served() -> Result<Vec<(String, String)>, String> {
+    let out = output(&["apt-cache", "search", "--names-only", "^linux-image-[0-9].*-amd64$"])?;
+    Ok(out
+        .lines()
+        .filter_map(|l| l.split_once(" - "))
+        .map(|(p, d)| (p.trim().to_string(), d.trim().to_string()))
+        .collect())
+}
+
 /// Fetch and unpack a kernel into `cache` unless a matching one is there; returns it and
 /// whether it was fetched now.
 pub fn fetch(cache: &Path, want: Option<&str>) -> Result<(Kernel, bool), String> {
