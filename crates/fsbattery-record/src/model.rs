@@ -129,7 +129,7 @@ pub struct HostInfo {
     /// The virtual machine the cells ran in (`vm:` targets): the machine above is then the
     /// guest as it saw itself. Absent for runs on the host and in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guest: Option<crate::guest::GuestInfo>,
+    pub guest: Option<Box<crate::guest::GuestInfo>>,
 }
 
 /// The fastest fsbattery can go on the machine it ran on: a rate within

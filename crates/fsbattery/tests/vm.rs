@@ -114,7 +114,7 @@ fn sigint_mid_run_kills_the_guest_and_keeps_finished_cells() {
         return;
     }
     let dir = tempfile::tempdir_in("/var/tmp").unwrap();
-    let mut child = bin()
+    let child = bin()
         .current_dir(dir.path())
         .args(run_args("5"))
         .stdout(std::process::Stdio::piped())

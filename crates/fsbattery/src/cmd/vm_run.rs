@@ -80,7 +80,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let loaded = fsbattery_record::load(&run_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut record = loaded.record;
-    record.host.guest = Some(finished.guest.clone());
+    record.host.guest = Some(Box::new(finished.guest.clone()));
     let interrupted = match finished.end {
         End::Exited => record.interrupted,
         End::Interrupted => true,
