@@ -172,7 +172,12 @@ fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
             sys.display()
         ));
     }
-    let own = sys.file_name().map(|n| n.to_string_lossy().into_owned());
+    // `sys` is /sys/dev/block/MAJ:MIN, a link to the device's directory, named as the kernel
+    // names it (and as other devices' `holders` list it).
+    let own = sys
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
     for name in &aliases {
         // A member the target itself holds (an md array's disks, as in a `vm:md-raid10:`
         // guest) is the target's own storage, not another use of it.
