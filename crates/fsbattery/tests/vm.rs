@@ -121,17 +121,22 @@ fn sigint_mid_run_kills_the_guest_and_keeps_finished_cells() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Once the guest journals, the run is under way inside it.
+    // Once the guest journals, the run is under way inside it. TCG boots take 30 s on a
+    // quiet machine and several minutes on a loaded one: the wait is generous.
     let journal = dir.path().join("r/guest/run/journal.jsonl");
     let start = Instant::now();
-    while !journal.exists() && start.elapsed() < Duration::from_secs(150) {
+    while !journal.exists() && start.elapsed() < Duration::from_secs(480) {
         std::thread::sleep(Duration::from_millis(200));
     }
-    assert!(journal.exists(), "the guest never started its run");
-    std::thread::sleep(Duration::from_secs(3));
+    let started = journal.exists();
+    if started {
+        std::thread::sleep(Duration::from_secs(3));
+    }
+    // Interrupted either way, so a failing test leaves no guest behind.
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     let o = child.wait_with_output().unwrap();
+    assert!(started, "the guest never started its run: {}", stderr(&o));
     assert_eq!(code(&o), 130, "{}", stderr(&o));
     let rec = results(&dir.path().join("r"));
     assert_eq!(rec["interrupted"], true);
