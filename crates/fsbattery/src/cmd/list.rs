@@ -45,7 +45,9 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         Some(ListWhat::Workloads) => crate::stdout::write(workloads())?,
         Some(ListWhat::Suites) => crate::stdout::write(suites()?)?,
         Some(ListWhat::Targets) => crate::stdout::write(targets())?,
-        Some(ListWhat::Options | ListWhat::FioOptions | ListWhat::Kernels) => unreachable!("answered above"),
+        Some(ListWhat::Options | ListWhat::FioOptions | ListWhat::Kernels) => {
+            unreachable!("answered above")
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

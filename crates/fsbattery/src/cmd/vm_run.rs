@@ -113,13 +113,21 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
 /// `fsbattery list kernels`: the guest kernels fetched, then those the distribution serves.
 pub fn kernels() -> String {
     let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
-    let mut out = format!("Guest kernels for vm: targets, fetched into {}:\n", cache.display());
+    let mut out = format!(
+        "Guest kernels for vm: targets, fetched into {}:\n",
+        cache.display()
+    );
     let fetched = vm::kernel::cached(cache);
     if fetched.is_empty() {
-        out.push_str("  none: `fsbattery setup --target vm:FSTYPE` fetches the distribution's current one\n");
+        out.push_str(
+            "  none: `fsbattery setup --target vm:FSTYPE` fetches the distribution's current one\n",
+        );
     }
     for k in fetched {
-        out.push_str(&format!("  {} {} (kernel={})\n", k.package, k.version, k.release));
+        out.push_str(&format!(
+            "  {} {} (kernel={})\n",
+            k.package, k.version, k.release
+        ));
     }
     match vm::kernel::served() {
         Ok(served) => {
@@ -128,7 +136,9 @@ pub fn kernels() -> String {
                 out.push_str(&format!("  {p}  {what}\n"));
             }
         }
-        Err(e) => out.push_str(&format!("The distribution's kernels could not be listed: {e}\n")),
+        Err(e) => out.push_str(&format!(
+            "The distribution's kernels could not be listed: {e}\n"
+        )),
     }
     out
 }

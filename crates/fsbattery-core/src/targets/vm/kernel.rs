@@ -64,7 +64,7 @@ pub fn cached(cache: &Path) -> Vec<Kernel> {
             k.vmlinuz().is_file().then_some(k)
         })
         .collect();
-    out.sort_by(|a, b| version_key(&b.version).cmp(&version_key(&a.version)));
+    out.sort_by_key(|k| std::cmp::Reverse(version_key(&k.version)));
     out
 }
 
@@ -109,7 +109,12 @@ fn package_for(want: Option<&str>) -> Result<String, String> {
 /// The kernel image packages the distribution serves (`apt-cache search`), with their
 /// descriptions.
 pub fn served() -> Result<Vec<(String, String)>, String> {
-    let out = output(&["apt-cache", "search", "--names-only", "^linux-image-[0-9].*-amd64$"])?;
+    let out = output(&[
+        "apt-cache",
+        "search",
+        "--names-only",
+        "^linux-image-[0-9].*-amd64$",
+    ])?;
     Ok(out
         .lines()
         .filter_map(|l| l.split_once(" - "))
