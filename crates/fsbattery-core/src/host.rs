@@ -32,6 +32,7 @@ pub fn probe() -> HostInfo {
         ram_bytes: ram_bytes(),
         root: nix::unistd::geteuid().is_root(),
         tool_ceiling: None,
+        guest: None,
     }
 }
 

@@ -20,6 +20,7 @@ pub mod cache;
 pub mod cell_stats;
 pub mod composite;
 pub mod dataset;
+pub mod guest;
 pub mod journal;
 pub mod lifecycle;
 pub mod load;

@@ -126,6 +126,10 @@ pub struct HostInfo {
     /// the run (absent with `--no-ceiling`, in imports and in older records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_ceiling: Option<ToolCeiling>,
+    /// The virtual machine the cells ran in (`vm:` targets): the machine above is then the
+    /// guest as it saw itself. Absent for runs on the host and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guest: Option<Box<crate::guest::GuestInfo>>,
 }
 
 /// The fastest fsbattery can go on the machine it ran on: a rate within

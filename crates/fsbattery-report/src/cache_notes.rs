@@ -41,6 +41,20 @@ pub fn lines(rec: &RunRecord) -> Vec<String> {
     let all: Vec<&PhaseCache> = rec.cells.iter().flat_map(phases).collect();
     // Who chose the policy, the pause, the methods and mkfs/mount options: said first.
     let mut out = crate::settings_notes::lines(rec.plan.settings.as_deref());
+    // A guest's numbers carry the emulation's cost: its configuration is a condition.
+    if let Some(g) = &rec.host.guest {
+        let guest = format!(
+            "{}; ranked only against targets in this guest configuration",
+            g.describe()
+        );
+        match out.first_mut() {
+            Some(first) if first.starts_with("conditions: ") => {
+                first.push_str("; ");
+                first.push_str(&guest);
+            }
+            _ => out.insert(0, format!("conditions: {guest}")),
+        }
+    }
     if let Some(m) = rec.plan.cache.as_ref().and_then(|c| c.memory.as_ref()) {
         let peak = |b: Option<u64>| b.map_or("not read".into(), format_bytes);
         out.push(format!(

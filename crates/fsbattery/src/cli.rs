@@ -252,6 +252,8 @@ pub enum ListWhat {
     Options,
     /// The fio job-file options `--workload fio:FILE` covers (`--set fio.OPTION=VALUE`).
     FioOptions,
+    /// Guest kernels for `vm:` targets: fetched ones, and those the distribution serves.
+    Kernels,
 }
 
 /// Options of `run`.

@@ -22,6 +22,10 @@ use std::process::ExitCode;
 use stderr::errln;
 
 fn main() -> ExitCode {
+    // In a `vm:` target's guest, fsbattery is PID 1: it runs the guest's job and powers off.
+    if fsbattery_core::targets::vm::guest::is_guest() {
+        fsbattery_core::targets::vm::guest::init();
+    }
     // First thing: from here on SIGINT/SIGTERM only raise a flag, so no resource can be made
     // between start-up and the handlers.
     if let Err(e) = fsbattery_core::interrupt::install() {

@@ -99,6 +99,15 @@ pub const PROVIDERS: &[Provider] = &[
         Some("nilfs-utils"),
     ),
     p("mkfs.reiserfs", "reiserfsprogs", None, None),
+    // vm: targets: the emulator, md arrays in the guest, depmod for the fetched kernel.
+    p(
+        "qemu-system-x86_64",
+        "qemu-system-x86",
+        Some("qemu-system-x86-core"),
+        Some("qemu-system-x86"),
+    ),
+    same("mdadm", "mdadm"),
+    same("depmod", "kmod"),
     same("mkfs.vfat", "dosfstools"),
     same("mkfs.msdos", "dosfstools"),
     p("mkfs.ntfs", "ntfs-3g", Some("ntfsprogs"), Some("ntfsprogs")),

@@ -146,6 +146,7 @@ pub fn spec_needs(spec: &str) -> Result<Vec<Need>, UsageError> {
             Some(DevSpec::parse(rest).map_err(bad)?.fs),
             &["blkid", "wipefs"],
         ),
+        "vm" => return super::vm::needs(rest).map_err(bad),
         _ => return super::parse(spec, &TargetOptions::default()).map(|_| Vec::new()),
     };
     let mut needs: Vec<Need> = extra.iter().map(|p| Need::program(p)).collect();

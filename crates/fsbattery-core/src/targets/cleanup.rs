@@ -134,7 +134,7 @@ fn admit(res: &Resource, session: &Path, exists: bool) -> Result<(), String> {
         Resource::Mount { mount_point, .. } | Resource::FuseDaemon { mount_point, .. } => {
             inside(mount_point)
         }
-        Resource::ZfsDaemon { tag, .. } => inside(tag),
+        Resource::ZfsDaemon { tag, .. } | Resource::Emulator { tag, .. } => inside(tag),
         Resource::ZfsRuntime { dirs } => match dirs
             .iter()
             .find(|d| !super::zfs::RUNTIME_DIRS.iter().any(|r| Path::new(r) == *d))

@@ -172,12 +172,35 @@ fn check_in_use(dev: &Path, sys: &Path) -> Result<(), String> {
             sys.display()
         ));
     }
+    // `sys` is /sys/dev/block/MAJ:MIN, a link to the device's directory, named as the kernel
+    // names it (and as other devices' `holders` list it).
+    let own = sys
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
     for name in &aliases {
+        // A member the target itself holds (an md array's disks, as in a `vm:md-raid10:`
+        // guest) is the target's own storage, not another use of it.
+        if own.as_deref().is_some_and(|own| held_only_by(name, own)) {
+            continue;
+        }
         let alias = Path::new("/dev").join(name);
         exclusive_open(&alias)
             .map_err(|e| format!("{shown} shares its storage with {}: {e}", alias.display()))?;
     }
     exclusive_open(dev)
+}
+
+/// Whether block device `name`'s only holder is `holder` (sysfs `holders`).
+fn held_only_by(name: &str, holder: &str) -> bool {
+    let dir = Path::new("/sys/block").join(name).join("holders");
+    let holders: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    holders == [holder]
 }
 
 /// Kernel names of the devices that share storage with the one at `sys`.

@@ -44,6 +44,7 @@ mod scratch;
 mod spec;
 pub(crate) mod state;
 mod tmpfs;
+pub mod vm;
 mod zfs;
 mod zfs_pool;
 
@@ -257,7 +258,7 @@ static LOOP_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     )
 });
 
-static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(|| {
+static KINDS: std::sync::LazyLock<[TargetKind; 5]> = std::sync::LazyLock::new(|| {
     [
         TargetKind {
             prefix: "dir",
@@ -289,6 +290,16 @@ static KINDS: std::sync::LazyLock<[TargetKind; 4]> = std::sync::LazyLock::new(||
                    destroyed; signatures we write are wiped on teardown; needs root",
             parse: fstarget::parse_dev,
             syntax: dev_syntax,
+        },
+        TargetKind {
+            prefix: "vm",
+            grammar: "vm:[md-raidN:]FSTYPE[,kernel=K][,disks=N][,size=SIZE][,mkfs=OPTS][,mount=OPTS][,timeout=SECS][,label=NAME]",
+            help: "a fresh filesystem inside a QEMU guest booted from a distribution kernel \
+                   (fetched by `fsbattery setup`), on its own sparse virtio disks (default 4G \
+                   each), or on an md array over them; for filesystems the running kernel \
+                   lacks; `run` only; needs root",
+            parse: vm::parse_refusal,
+            syntax: vm::syntax,
         },
     ]
 });

@@ -67,6 +67,7 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
             ..
         } => stop_fuse_daemon(mount_point, program),
         Resource::ZfsDaemon { tag, pid } => stop_zfs_daemon(tag, *pid, handle),
+        Resource::Emulator { tag, pid } => super::vm::release::stop_emulator(tag, *pid, handle),
         Resource::ZfsRuntime { dirs } => release_zfs_runtime(dirs),
         Resource::Pool { name, vdevs } => super::zfs_pool::destroy_pool(name, vdevs),
         Resource::Signature { device, .. } => wipe(device),
@@ -303,7 +304,11 @@ fn stop_fuse_daemon(mount_point: &Path, program: &str) -> Result<Outcome, String
 
 /// Wait up to `grace` for a process to exit on its own, then SIGTERM, then SIGKILL; signals
 /// are only sent while `is_ours` still holds (the pid may be reused meanwhile).
-fn stop_process(pid: i32, is_ours: impl Fn() -> bool, grace: Duration) -> Result<(), String> {
+pub(crate) fn stop_process(
+    pid: i32,
+    is_ours: impl Fn() -> bool,
+    grace: Duration,
+) -> Result<(), String> {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     let wait = |d: Duration| {

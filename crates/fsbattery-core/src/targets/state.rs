@@ -83,6 +83,14 @@ pub(crate) enum Resource {
         /// Pid and start time once spawned.
         pid: Option<(i32, u64)>,
     },
+    /// The emulator (QEMU) of a `vm:` guest.
+    Emulator {
+        /// The `-pidfile` argument we gave it: a path inside our session directory, so it
+        /// identifies our emulator by its command line even before the pid is recorded.
+        tag: PathBuf,
+        /// Pid and start time once spawned.
+        pid: Option<(i32, u64)>,
+    },
     /// zfs-fuse runtime directories that did not exist before our daemon made them.
     ZfsRuntime {
         /// Directories to remove when empty.
@@ -145,6 +153,10 @@ impl Resource {
             Resource::ZfsDaemon { pid, .. } => match pid {
                 Some((p, _)) => format!("zfs-fuse daemon (pid {p})"),
                 None => "zfs-fuse daemon".into(),
+            },
+            Resource::Emulator { pid, .. } => match pid {
+                Some((p, _)) => format!("guest emulator (pid {p})"),
+                None => "guest emulator".into(),
             },
             Resource::ZfsRuntime { .. } => "zfs-fuse runtime directories".into(),
             Resource::Pool { name, .. } => format!("zpool {name}"),

@@ -16,6 +16,10 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         crate::stdout::write(super::tune::list_options(name)?)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(ListWhat::Kernels) = what {
+        crate::stdout::write(super::vm_run::kernels())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(ListWhat::FioOptions) = what {
         crate::stdout::write(fio_options())?;
         return Ok(ExitCode::SUCCESS);
@@ -41,7 +45,9 @@ pub fn list(what: Option<ListWhat>, name: Option<&str>) -> anyhow::Result<ExitCo
         Some(ListWhat::Workloads) => crate::stdout::write(workloads())?,
         Some(ListWhat::Suites) => crate::stdout::write(suites()?)?,
         Some(ListWhat::Targets) => crate::stdout::write(targets())?,
-        Some(ListWhat::Options | ListWhat::FioOptions) => unreachable!("answered above"),
+        Some(ListWhat::Options | ListWhat::FioOptions | ListWhat::Kernels) => {
+            unreachable!("answered above")
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -18,7 +18,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &args.resume {
         // The run's own command line, in its own working directory, into its own directory.
         let args = super::resume::prepare(dir)?;
+        if super::vm_run::wanted(&args) {
+            return Err(fsbattery_core::error::UsageError::Invalid(
+                "--resume does not continue a run of vm: targets: start it again".into(),
+            )
+            .into());
+        }
         return run_part(args, true);
+    }
+    // vm: targets run in a guest, which runs this same command on its own disks.
+    if super::vm_run::wanted(&args) {
+        return super::vm_run::run(args);
     }
     run_part(args, false)
 }
@@ -192,7 +202,11 @@ fn observer(args: &RunArgs, rank: usize, total: u64) -> Box<dyn RunObserver> {
 }
 
 /// Write the outputs, print the results, and turn the outcome into the exit status.
-fn finish(args: &RunArgs, outcome: &runner::Outcome, out_dir: &Path) -> anyhow::Result<ExitCode> {
+pub(super) fn finish(
+    args: &RunArgs,
+    outcome: &runner::Outcome,
+    out_dir: &Path,
+) -> anyhow::Result<ExitCode> {
     let mut record = outcome.record.clone();
     super::record::with_published(&mut record);
     let written = outputs::write_all(&record, out_dir, args.rank_reference)?;
@@ -323,7 +337,7 @@ fn claim(dir: &Path) -> anyhow::Result<fsbattery_core::journal::Journal> {
     })
 }
 
-fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {
+pub(super) fn out_dir(args: &RunArgs) -> anyhow::Result<PathBuf> {
     let dir = match &args.out {
         Some(d) => d.clone(),
         None => Path::new("fsbattery-results")

@@ -17,9 +17,26 @@ use std::process::{Command, ExitCode};
 
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
-const TEST_PROGRAMS: [&str; 16] = [
-    "fio", "bonnie++", "postmark", "dbench", "fs_mark", "git", "make", "chromium", "setpriv",
-    "unshare", "blkid", "wipefs", "losetup", "zsh", "fish", "groff",
+const TEST_PROGRAMS: [&str; 18] = [
+    "fio",
+    "bonnie++",
+    "postmark",
+    "dbench",
+    "fs_mark",
+    "git",
+    "make",
+    "chromium",
+    "setpriv",
+    "unshare",
+    "blkid",
+    "wipefs",
+    "losetup",
+    "zsh",
+    "fish",
+    "groff",
+    // The vm: target test boots a guest and makes jfs in it.
+    "qemu-system-x86_64",
+    "mkfs.jfs",
 ];
 
 /// What building with `--features mpi` and running under mpirun needs.
@@ -37,6 +54,7 @@ const TEST_MODULES: [&str; 1] = ["openpyxl"];
 /// Install what is missing, or say that nothing is.
 pub fn setup(args: SetupArgs) -> anyhow::Result<ExitCode> {
     let (needs, notes) = needs(&args)?;
+    guest_kernels(&args)?;
     for n in &notes {
         outln!("fsbattery setup: note: {n}")?;
     }
@@ -57,6 +75,50 @@ pub fn setup(args: SetupArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     act(&r, args.dry_run)
+}
+
+/// `vm:` targets (and the tests, which boot a guest) need a distribution kernel: fetched
+/// with `apt-get download` into fsbattery's cache and unpacked there, never installed.
+fn guest_kernels(args: &SetupArgs) -> anyhow::Result<()> {
+    use fsbattery_core::targets::vm;
+    let mut wanted: Vec<Option<String>> = args
+        .targets
+        .iter()
+        .filter(|t| vm::is_vm(t))
+        .filter_map(|t| vm::VmSpec::parse(&t[vm::PREFIX.len()..]).ok())
+        .map(|s| s.kernel)
+        .collect();
+    if args.tests {
+        wanted.push(None);
+    }
+    wanted.dedup();
+    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
+    for want in wanted {
+        let which = want.as_deref().unwrap_or(vm::kernel::META_PACKAGE);
+        if let Ok(k) = vm::kernel::find(cache, want.as_deref()) {
+            outln!(
+                "fsbattery setup: guest kernel {} {} is in {}",
+                k.package,
+                k.version,
+                k.dir.display()
+            )?;
+        } else if args.dry_run {
+            outln!(
+                "fsbattery setup: would fetch the guest kernel {which} into {}",
+                cache.display()
+            )?;
+        } else {
+            outln!("fsbattery setup: fetching the guest kernel {which} into {} (apt-get download, not installed)", cache.display())?;
+            let (k, _) = vm::kernel::fetch(cache, want.as_deref()).map_err(anyhow::Error::msg)?;
+            outln!(
+                "fsbattery setup: guest kernel {} {} unpacked in {}",
+                k.package,
+                k.version,
+                k.dir.display()
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Dry run, install, or print the command for the user.

@@ -1,0 +1,276 @@
+//! `fsbattery run` with `vm:` targets: the whole plan runs inside one guest (see
+//! `fsbattery_core::targets::vm`). This edge refuses what a guest run cannot do, rewrites the
+//! command line for the guest (its `vm:` targets become the guest's `dev:` targets; the host's
+//! paths are left out), boots it, reads the guest's run back from the share and finishes it
+//! as any run: the record gains the guest configuration, which the conditions line names.
+
+use super::run::{finish, out_dir};
+use crate::cli::RunArgs;
+use crate::stderr::errln;
+use anyhow::Context;
+use fsbattery_core::error::UsageError;
+use fsbattery_core::model::{CellStatus, RunRecord};
+use fsbattery_core::runner::Outcome;
+use fsbattery_core::targets::vm::{self, job, qemu::End};
+use std::process::ExitCode;
+
+/// Options whose value names a host path or output the guest has no use for: left out of
+/// the guest's command line (the host writes the outputs from the guest's record).
+const DROPPED_WITH_VALUE: [&str; 5] = ["--out", "--workdir", "--store", "--json", "--format"];
+/// Flags left out of the guest's command line.
+const DROPPED_FLAGS: [&str; 2] = ["--no-store", "--dry-run"];
+/// Options whose value is a host file the guest cannot see: refused.
+const HOST_FILES: [&str; 3] = ["--source-dir", "--tree-tarball", "--export"];
+
+/// Whether the run names a `vm:` target.
+pub fn wanted(args: &RunArgs) -> bool {
+    args.targets.iter().any(|t| vm::is_vm(t))
+}
+
+/// Run every `vm:` target in one guest.
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    if let Some(host) = args.targets.iter().find(|t| !vm::is_vm(t)) {
+        return Err(UsageError::Invalid(format!(
+            "--target {host}: vm: targets run in a guest and rank only against targets in the \
+             same guest configuration, so a run cannot rank them across host targets; run the \
+             host targets in a run of their own and `fsbattery compare` the two"
+        ))
+        .into());
+    }
+    let specs = vm::parse_all(&args.targets).map_err(UsageError::Invalid)?;
+    let layout = vm::layout(&specs);
+    let raw: Vec<String> = std::env::args().collect();
+    let argv = guest_argv(&raw, &layout.guest_specs).map_err(UsageError::Invalid)?;
+    if args.dry_run {
+        return dry_run(&args, &specs, &layout);
+    }
+    fsbattery_core::targets::check_workdir(&args.workdir)?;
+    let out = out_dir(&args)?;
+    let share = out.join("guest");
+    std::fs::create_dir_all(&share)
+        .with_context(|| format!("creating the guest's directory {}", share.display()))?;
+    // Absolute: the emulator is given it as its share, whatever its working directory.
+    let share = share
+        .canonicalize()
+        .with_context(|| format!("resolving {}", share.display()))?;
+    let console = out.join("guest-console.log");
+    errln!(
+        "fsbattery: booting a guest for {} vm: target(s); its run goes to {}",
+        specs.len(),
+        share.display()
+    );
+    let req = vm::Request {
+        specs: &specs,
+        argv,
+        workdir: &args.workdir,
+        share: &share,
+        console: &console,
+    };
+    let made = super::made_workdir::MadeWorkdir::note(&args.workdir);
+    let finished = vm::run(&req).map_err(|e| anyhow::anyhow!("{e}"));
+    drop(made);
+    let finished = finished?;
+    let run_dir = share.join("run");
+    if !run_dir.join(fsbattery_core::journal::JOURNAL_FILE).exists() {
+        anyhow::bail!(
+            "the guest ended before its run started{}; its console is in {}",
+            guest_said(&console),
+            console.display()
+        );
+    }
+    let loaded = fsbattery_record::load(&run_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut record = loaded.record;
+    record.host.guest = Some(Box::new(finished.guest.clone()));
+    let interrupted = match finished.end {
+        End::Exited => record.interrupted,
+        End::Interrupted => true,
+        End::Hung(secs) => {
+            fail_unfinished(&mut record, secs);
+            false
+        }
+    };
+    record.interrupted = interrupted;
+    if let Some(b) = finished.guest.boot_secs {
+        errln!(
+            "fsbattery: the guest booted in {b:.1} s ({}, initramfs {})",
+            finished.guest.describe(),
+            fsbattery_core::units::format_bytes(finished.initramfs_bytes)
+        );
+    }
+    let failed_cells = record
+        .cells
+        .iter()
+        .filter(|c| matches!(c.status, CellStatus::Failed { .. }))
+        .count();
+    let outcome = Outcome {
+        record,
+        interrupted,
+        failed_cells,
+    };
+    finish(&args, &outcome, &out)
+}
+
+/// `fsbattery list kernels`: the guest kernels fetched, then those the distribution serves.
+pub fn kernels() -> String {
+    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
+    let mut out = format!(
+        "Guest kernels for vm: targets, fetched into {}:\n",
+        cache.display()
+    );
+    let fetched = vm::kernel::cached(cache);
+    if fetched.is_empty() {
+        out.push_str(
+            "  none: `fsbattery setup --target vm:FSTYPE` fetches the distribution's current one\n",
+        );
+    }
+    for k in fetched {
+        out.push_str(&format!(
+            "  {} {} (kernel={})\n",
+            k.package, k.version, k.release
+        ));
+    }
+    match vm::kernel::served() {
+        Ok(served) => {
+            out.push_str("Served by the distribution (fetch one with `fsbattery setup --target vm:FSTYPE,kernel=PACKAGE`):\n");
+            for (p, what) in served {
+                out.push_str(&format!("  {p}  {what}\n"));
+            }
+        }
+        Err(e) => out.push_str(&format!(
+            "The distribution's kernels could not be listed: {e}\n"
+        )),
+    }
+    out
+}
+
+/// The guest init's own last complaint on its console, as ": REASON" (none: "").
+fn guest_said(console: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(console).unwrap_or_default();
+    text.lines()
+        .rev()
+        .filter_map(|l| l.strip_prefix("fsbattery guest: "))
+        .find(|l| *l != "ready")
+        .map(|l| format!(": {l}"))
+        .unwrap_or_default()
+}
+
+/// A hung guest was killed: every cell it had not finished failed, with that reason.
+fn fail_unfinished(record: &mut RunRecord, secs: u64) {
+    for c in &mut record.cells {
+        if c.status == CellStatus::Incomplete {
+            c.status = CellStatus::Failed {
+                reason: format!(
+                    "the guest showed no progress for {secs} s and was killed (vm: timeout=)"
+                ),
+            };
+        }
+    }
+    record.interrupted = false;
+    if record.finished.is_none() {
+        record.finished = Some(chrono::Local::now().to_rfc3339());
+    }
+}
+
+/// What would run where, without booting anything.
+fn dry_run(args: &RunArgs, specs: &[vm::VmSpec], layout: &vm::Layout) -> anyhow::Result<ExitCode> {
+    let _ = args;
+    let mut text = String::from("vm: targets run in one guest:\n");
+    for (s, g) in specs.iter().zip(&layout.guest_specs) {
+        text.push_str(&format!(
+            "  vm:{} ({} disk(s) of {}) -> in the guest: {g}\n",
+            s.label,
+            s.disks,
+            fsbattery_core::units::format_bytes(s.size)
+        ));
+    }
+    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
+    match vm::kernel::find(cache, specs[0].kernel.as_deref()) {
+        Ok(k) => text.push_str(&format!("  kernel: {} {}\n", k.package, k.version)),
+        Err(e) => text.push_str(&format!("  kernel: {e}\n")),
+    }
+    crate::stdout::write(text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The guest's command line: the user's `run` arguments with each `vm:` target replaced by
+/// its guest spec (in order), host paths and outputs left out, and the guest's own output
+/// and work directories added.
+fn guest_argv(raw: &[String], guest_specs: &[String]) -> Result<Vec<String>, String> {
+    let start = raw
+        .iter()
+        .position(|a| a == "run")
+        .ok_or("no run subcommand")?;
+    let mut out = vec!["run".to_string()];
+    let mut specs = guest_specs.iter();
+    let mut it = raw[start + 1..].iter();
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let value = |it: &mut std::slice::Iter<'_, String>| match &inline {
+            Some(v) => Some(v.clone()),
+            None => it.next().cloned(),
+        };
+        if flag == "--target" {
+            value(&mut it);
+            out.push("--target".into());
+            out.push(specs.next().ok_or("more targets than specs")?.clone());
+        } else if HOST_FILES.contains(&flag) {
+            return Err(format!(
+                "{flag}: the guest sees no host files; leave it out for vm: targets"
+            ));
+        } else if DROPPED_WITH_VALUE.contains(&flag) {
+            value(&mut it);
+        } else if !DROPPED_FLAGS.contains(&flag) {
+            out.push(a.clone());
+        }
+    }
+    out.extend(
+        [
+            "--out",
+            job::GUEST_OUT,
+            "--workdir",
+            "/tmp/fsbattery",
+            "--no-store",
+        ]
+        .map(String::from),
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn targets_become_the_guests_and_host_paths_stay_out() {
+        let raw = words(
+            "fsbattery run --target vm:jfs --workload metadata --out /r --target=vm:ext4 --scale quick --workdir=/w --no-store",
+        );
+        let g = guest_argv(
+            &raw,
+            &["dev:/dev/vda,fs=jfs".into(), "dev:/dev/vdb,fs=ext4".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            g,
+            words(
+                "run --target dev:/dev/vda,fs=jfs --workload metadata --target dev:/dev/vdb,fs=ext4 \
+                 --scale quick --out /share/run --workdir /tmp/fsbattery --no-store"
+            )
+        );
+    }
+
+    #[test]
+    fn host_files_are_refused() {
+        let raw = words("fsbattery run --target vm:jfs --tree-tarball /t.tar");
+        assert!(guest_argv(&raw, &["dev:/dev/vda".into()])
+            .unwrap_err()
+            .contains("--tree-tarball"));
+    }
+}
