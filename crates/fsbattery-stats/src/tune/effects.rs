@@ -166,7 +166,7 @@ fn block_columns(obs: &[Observation], columns: usize) -> Vec<u32> {
     };
     blocks.sort_unstable();
     blocks.dedup();
-    if blocks.len() < 2 || obs.len() <= columns + blocks.len() - 1 {
+    if blocks.len() < 2 || obs.len() < columns + blocks.len() {
         return Vec::new();
     }
     blocks.split_off(1)
