@@ -65,6 +65,29 @@ impl PairedDiff {
         Self::from_log_ratios(&d)
     }
 
+    /// `b` against `a` where the samples are logarithms already (the tune's log objective):
+    /// the per-round differences `b_r − a_r`. The same `None` cases as [`Self::new`], less the
+    /// positivity a ratio needs.
+    pub fn of_logs(a: &[f64], a_rounds: &[u32], b: &[f64], b_rounds: &[u32]) -> Option<PairedDiff> {
+        if a.len() != a_rounds.len() || b.len() != b_rounds.len() {
+            return None;
+        }
+        let unique = |r: &[u32]| {
+            let mut s = r.to_vec();
+            s.sort_unstable();
+            s.windows(2).all(|w| w[0] != w[1])
+        };
+        if !unique(a_rounds) || !unique(b_rounds) {
+            return None;
+        }
+        let d: Vec<f64> = a_rounds
+            .iter()
+            .zip(a)
+            .filter_map(|(r, x)| Some(b[b_rounds.iter().position(|y| y == r)?] - x))
+            .collect();
+        Self::from_log_ratios(&d)
+    }
+
     /// From the log-ratios themselves; `None` with fewer than [`MIN_SAMPLES`].
     pub fn from_log_ratios(d: &[f64]) -> Option<PairedDiff> {
         let n = d.len();

@@ -97,6 +97,7 @@ fn measure(
             obs.push(Observation {
                 config: config.clone(),
                 value: s["value"].as_f64().unwrap().ln(),
+                block: None,
             });
         }
     }

@@ -384,7 +384,16 @@ impl AutoRun {
             }
             let margin = self.spec.margin_pct;
             let decided = fsbattery_stats::decided(&cells, h.better, look, margin);
-            let hopeless = fsbattery_stats::hopeless(&cells, h.better, alpha, margin, affordable);
+            let mut hopeless =
+                fsbattery_stats::hopeless(&cells, h.better, alpha, margin, affordable);
+            // Futility judges the row at the final look's α, this look may be an interim one:
+            // a column separated at α but not yet at this look still waits on the best, so
+            // the best is not given up while any such column has hope.
+            if let Some(b) = best_index(&cells, h.better) {
+                let waiting = (0..cells.len())
+                    .any(|t| t != b && cells[t].is_some() && !decided[t] && !hopeless[t]);
+                hopeless[b] &= !waiting;
+            }
             for ((a, d), hl) in all.iter_mut().zip(decided).zip(hopeless) {
                 *a = match (*a, d, hl) {
                     (Place::Open, _, _) | (_, false, false) => Place::Open,
@@ -406,6 +415,14 @@ enum Place {
     Decided,
     /// Decided or hopeless in every row, hopeless in at least one.
     Hopeless,
+}
+
+/// The index of the best column's mean in direction `better`.
+fn best_index(cells: &[Option<Contestant<'_>>], better: Better) -> Option<usize> {
+    let best = best_mean(cells, better)?;
+    cells
+        .iter()
+        .position(|c| c.is_some_and(|c| c.value == best))
 }
 
 /// The best column's mean in direction `better`.

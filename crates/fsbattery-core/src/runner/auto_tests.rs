@@ -444,3 +444,102 @@ fn without_rounds_the_same_drift_keeps_the_pair_undecided() {
     let places = a.places(0, 0.05, 0.05);
     assert!(places.iter().all(|p| *p == Place::Open), "{places:?}");
 }
+
+/// Rounds of ranked targets on one workload whose headlines are `heads`: `values[t][h][r]` is
+/// repeat r of target t in headline h (independent samples: no rounds recorded); per target,
+/// the round after which it stopped and the decision.
+fn rounds_of(
+    spec: AutoRepeat,
+    heads: &[Headline],
+    values: &[Vec<Vec<f64>>],
+) -> Vec<Option<(usize, Convergence)>> {
+    let mut a = AutoRun::new(spec, vec![heads.to_vec()], vec![true; values.len()], false);
+    let mut out = vec![None; values.len()];
+    for r in 0..spec.max as usize {
+        for (t, rows) in values.iter().enumerate() {
+            if a.stopped(t, 0) {
+                continue;
+            }
+            for (h, v) in heads.iter().zip(rows) {
+                a.record(t, 0, &h.name, &sample(v[r % v.len()]));
+            }
+            assert!(a.after_step(t, 0, "w").is_none(), "decided after the round");
+        }
+        for (t, c) in a.after_round(&[0], &["w"], 0.05) {
+            assert!(out[t].is_none(), "a cell is decided at most once");
+            out[t] = Some((r, c));
+        }
+    }
+    out
+}
+
+/// A time headline (lower is better) long enough to be judged.
+fn secs(name: &str) -> Headline {
+    Headline {
+        name: name.into(),
+        better: Better::Lower,
+        time: true,
+    }
+}
+
+#[test]
+fn a_hopeless_target_stops_counting_while_the_others_go_on() {
+    // Planted (as fsbattery-stats' futility test): the best at 100 s ±20 %, target 1 at
+    // the margin (105 s) under ±25 % noise, hopeless; target 2 12 % behind at ±12 %, a few
+    // repeats from separation. Target 1 stops as hopeless once judged (after the tenth
+    // round) and no longer holds anything; target 2 goes on until it is decided, and the best
+    // is not given up while target 2 still waits on it.
+    let values = vec![
+        vec![zigzag(100.0, 20.0, 40)],
+        vec![zigzag(105.0, 25.0, 40)],
+        vec![zigzag(112.0, 12.0, 40)],
+    ];
+    let out = rounds_of(AutoRepeat::new(3, 40), &[secs("t")], &values);
+    let stop = |t: usize| {
+        out[t]
+            .clone()
+            .unwrap_or_else(|| panic!("{t} stopped: {out:?}"))
+    };
+    let (r1, c1) = stop(1);
+    assert_eq!(
+        (r1, c1.repeats, c1.stop),
+        (9, 10, Some(StopReason::Hopeless))
+    );
+    let (r2, c2) = stop(2);
+    assert_eq!(c2.stop, Some(StopReason::Decided), "{c2:?}");
+    assert!(r2 > r1, "target 2 went on after target 1 stopped: {out:?}");
+    let (r0, c0) = stop(0);
+    assert_ne!(c0.stop, Some(StopReason::Decided), "{c0:?}");
+    assert!(r0 >= r2, "the best stopped before target 2: {out:?}");
+}
+
+#[test]
+fn a_cell_stops_once_each_of_its_rows_is_decided_or_hopeless() {
+    // Two headline rows of one workload. Row "a" is separated at once (20 % apart, ±0.5 %);
+    // row "b" is the hopeless pair at the margin under ±25 % noise. The cells do not stop
+    // at the third round (row b is open), and stop as hopeless after the tenth, not at the
+    // maximum of 30.
+    let heads = [secs("a"), secs("b")];
+    let quiet = |m: f64| vec![m, m * 1.005, m * 0.996];
+    let values = vec![
+        vec![quiet(80.0), zigzag(100.0, 25.0, 30)],
+        vec![quiet(100.0), zigzag(105.0, 25.0, 30)],
+    ];
+    let out = rounds_of(AutoRepeat::new(3, 30), &heads, &values);
+    for o in &out {
+        let (r, c) = o.clone().expect("stopped");
+        assert_eq!((r, c.repeats, c.stop), (9, 10, Some(StopReason::Hopeless)));
+    }
+    // Row b 10 % apart at ±12 % instead: more repeats can decide it, so the cells go on
+    // past the tenth round and stop once it is decided.
+    let values = vec![
+        vec![quiet(80.0), zigzag(100.0, 12.0, 30)],
+        vec![quiet(100.0), zigzag(110.0, 12.0, 30)],
+    ];
+    let out = rounds_of(AutoRepeat::new(3, 30), &heads, &values);
+    for o in &out {
+        let (r, c) = o.clone().expect("stopped");
+        assert_eq!(c.stop, Some(StopReason::Decided), "{c:?}");
+        assert!(r >= 9, "{r}");
+    }
+}

@@ -26,6 +26,12 @@
 //!   its own; here the split is made on the partial residuals (the samples with every other
 //!   option's fitted effect taken out), which removes that alignment for all options at once.
 //!
+//! - **Blocks**: when every sample names the interleaved round it was measured in (every
+//!   configuration of a phase is measured once per round, so a round is a block), the model
+//!   has one more column per round beyond the first: drift that moves a whole round is
+//!   taken out of the residual instead of counting as noise. Rounds that would leave the
+//!   model no residual degree of freedom are not blocked (the independent model, as before).
+//!
 //! Invariants: `None` when the model cannot be fitted (too few samples for its columns, or
 //! levels aliased with each other); levels the design never measured have no effect rather
 //! than a guess.
@@ -41,6 +47,8 @@ pub struct Observation {
     pub config: Vec<usize>,
     /// The response, higher is better.
     pub value: f64,
+    /// The block (interleaved round of one phase) it was measured in; `None`: unknown.
+    pub block: Option<u32>,
 }
 
 /// One level's effect over its option's default.
@@ -102,6 +110,7 @@ pub fn estimate(factors: &[Factor], obs: &[Observation], alpha: f64) -> Option<V
             }
         }
     }
+    let blocks = block_columns(obs, 1 + cols.len());
     let x: Vec<Vec<f64>> = obs
         .iter()
         .map(|o| {
@@ -109,6 +118,11 @@ pub fn estimate(factors: &[Factor], obs: &[Observation], alpha: f64) -> Option<V
                 .chain(
                     cols.iter()
                         .map(|&(j, l)| f64::from(u8::from(o.config[j] == l))),
+                )
+                .chain(
+                    blocks
+                        .iter()
+                        .map(|&b| f64::from(u8::from(o.block == Some(b)))),
                 )
                 .collect()
         })
@@ -141,6 +155,21 @@ pub fn estimate(factors: &[Factor], obs: &[Observation], alpha: f64) -> Option<V
         out[j].levels.push(le);
     }
     Some(out)
+}
+
+/// The blocks that get a column of their own (every distinct block but the first), when
+/// every observation names its block and the model with them (`columns` before them) keeps
+/// a residual degree of freedom; otherwise none.
+fn block_columns(obs: &[Observation], columns: usize) -> Vec<u32> {
+    let Some(mut blocks) = obs.iter().map(|o| o.block).collect::<Option<Vec<u32>>>() else {
+        return Vec::new();
+    };
+    blocks.sort_unstable();
+    blocks.dedup();
+    if blocks.len() < 2 || obs.len() < columns + blocks.len() {
+        return Vec::new();
+    }
+    blocks.split_off(1)
 }
 
 /// The confidence level of each level's interval, consistent with Holm's decisions
@@ -198,7 +227,11 @@ fn partial_residuals(
                 .filter(|(_, &(f, _))| f != j)
                 .map(|(c, _)| row[c + 1] * fit.beta[c + 1])
                 .sum();
-            yi - others
+            // The blocks' columns come after the options': their drift is taken out too.
+            let drift: f64 = (1 + cols.len()..row.len())
+                .map(|c| row[c] * fit.beta[c])
+                .sum();
+            yi - others - drift
         })
         .collect()
 }

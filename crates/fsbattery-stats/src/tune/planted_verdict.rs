@@ -39,6 +39,7 @@ fn screen(planted: &[f64], noise: f64, repeats: usize, seed: u64) -> Vec<OptionE
             Observation {
                 config: c.clone(),
                 value: truth + noise * normal(&mut rng),
+                block: None,
             }
         })
         .collect();

@@ -127,8 +127,16 @@ pub fn execute(
             Repeats::Fixed(RACE_REPEATS),
             &dir,
         )?;
+        let rounds_left = z.rounds - round;
         for s in searches.iter_mut() {
-            s.judge(args.alpha);
+            let was_over = s.race_over;
+            s.judge(args.alpha, rounds_left, RACE_REPEATS as usize);
+            if s.race_over && !was_over {
+                errln!(
+                    "tune: race: {}: no further round can change the race (futility); it ends",
+                    s.target
+                );
+            }
         }
     }
 
@@ -358,14 +366,17 @@ fn run_phase(
             Err(e) => return Err(e),
         }
     };
-    let by_spec = objective.samples(&measured.record);
+    let by_spec = objective.by_repeat(&measured.record);
+    let phase = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     for (i, s) in searches.iter_mut().enumerate() {
         let mine: Vec<Config> = configs
             .iter()
             .filter(|(j, _)| *j == i)
             .map(|(_, c)| c.clone())
             .collect();
-        s.take(&by_spec, &mine);
+        s.take(&phase, &by_spec, &mine);
     }
     Ok(measured)
 }

@@ -47,6 +47,15 @@ impl Objective {
     /// Log-objective samples of every target of `record`, by spec, one per repeat that
     /// measured every counted metric.
     pub fn samples(&self, record: &RunRecord) -> BTreeMap<String, Vec<f64>> {
+        self.by_repeat(record)
+            .into_iter()
+            .map(|(spec, v)| (spec, v.into_iter().map(|(_, x)| x).collect()))
+            .collect()
+    }
+
+    /// [`Self::samples`] with the repeat each came from: the phase's interleaved round, shared
+    /// by every target of the phase (a block of the tune's blocked comparisons).
+    pub fn by_repeat(&self, record: &RunRecord) -> BTreeMap<String, Vec<(u32, f64)>> {
         let mut out = BTreeMap::new();
         for t in &record.targets {
             let mut by_repeat: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
@@ -69,10 +78,10 @@ impl Objective {
                     by_repeat.entry(s.repeat).or_default().push(oriented);
                 }
             }
-            let values: Vec<f64> = by_repeat
-                .into_values()
-                .filter(|v| metrics > 0 && v.len() == metrics)
-                .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+            let values: Vec<(u32, f64)> = by_repeat
+                .into_iter()
+                .filter(|(_, v)| metrics > 0 && v.len() == metrics)
+                .map(|(r, v)| (r, v.iter().sum::<f64>() / v.len() as f64))
                 .collect();
             out.insert(t.spec.clone(), values);
         }

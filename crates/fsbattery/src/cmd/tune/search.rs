@@ -7,8 +7,8 @@
 use super::budget::RACE_CANDIDATES;
 use fsbattery_core::tune::OptionSpace;
 use fsbattery_stats::tune::{
-    estimate, fill_distinct, full_factorial, judge, latin_hypercube, leader, select, survivors,
-    Config, Factor, Observation, OptionEffect, Selection, Verdict,
+    estimate, fill_distinct, full_factorial, judge, latin_hypercube, leader, race_futile, select,
+    survivors_blocked, Config, Entrant, Factor, Observation, OptionEffect, Selection, Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -22,6 +22,14 @@ pub struct FsSearch {
     pub space: OptionSpace,
     /// Log-objective samples by configuration, every phase together.
     pub samples: BTreeMap<Config, Vec<f64>>,
+    /// Parallel to `samples`: the block of each sample, [`ROUNDS_PER_PHASE`] × the phase's
+    /// number in `phases` + its repeat (the phase's interleaved round, shared by every
+    /// configuration of the phase).
+    pub blocks: BTreeMap<Config, Vec<u32>>,
+    /// The phases whose samples were taken, in order (their directories' names).
+    pub phases: Vec<String>,
+    /// The race ended because no further round could change it ([`race_futile`]).
+    pub race_over: bool,
     /// The screen's configurations.
     pub design: Vec<Config>,
     /// The screen's effects (None until screened, or when the model could not be fitted).
@@ -51,6 +59,9 @@ impl FsSearch {
             extra,
             space,
             samples: BTreeMap::new(),
+            blocks: BTreeMap::new(),
+            phases: Vec::new(),
+            race_over: false,
             design: Vec::new(),
             effects: None,
             verdicts: Vec::new(),
@@ -107,13 +118,37 @@ impl FsSearch {
         self.design = design;
     }
 
-    /// Take a phase's samples (by spec) for the configurations of this search.
-    pub fn take(&mut self, by_spec: &BTreeMap<String, Vec<f64>>, configs: &[Config]) {
+    /// Take the samples (by spec, each with its repeat) of phase `phase` for the
+    /// configurations of this search.
+    pub fn take(
+        &mut self,
+        phase: &str,
+        by_spec: &BTreeMap<String, Vec<(u32, f64)>>,
+        configs: &[Config],
+    ) {
+        let number = match self.phases.iter().position(|p| p == phase) {
+            Some(n) => n,
+            None => {
+                self.phases.push(phase.to_string());
+                self.phases.len() - 1
+            }
+        } as u32;
         for c in configs {
             if let Some(v) = by_spec.get(&self.spec(c)).filter(|v| !v.is_empty()) {
-                self.samples.entry(c.clone()).or_default().extend(v);
+                let blocks = v.iter().map(|(r, _)| number * ROUNDS_PER_PHASE + r);
+                self.samples
+                    .entry(c.clone())
+                    .or_default()
+                    .extend(v.iter().map(|(_, x)| x));
+                self.blocks.entry(c.clone()).or_default().extend(blocks);
             }
         }
+    }
+
+    /// The blocks of `config`'s samples, when every one is known.
+    fn blocks_of(&self, config: &Config) -> Option<&[u32]> {
+        let b = self.blocks.get(config)?;
+        (b.len() == self.samples.get(config).map_or(0, Vec::len)).then_some(b.as_slice())
     }
 
     /// Effects and verdicts from every sample so far (at `alpha`, margin ±`margin` %).
@@ -122,9 +157,11 @@ impl FsSearch {
             .samples
             .iter()
             .flat_map(|(c, v)| {
-                v.iter().map(|&value| Observation {
+                let blocks = self.blocks_of(c);
+                v.iter().enumerate().map(move |(i, &value)| Observation {
                     config: c.clone(),
                     value,
+                    block: blocks.map(|b| b[i]),
                 })
             })
             .collect();
@@ -239,9 +276,10 @@ impl FsSearch {
             .collect()
     }
 
-    /// Specs of the candidates still racing (none once one is left).
+    /// Specs of the candidates still racing (none once one is left, or once the race is
+    /// futile).
     pub fn racing(&self) -> Vec<Config> {
-        if self.alive.iter().filter(|&&a| a).count() < 2 {
+        if self.race_over || self.alive.iter().filter(|&&a| a).count() < 2 {
             return Vec::new();
         }
         self.candidates
@@ -252,14 +290,25 @@ impl FsSearch {
             .collect()
     }
 
-    /// After a round: drop the candidates the leader significantly beats.
-    pub fn judge(&mut self, alpha: f64) {
-        let s: Vec<Vec<f64>> = self
+    /// After a round: drop the candidates the leader significantly beats (round by round
+    /// where they shared rounds); then end the race when no round more could change it with
+    /// `rounds_left` rounds of `per_round` repeats still affordable.
+    pub fn judge(&mut self, alpha: f64, rounds_left: usize, per_round: usize) {
+        let empty: &[f64] = &[];
+        let entrants: Vec<Entrant<'_>> = self
             .candidates
             .iter()
-            .map(|c| self.samples.get(c).cloned().unwrap_or_default())
+            .map(|c| Entrant {
+                samples: self.samples.get(c).map_or(empty, Vec::as_slice),
+                rounds: self.blocks_of(c),
+            })
             .collect();
-        self.alive = survivors(&s, &self.alive, alpha, 2.0);
+        let alive = survivors_blocked(&entrants, &self.alive, alpha, RACE_MARGIN_PCT);
+        let made = entrants.iter().map(|e| e.samples.len()).max().unwrap_or(0);
+        let affordable = made + rounds_left * per_round;
+        let futile = race_futile(&entrants, &alive, alpha, RACE_MARGIN_PCT, affordable);
+        self.alive = alive;
+        self.race_over |= futile;
     }
 
     /// The configuration verified against the defaults: the defaults changed only where the
@@ -288,6 +337,12 @@ impl FsSearch {
             .map_or_else(|| self.space.defaults(), |i| self.candidates[i].clone())
     }
 }
+
+/// Repeats a phase may have at most: blocks of different phases never meet.
+pub const ROUNDS_PER_PHASE: u32 = 1000;
+
+/// The race's equivalence margin (±%), as it always was.
+const RACE_MARGIN_PCT: f64 = 2.0;
 
 /// Mean of a non-empty slice (NaN for an empty one, which sorts last).
 pub fn mean(v: &[f64]) -> f64 {
