@@ -37,6 +37,7 @@ macro_rules! settings {
         #[derive(Debug, Clone, PartialEq)]
         $vis struct $S { $( $(#[$fm])* $fvis $f: $T, )* }
 
+        #[allow(clippy::vec_init_then_push)]
         impl $crate::settings::Group for $S {
             type Defaults = $D;
             fn specs($d: &$D) -> Vec<$crate::params::ParamSpec> {
@@ -63,6 +64,7 @@ macro_rules! settings {
             }
         }
 
+        #[allow(clippy::vec_init_then_push)]
         impl $crate::settings::Settings for $S {
             fn specs() -> &'static [$crate::params::ParamSpec] {
                 static SPECS: std::sync::OnceLock<Vec<$crate::params::ParamSpec>> =
@@ -86,6 +88,8 @@ macro_rules! settings {
         #[derive(Debug, Clone, PartialEq)]
         $vis struct $S { $( $(#[$fm])* $fvis $f: $T, )* }
 
+        // A field is either pushed or a group extended, so the Vec is built step by step.
+        #[allow(clippy::vec_init_then_push)]
         impl $crate::settings::Settings for $S {
             fn specs() -> &'static [$crate::params::ParamSpec] {
                 static SPECS: std::sync::OnceLock<Vec<$crate::params::ParamSpec>> =

@@ -297,7 +297,7 @@ impl TypedWorkload for Io500 {
                 .map(Duration::from_secs),
             wearout: c.wearout,
         };
-        run_phases(ctx, &Run { l, peers, wall }, &c)
+        run_phases(ctx, &Run { l, peers, wall }, c)
     }
 }
 

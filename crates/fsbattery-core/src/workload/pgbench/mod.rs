@@ -230,7 +230,7 @@ impl TypedWorkload for Pgbench {
             })?;
             t
         };
-        let (sum, lat, t) = timed_run(ctx, &pg, &c, scratch.path())?;
+        let (sum, lat, t) = timed_run(ctx, &pg, c, scratch.path())?;
         ctx.record("tps", &t, sum.tps);
         ctx.record("init", &init, init.elapsed_s);
         ctx.record("lat_mean", &t, sum.latency_avg_ms);

@@ -181,7 +181,7 @@ impl TypedWorkload for Sqlite {
         let scratch = Scratch::create(ctx.root(), "sqlite")?;
         let path = scratch.join("bench.db");
         let seed = c.seed ^ u64::from(ctx.repeat()).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut db = mix::Db::open(&path, &c)?;
+        let mut db = mix::Db::open(&path, c)?;
         ctx.next_phase("populate");
         let ((), populate) = ctx.phase(&[scratch.path()], || db.populate(seed))?;
         let (run, t) = ctx.phase(&[scratch.path()], || db.transactions(seed))?;

@@ -265,17 +265,13 @@ pub(crate) fn read_all(path: &Path, buf: &mut [u8]) -> Result<u64, WorkloadError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::blockio::testutil::{run_native, values};
+    use crate::workload::blockio::testutil::{run_typed, values};
 
     #[test]
     fn the_closing_fsync_is_recorded_apart() {
-        let p = Params::from_pairs(&[
-            ("size", 1 << 20),
-            ("block", 1 << 16),
-            ("layout", 0),
-            ("reorder", 0),
-        ]);
-        let (samples, _tmp) = run_native(&Stream, &p).unwrap();
+        let p: StreamSettings =
+            crate::settings::with_pairs(&[("size", 1 << 20), ("block", 1 << 16)]);
+        let (samples, _tmp) = run_typed(&Stream, &p).unwrap();
         let v = values(&samples);
         for phase in ["create", "copy"] {
             let (returned, durable) = (v[phase], v[&format!("{phase}_durable")]);
