@@ -1,5 +1,5 @@
 //! Typed workload settings: each workload declares its settings once, as a struct with typed
-//! fields ([`settings!`]), and everything else is derived from that one declaration — the
+//! fields ([`settings!`](crate::settings!)), and everything else is derived from that one declaration — the
 //! parameter specs (`--set` parsing, suite TOML validation, `list workloads NAME`), the
 //! defaults per scale, and the values the record keeps.
 //!
@@ -10,7 +10,7 @@
 //! number under a string key.
 //!
 //! Invariants:
-//! - A choice is an enum ([`choice!`]); its names are the only thing outside the process that
+//! - A choice is an enum ([`choice!`](crate::choice!)); its names are the only thing outside the process that
 //!   stands for it (`--set`, suite files and records all spell names), so removing or
 //!   reordering a variant cannot change what an old record means. The position of a name in
 //!   the list is an in-memory encoding only.
@@ -24,7 +24,7 @@ pub use value::{Bytes, Choice, Setting};
 
 use crate::params::{ParamSpec, Params};
 
-/// A workload's settings struct, as [`settings!`] declares it: its specs and its decoding.
+/// A workload's settings struct, as [`settings!`](crate::settings!) declares it: its specs and its decoding.
 pub trait Settings: Sized {
     /// Every parameter, in listing order (flattened groups at their place).
     fn specs() -> &'static [ParamSpec];
@@ -36,7 +36,7 @@ pub trait Settings: Sized {
 }
 
 /// A group of settings several workloads share (the IO group, the MPI layout), flattened into
-/// a workload's struct with `field: Group => defaults` in [`settings!`]. `Defaults` says which
+/// a workload's struct with `field: Group => defaults` in [`settings!`](crate::settings!). `Defaults` says which
 /// members the workload declares and their defaults there, so one struct serves them all.
 pub trait Group: Sized {
     /// What a workload states about the group: its defaults and the members it declares.
@@ -77,7 +77,7 @@ impl<'a> Raw<'a> {
         Raw(p)
     }
 
-    /// The typed value of the parameter `name` (used by [`settings!`]).
+    /// The typed value of the parameter `name` (used by [`settings!`](crate::settings!)).
     pub fn field<T: Setting>(&self, name: &str) -> Result<T, String> {
         let raw = self
             .0

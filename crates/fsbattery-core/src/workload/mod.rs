@@ -48,7 +48,7 @@ use crate::params::ParamSpec;
 use crate::settings::Resolved;
 
 /// A benchmark workload as the registry, the plan and the runner hold it: its values in their
-/// erased form. Workloads implement [`TypedWorkload`](TypedWorkload) and get
+/// erased form. Workloads implement [`TypedWorkload`] and get
 /// this by its blanket impl.
 pub trait Workload: Sync {
     /// Registry name, used on the command line and in suite files.
