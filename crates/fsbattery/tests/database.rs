@@ -114,6 +114,9 @@ fn database_suite_ranks_tps_and_commit_latency_and_leaves_no_server() {
         "loop:xfs",
         "--scale",
         "quick",
+        // The preset adapts its repeats (up to 30); three fixed keep the test short.
+        "--repeat",
+        "3",
         "--out",
         "r",
         "--quiet",
@@ -145,7 +148,7 @@ fn database_suite_ranks_tps_and_commit_latency_and_leaves_no_server() {
             .count();
         assert!(numbers >= 2, "{label}: {row}");
     }
-    // Three runs per cell: enough for the verdicts (n >= 3 each).
+    // Three runs per cell (--repeat 3): enough for the verdicts (n >= 3 each).
     let rec = results(&work.path().join("r"));
     let cells = rec["cells"].as_array().unwrap();
     let tps: Vec<_> = cells

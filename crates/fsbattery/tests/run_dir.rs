@@ -44,14 +44,14 @@ fn quick_run_on_a_directory_records_every_metric_twice_and_cleans_up() {
     assert_reports(work.path(), &out);
 }
 
-/// 24 metrics, each with two positive samples and a CPU % within the cores' reach.
+/// 26 metrics, each with two positive samples and a CPU % within the cores' reach.
 fn assert_every_metric_twice(rec: &serde_json::Value) {
     assert_eq!(rec["schema_version"], 1);
     assert!(rec["host"]["cores"].as_u64().unwrap() >= 1);
     let cores = rec["host"]["cores"].as_f64().unwrap();
     let cells = rec["cells"].as_array().unwrap();
-    // metadata 6 + tree 8 + stream 5 + split 5 metrics, one target.
-    assert_eq!(cells.len(), 24, "{cells:#?}");
+    // metadata 6 + tree 8 + stream 7 + split 5 metrics, one target.
+    assert_eq!(cells.len(), 26, "{cells:#?}");
     for w in ["metadata", "tree", "stream", "split"] {
         assert!(cells.iter().any(|c| c["workload"] == w), "no cells for {w}");
     }
@@ -87,7 +87,7 @@ fn assert_outputs(out: &std::path::Path, rec: &serde_json::Value) {
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
-        1 + 24 * 2,
+        1 + 26 * 2,
         "header + one row per sample"
     );
     let ds = &rec["plan"]["datasets"][0];
@@ -96,14 +96,14 @@ fn assert_outputs(out: &std::path::Path, rec: &serde_json::Value) {
         64,
         "dataset hash recorded: {ds}"
     );
-    // No --suite: every one of the 24 metrics has a labelled row (S1's 21 and the three S1
+    // No --suite: every one of the 26 metrics has a labelled row (S1's 21 and the five S1
     // had no row for), none pending. (Before no-suite runs became native this was S1's 21.)
     let rows = rec["plan"]["rows"].as_array().unwrap();
     let tests: Vec<_> = rows
         .iter()
         .filter(|r| r["workload"] != "filesystem")
         .collect();
-    assert_eq!(tests.len(), 24, "{tests:?}");
+    assert_eq!(tests.len(), 26, "{tests:?}");
     assert!(
         tests.iter().all(|r| r.get("pending").is_none()),
         "{tests:?}"
@@ -292,8 +292,8 @@ fn command_mode_produces_the_same_rows_as_native() {
     assert_eq!(metrics[0], metrics[1]);
     assert_eq!(
         metrics[0].len(),
-        24,
-        "S1's 21 rows plus cpio and the durable variants"
+        26,
+        "S1's 21 rows plus cpio, the durable variants and the fsyncs alone"
     );
     assert!(
         entries(target.path()).is_empty(),
