@@ -1,5 +1,5 @@
-//! Tests of the tree workloads, run once per method on a fresh target directory and dataset
-//! store; `run_once` is shared with tree4's tests.
+//! Tests of the tree workloads (tree and tree4), each run once per method on a fresh target
+//! directory and dataset store.
 
 use super::*;
 use crate::dataset::DatasetStore;
