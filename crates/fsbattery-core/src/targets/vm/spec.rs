@@ -101,7 +101,9 @@ impl VmSpec {
             Some(_) => 3,
             None => 1,
         };
-        if !(least..=16).contains(&self.disks) {
+        // A filesystem alone takes exactly one disk; an array its level's least to 16.
+        let most = if self.md_level.is_some() { 16 } else { 1 };
+        if !(least..=most).contains(&self.disks) {
             return Err(match self.md_level {
                 Some(l) => format!("disks={}: md raid{l} takes {least} to 16", self.disks),
                 None => format!(
