@@ -66,8 +66,15 @@ pub(crate) fn release(res: &Resource, handle: Handle) -> Result<Outcome, String>
             program,
             ..
         } => stop_fuse_daemon(mount_point, program),
-        Resource::ZfsDaemon { tag, pid } => stop_zfs_daemon(tag, *pid, handle),
-        Resource::Emulator { tag, pid } => super::vm::release::stop_emulator(tag, *pid, handle),
+        Resource::ZfsDaemon { tag, pid } => {
+            let term = nix::sys::signal::Signal::SIGTERM;
+            stop_tagged("zfs-fuse", term, Duration::from_secs(30), tag, *pid, handle)
+        }
+        Resource::Emulator { tag, pid } => {
+            let kill = nix::sys::signal::Signal::SIGKILL;
+            let wait = Duration::from_secs(10);
+            stop_tagged(EMULATOR_PROGRAM, kill, wait, tag, *pid, handle)
+        }
         Resource::ZfsRuntime { dirs } => release_zfs_runtime(dirs),
         Resource::Pool { name, vdevs } => super::zfs_pool::destroy_pool(name, vdevs),
         Resource::Signature { device, .. } => wipe(device),
@@ -335,11 +342,25 @@ pub(crate) fn stop_process(
     Err(format!("pid {pid} survived SIGKILL"))
 }
 
-fn stop_zfs_daemon(tag: &Path, pid: Option<(i32, u64)>, handle: Handle) -> Result<Outcome, String> {
-    use nix::sys::signal::{kill, Signal};
+/// The emulator's program name (vm: targets).
+pub(crate) const EMULATOR_PROGRAM: &str = "qemu-system-x86_64";
+
+/// Stop the `program` daemon whose command line names `tag` (zfs-fuse's socket, the
+/// emulator's `-pidfile` inside our session directory): never by its pid alone. `signal`
+/// first, then wait up to `wait` for it to go; our child is reaped so no zombie is left.
+/// zfs-fuse gets SIGTERM to flush its pools; the emulator is killed outright, since its guest
+/// holds nothing the host needs (its journal is on the host already, through the share).
+fn stop_tagged(
+    program: &str,
+    signal: nix::sys::signal::Signal,
+    wait: Duration,
+    tag: &Path,
+    pid: Option<(i32, u64)>,
+    handle: Handle,
+) -> Result<Outcome, String> {
     let tag = tag.to_string_lossy().into_owned();
     let matches = |p: i32| {
-        state::cmdline(p).is_some_and(|a| state::program(&a) == "zfs-fuse" && a.contains(&tag))
+        state::cmdline(p).is_some_and(|a| state::program(&a) == program && a.contains(&tag))
     };
     let targets: Vec<(i32, u64)> = match pid {
         Some(p) => vec![p],
@@ -352,13 +373,9 @@ fn stop_zfs_daemon(tag: &Path, pid: Option<(i32, u64)>, handle: Handle) -> Resul
     };
     for (p, start) in targets {
         if state::alive(p, start) && matches(p) {
-            let _ = kill(nix::unistd::Pid::from_raw(p), Signal::SIGTERM);
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), signal);
         }
-        stop_process(
-            p,
-            || state::alive(p, start) && matches(p),
-            Duration::from_secs(30),
-        )?;
+        stop_process(p, || state::alive(p, start) && matches(p), wait)?;
     }
     if let Handle::Child(mut child) = handle {
         // Reap our child so no zombie is left behind.

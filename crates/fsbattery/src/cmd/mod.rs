@@ -7,6 +7,7 @@ mod docs;
 mod dry_run;
 mod history;
 mod import;
+mod launch;
 mod list;
 mod made_workdir;
 mod outputs;
@@ -34,7 +35,7 @@ use std::process::ExitCode;
 /// Run the chosen subcommand.
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => launch::run(args),
         Command::Tune(args) => tune::tune(args),
         Command::List { what, name } => list::list(what, name.as_deref()),
         Command::Report(args) => report::report(args),

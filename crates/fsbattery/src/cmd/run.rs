@@ -13,28 +13,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Run a suite.
-pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    if let Some(dir) = &args.resume {
-        // The run's own command line, in its own working directory, into its own directory.
-        let args = super::resume::prepare(dir)?;
-        if super::vm_run::wanted(&args) {
-            return Err(fsbattery_core::error::UsageError::Invalid(
-                "--resume does not continue a run of vm: targets: start it again".into(),
-            )
-            .into());
-        }
-        return run_part(args, true);
-    }
-    // vm: targets run in a guest, which runs this same command on its own disks.
-    if super::vm_run::wanted(&args) {
-        return super::vm_run::run(args);
-    }
-    run_part(args, false)
-}
-
 /// A run's first part, or (`resume`) the next part of the interrupted run in `args.out`.
-fn run_part(args: RunArgs, resume: bool) -> anyhow::Result<ExitCode> {
+pub(super) fn run_part(args: RunArgs, resume: bool) -> anyhow::Result<ExitCode> {
     // Noted before anything may make it: a work directory this run makes is removed again
     // (once empty) however the run ends, after the plan's targets are torn down (declared
     // first, it drops last).

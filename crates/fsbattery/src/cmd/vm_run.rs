@@ -65,6 +65,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         workdir: &args.workdir,
         share: &share,
         console: &console,
+        workload_programs: workload_programs(),
     };
     let made = super::made_workdir::MadeWorkdir::note(&args.workdir);
     let finished = vm::run(&req).map_err(|e| anyhow::anyhow!("{e}"));
@@ -172,6 +173,15 @@ fn fail_unfinished(record: &mut RunRecord, secs: u64) {
 }
 
 /// What would run where, without booting anything.
+/// What every registered workload runs (its commands and external programs), for the guest.
+fn workload_programs() -> Vec<String> {
+    fsbattery_core::workload::registry()
+        .iter()
+        .flat_map(|w| w.commands().iter().chain(w.programs()))
+        .map(|s| s.to_string())
+        .collect()
+}
+
 fn dry_run(args: &RunArgs, specs: &[vm::VmSpec], layout: &vm::Layout) -> anyhow::Result<ExitCode> {
     let _ = args;
     let mut text = String::from("vm: targets run in one guest:\n");

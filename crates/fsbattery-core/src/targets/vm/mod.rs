@@ -22,7 +22,6 @@ pub mod initramfs;
 pub mod job;
 pub mod kernel;
 pub mod qemu;
-pub(crate) mod release;
 pub mod spec;
 
 use crate::targets::guards::Session;
@@ -136,8 +135,9 @@ pub fn parse_all(targets: &[String]) -> Result<Vec<VmSpec>, String> {
 }
 
 /// The programs the guest gets, where the host has them: the targets' mkfs and mount tools,
-/// mdadm for arrays, what `dev:` targets and command-mode workloads run.
-pub fn programs(specs: &[VmSpec]) -> Vec<String> {
+/// mdadm for arrays, what `dev:` targets run, and `workload_programs` (what the workloads
+/// run, given by the caller: targets sit below workloads and do not read their registry).
+pub fn programs(specs: &[VmSpec], workload_programs: &[String]) -> Vec<String> {
     let mut p: Vec<String> = ["mount", "umount", "blkid", "wipefs", "sh", "mdadm", "sync"]
         .map(String::from)
         .to_vec();
@@ -146,14 +146,7 @@ pub fn programs(specs: &[VmSpec]) -> Vec<String> {
             p.extend(k.programs());
         }
     }
-    for w in crate::workload::registry() {
-        p.extend(
-            w.commands()
-                .iter()
-                .chain(w.programs())
-                .map(|s| s.to_string()),
-        );
-    }
+    p.extend(workload_programs.iter().cloned());
     p.sort();
     p.dedup();
     p
@@ -165,7 +158,7 @@ pub fn programs(specs: &[VmSpec]) -> Vec<String> {
 pub fn needs(rest: &str) -> Result<Vec<crate::packages::Need>, String> {
     let s = VmSpec::parse(rest)?;
     let mut p = vec![
-        release::PROGRAM.to_string(),
+        crate::targets::release::EMULATOR_PROGRAM.to_string(),
         "depmod".into(),
         "blkid".into(),
         "wipefs".into(),
@@ -193,6 +186,8 @@ pub struct Request<'a> {
     pub share: &'a Path,
     /// Where the guest's console is kept.
     pub console: &'a Path,
+    /// The programs the workloads run (commands and external tools), for the initramfs.
+    pub workload_programs: Vec<String>,
 }
 
 /// What became of a guest run.
@@ -210,12 +205,14 @@ pub struct Finished {
 pub fn run(req: &Request<'_>) -> Result<Finished, TargetError> {
     let kernel = kernel::find(Path::new(kernel::CACHE_DIR), req.specs[0].kernel.as_deref())
         .map_err(TargetError)?;
-    let emulator = crate::process::version(&[release::PROGRAM, "--version"]).ok_or_else(|| {
-        TargetError(format!(
-            "{} not found: install qemu-system-x86 (`fsbattery setup --target vm:FSTYPE`)",
-            release::PROGRAM
-        ))
-    })?;
+    let emulator =
+        crate::process::version(&[crate::targets::release::EMULATOR_PROGRAM, "--version"])
+            .ok_or_else(|| {
+                TargetError(format!(
+                    "{} not found: install qemu-system-x86 (`fsbattery setup --target vm:FSTYPE`)",
+                    crate::targets::release::EMULATOR_PROGRAM
+                ))
+            })?;
     let layout = layout(req.specs);
     let mut s = Session::begin(req.workdir, "vm")?;
     let mut disks = Vec::new();
@@ -227,7 +224,8 @@ pub fn run(req: &Request<'_>) -> Result<Finished, TargetError> {
         .iter()
         .flat_map(|v| initramfs::modules_for(&v.fs, v.md_level))
         .collect();
-    let contents = initramfs::gather(&kernel, &programs(req.specs), &mods).map_err(TargetError)?;
+    let contents = initramfs::gather(&kernel, &programs(req.specs, &req.workload_programs), &mods)
+        .map_err(TargetError)?;
     let job = job::Job {
         modules: contents.modules.clone(),
         arrays: layout.arrays.clone(),

@@ -44,7 +44,7 @@ pub struct Machine {
 /// The emulator's command line.
 pub fn argv(m: &Machine) -> Vec<String> {
     let mut a: Vec<String> = [
-        super::release::PROGRAM,
+        crate::targets::release::EMULATOR_PROGRAM,
         "-nodefaults",
         "-no-user-config",
         "-display",
