@@ -41,27 +41,11 @@ pub(crate) struct PairedDiff {
 impl PairedDiff {
     /// `b` against `a`, each with the round of each sample.
     pub fn new(a: &[f64], a_rounds: &[u32], b: &[f64], b_rounds: &[u32]) -> Option<PairedDiff> {
-        if a.len() != a_rounds.len() || b.len() != b_rounds.len() {
-            return None;
-        }
-        let unique = |r: &[u32]| {
-            let mut s = r.to_vec();
-            s.sort_unstable();
-            s.windows(2).all(|w| w[0] != w[1])
-        };
-        if !unique(a_rounds) || !unique(b_rounds) {
-            return None;
-        }
         let ok = |x: f64| x.is_finite() && x > 0.0;
-        let mut d = Vec::new();
-        for (i, r) in a_rounds.iter().enumerate() {
-            if let Some(j) = b_rounds.iter().position(|x| x == r) {
-                if !ok(a[i]) || !ok(b[j]) {
-                    return None;
-                }
-                d.push((b[j] / a[i]).ln());
-            }
-        }
+        let d = same_rounds(a, a_rounds, b, b_rounds)?
+            .into_iter()
+            .map(|(x, y)| (ok(x) && ok(y)).then(|| (y / x).ln()))
+            .collect::<Option<Vec<f64>>>()?;
         Self::from_log_ratios(&d)
     }
 
@@ -69,21 +53,9 @@ impl PairedDiff {
     /// the per-round differences `b_r − a_r`. The same `None` cases as [`Self::new`], less the
     /// positivity a ratio needs.
     pub fn of_logs(a: &[f64], a_rounds: &[u32], b: &[f64], b_rounds: &[u32]) -> Option<PairedDiff> {
-        if a.len() != a_rounds.len() || b.len() != b_rounds.len() {
-            return None;
-        }
-        let unique = |r: &[u32]| {
-            let mut s = r.to_vec();
-            s.sort_unstable();
-            s.windows(2).all(|w| w[0] != w[1])
-        };
-        if !unique(a_rounds) || !unique(b_rounds) {
-            return None;
-        }
-        let d: Vec<f64> = a_rounds
-            .iter()
-            .zip(a)
-            .filter_map(|(r, x)| Some(b[b_rounds.iter().position(|y| y == r)?] - x))
+        let d: Vec<f64> = same_rounds(a, a_rounds, b, b_rounds)?
+            .into_iter()
+            .map(|(x, y)| y - x)
             .collect();
         Self::from_log_ratios(&d)
     }
@@ -175,6 +147,34 @@ impl PairedDiff {
 /// ±`margin_pct` % as a bound on the log-ratio: ln(1 + m).
 fn log_margin(margin_pct: f64) -> f64 {
     (margin_pct / 100.0).ln_1p()
+}
+
+/// The (a, b) pairs of the rounds both measured, in `a`'s order; `None` when a sample has no
+/// round or a round is measured twice on one side (then the rounds are not blocks).
+fn same_rounds(
+    a: &[f64],
+    a_rounds: &[u32],
+    b: &[f64],
+    b_rounds: &[u32],
+) -> Option<Vec<(f64, f64)>> {
+    let unique = |r: &[u32]| {
+        let mut s = r.to_vec();
+        s.sort_unstable();
+        s.windows(2).all(|w| w[0] != w[1])
+    };
+    if a.len() != a_rounds.len() || b.len() != b_rounds.len() {
+        return None;
+    }
+    if !unique(a_rounds) || !unique(b_rounds) {
+        return None;
+    }
+    Some(
+        a_rounds
+            .iter()
+            .zip(a)
+            .filter_map(|(r, &x)| Some((x, b[b_rounds.iter().position(|y| y == r)?])))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
