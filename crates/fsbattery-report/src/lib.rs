@@ -42,6 +42,7 @@ pub mod settings_notes;
 pub mod site;
 pub mod sweep;
 pub mod table;
+mod table_compact;
 pub mod target_match;
 pub mod term_width;
 pub mod then_now;

@@ -65,26 +65,36 @@ impl TerminalTable {
         let mut out = String::new();
         let rec = report.record;
         let agg = report.aggregate;
-        out.push_str(&format!(
-            "{} — {} of {} ± CI95\n{}\n",
-            rec.plan.suite,
-            agg,
-            conditions::runs_and_age(rec),
-            format::legend()
-        ));
-        if let Some(l) = conditions::legend(rec) {
-            out.push_str(&format!("{l}\n"));
-        }
         let main = Matrix::build_main(report, Quantity::Value);
+        // Too wide for one line per row at the width (six targets with ± at 100 columns took
+        // three lines a row): the compact table, its ± and legend in words left to the report.
+        let compact = detail.width.is_some_and(|w| {
+            let full = self.table(&main, report, true, None, false);
+            crate::table_compact::widest(&full) > w
+        });
+        if compact {
+            out.push_str(&crate::table_compact::heading(rec, agg));
+        } else {
+            out.push_str(&format!(
+                "{} — {} of {} ± CI95\n{}\n",
+                rec.plan.suite,
+                agg,
+                conditions::runs_and_age(rec),
+                format::legend()
+            ));
+            if let Some(l) = conditions::legend(rec) {
+                out.push_str(&format!("{l}\n"));
+            }
+        }
         let iozone = crate::iozone_tables::render(report);
         // An iozone-only run has no other rows: its tables are the whole report.
         if !main.rows.is_empty() || iozone.is_none() {
-            out.push_str(&self.matrix(&main, report, true, detail));
+            out.push_str(&self.matrix(&main, report, true, detail, compact));
             // CPU % belongs to timed rows; a run of rates alone (io500) has none to show.
             let cpu = Matrix::build_main(report, Quantity::CpuPct);
             if detail.verbose && !cpu.rows.is_empty() {
                 out.push_str("\nCPU % ((user+sys)/elapsed)\n");
-                out.push_str(&self.matrix(&cpu, report, false, detail));
+                out.push_str(&self.matrix(&cpu, report, false, detail, false));
             }
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
@@ -161,7 +171,7 @@ impl TerminalTable {
             out.push_str(&format!("Note: {n}.\n"));
         }
         for table in &tn.tables {
-            let mut t = self.new_table(None);
+            let mut t = self.new_table(None, false);
             let mut header = vec![Cell::new("test")];
             header.extend(table.columns.iter().map(|c| Cell::new(&c.target)));
             t.set_header(header);
@@ -183,7 +193,7 @@ impl TerminalTable {
         let Some(io) = crate::device_io::build(rec) else {
             return String::new();
         };
-        let mut t = self.new_table(None);
+        let mut t = self.new_table(None, false);
         let mut header = vec![Cell::new("device writes")];
         header.extend(io.columns.iter().map(Cell::new));
         t.set_header(header);
@@ -210,9 +220,12 @@ impl TerminalTable {
     }
 
     /// A table fitted to `width`, else to `COLUMNS` or the terminal ([`crate::term_width`]).
-    fn new_table(&self, width: Option<usize>) -> Table {
+    fn new_table(&self, width: Option<usize>, compact: bool) -> Table {
         let mut t = Table::new();
-        t.load_preset(UTF8_FULL_CONDENSED);
+        t.load_preset(match compact {
+            true => crate::table_compact::PRESET,
+            false => UTF8_FULL_CONDENSED,
+        });
         if !self.styled {
             t.force_no_tty();
         } else {
@@ -230,25 +243,38 @@ impl TerminalTable {
     }
 
     /// `m` as a table, or as one line per cell under `detail.lines`.
-    fn matrix(&self, m: &Matrix, report: &Report<'_>, with_unit: bool, detail: Detail) -> String {
+    fn matrix(
+        &self,
+        m: &Matrix,
+        report: &Report<'_>,
+        with_unit: bool,
+        detail: Detail,
+        compact: bool,
+    ) -> String {
         if detail.lines {
             return crate::cell_lines::render(m, with_unit, |r, i| {
                 cell_text(m, r, i, report, with_unit)
             });
         }
-        self.table(m, report, with_unit, detail.width)
+        self.table(m, report, with_unit, detail.width, compact)
     }
 
+    /// `m` as a table; `compact`: the unit in the label, values without ±, no outer border.
     fn table(
         &self,
         m: &Matrix,
         report: &Report<'_>,
         with_unit: bool,
         width: Option<usize>,
+        compact: bool,
     ) -> String {
-        let mut t = self.new_table(width);
-        let mut header = vec![Cell::new("test")];
-        if with_unit {
+        let mut t = self.new_table(width, compact);
+        let unit = crate::table_compact::common_unit(m);
+        let mut header = match compact && with_unit {
+            true => vec![Cell::new(crate::table_compact::label_of("test", &unit, ""))],
+            false => vec![Cell::new("test")],
+        };
+        if with_unit && !compact {
             header.push(Cell::new("unit"));
         }
         header.extend(m.columns.iter().map(Cell::new));
@@ -263,13 +289,21 @@ impl TerminalTable {
             }
         }
         for row in &m.rows {
-            let mut cells = vec![Cell::new(&row.label)];
-            if with_unit {
+            let mut cells = match compact && with_unit {
+                true => vec![Cell::new(crate::table_compact::label_of(
+                    &row.label, &row.unit, &unit,
+                ))],
+                false => vec![Cell::new(&row.label)],
+            };
+            if with_unit && !compact {
                 cells.push(Cell::new(&row.unit));
             }
             for i in 0..row.entries.len() {
                 let (value, marks) = cell_text(m, row, i, report, with_unit);
-                let text = format!("{value}{marks}");
+                let text = match compact {
+                    true => crate::table_compact::cell(&row.entries[i], row, report, &marks),
+                    false => format!("{value}{marks}"),
+                };
                 let mark = row.verdict.mark(i);
                 let mut c = Cell::new(text).set_alignment(CellAlignment::Right);
                 if mark == Mark::Winner && self.styled {
@@ -278,6 +312,9 @@ impl TerminalTable {
                 cells.push(c);
             }
             t.add_row(cells);
+        }
+        if let (true, Some(w)) = (compact, width) {
+            crate::table_compact::widen_labels(&mut t, w);
         }
         format!("{t}\n")
     }

@@ -17,6 +17,13 @@
 //! (n − 1), where Otava passes numpy's population deviation (n) to scipy, which shrinks the
 //! variance and over-reports small series; and after dropping a point the merge re-tests the
 //! neighbours on both sides (Otava re-tests the right neighbour and the one after it).
+//!
+//! A fourth: a series of positive values (times, rates: every benchmark series) is tested on
+//! its logarithms, so a change is a ratio, as a regression is one. On the raw values a
+//! switch to `mount=sync` (0.0025 s → 0.095–0.38 s, 2026-11-29) went unfound: the noisy
+//! slow segment's variance hid a 90-fold change from the t-test. The change and its interval
+//! are then the ratio of the segments' geometric means (in percent); the segments' means
+//! stay arithmetic, as the series shows them.
 
 use crate::energy::Distances;
 use crate::student_t::{student_t_quantile, student_t_sf};
@@ -41,10 +48,11 @@ pub struct ChangePoint {
     pub n_before: usize,
     /// Points in the segment after.
     pub n_after: usize,
-    /// (after / before − 1) × 100; `None` when the mean before is 0.
+    /// (after / before − 1) × 100 — of the geometric means when the series is all positive
+    /// (tested on logarithms), else of the means; `None` when the mean before is 0.
     pub change_pct: Option<f64>,
-    /// 95 % interval of that change (the Student interval of the difference of means, in
-    /// percent of the mean before); `None` with fewer than three points in all.
+    /// 95 % interval of that change (the Student interval of the difference of the tested
+    /// values' means, as a change in percent); `None` with fewer than three points in all.
     pub ci95_pct: Option<(f64, f64)>,
 }
 
@@ -61,8 +69,24 @@ pub fn change_points(series: &[f64], p: f64) -> Vec<ChangePoint> {
     } else {
         p
     };
-    let weak = split(series, first_pass);
-    merge(series, weak, p)
+    let logs: Option<Vec<f64>> = series
+        .iter()
+        .all(|v| *v > 0.0)
+        .then(|| series.iter().map(|v| v.ln()).collect());
+    let on = Scale {
+        tested: logs.as_deref().unwrap_or(series),
+        raw: series,
+        log: logs.is_some(),
+    };
+    let weak = split(on.tested, first_pass);
+    merge(&on, weak, p)
+}
+
+/// The values a series is tested on (its logarithms when all are positive) and the raw ones.
+struct Scale<'a> {
+    tested: &'a [f64],
+    raw: &'a [f64],
+    log: bool,
 }
 
 /// Otava's split step: weak change points (their indexes) from overlapping windows.
@@ -101,7 +125,7 @@ fn detect(x: &[f64], p: f64) -> Vec<usize> {
         let Some((tau, _)) = best else { break };
         let at = bounds.partition_point(|&b| b < tau);
         let (lo, hi) = (bounds[at - 1], bounds[at]);
-        if test(x, lo, tau, hi).p > p {
+        if p_value(x, lo, tau, hi) > p {
             break;
         }
         points.insert(points.partition_point(|&q| q < tau), tau);
@@ -119,10 +143,10 @@ fn bounds(points: &[usize], len: usize) -> Vec<usize> {
 }
 
 /// Otava's merge step with min_magnitude 0: drop the weakest point until all pass.
-fn merge(series: &[f64], mut points: Vec<usize>, p: f64) -> Vec<ChangePoint> {
+fn merge(on: &Scale<'_>, mut points: Vec<usize>, p: f64) -> Vec<ChangePoint> {
     let stats = |points: &[usize], i: usize| {
-        let b = bounds(points, series.len());
-        test(series, b[i], b[i + 1], b[i + 2])
+        let b = bounds(points, on.raw.len());
+        test(on, b[i], b[i + 1], b[i + 2])
     };
     let mut tested: Vec<ChangePoint> = (0..points.len()).map(|i| stats(&points, i)).collect();
     loop {
@@ -149,8 +173,19 @@ fn merge(series: &[f64], mut points: Vec<usize>, p: f64) -> Vec<ChangePoint> {
     tested
 }
 
+/// The Bonferroni-corrected p of [`test`] on a plain slice (the split step's question).
+fn p_value(x: &[f64], lo: usize, at: usize, hi: usize) -> f64 {
+    let on = Scale {
+        tested: x,
+        raw: x,
+        log: false,
+    };
+    test(&on, lo, at, hi).p
+}
+
 /// Student's pooled two-sample t-test of x[lo..at] against x[at..hi], as a change point.
-fn test(x: &[f64], lo: usize, at: usize, hi: usize) -> ChangePoint {
+fn test(on: &Scale<'_>, lo: usize, at: usize, hi: usize) -> ChangePoint {
+    let x = on.tested;
     let (a, b) = (&x[lo..at], &x[at..hi]);
     let (ma, va) = mean_var(a);
     let (mb, vb) = mean_var(b);
@@ -174,12 +209,17 @@ fn test(x: &[f64], lo: usize, at: usize, hi: usize) -> ChangePoint {
         };
         (p, Some(student_t_quantile(0.975, df) * se))
     };
-    let pct = |v: f64| (ma != 0.0).then(|| v / ma.abs() * 100.0);
+    // On logarithms a difference d is the ratio e^d of the geometric means.
+    let pct = |v: f64| match on.log {
+        true => Some(v.exp_m1() * 100.0),
+        false => (ma != 0.0).then(|| v / ma.abs() * 100.0),
+    };
+    let raw_mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     ChangePoint {
         index: at,
         p,
-        mean_before: ma,
-        mean_after: mb,
+        mean_before: raw_mean(&on.raw[lo..at]),
+        mean_after: raw_mean(&on.raw[at..hi]),
         n_before: a.len(),
         n_after: b.len(),
         change_pct: pct(diff),

@@ -101,8 +101,9 @@ fn a_change_point_states_its_size_and_interval() {
     assert_eq!(cps.len(), 1, "{cps:?}");
     let c = &cps[0];
     assert_eq!((c.index, c.n_before, c.n_after), (6, 6, 6));
+    // The ratio of the geometric means: 20.0008 % here, the means' ratio being 20 %.
     let pct = c.change_pct.unwrap();
-    assert!((pct - 20.0).abs() < 1e-9, "{pct}");
+    assert!((pct - 20.0).abs() < 0.01, "{pct}");
     let (lo, hi) = c.ci95_pct.unwrap();
     assert!(lo < pct && pct < hi && lo > 15.0 && hi < 25.0, "{lo} {hi}");
     assert!(c.p < 1e-6);
@@ -120,4 +121,38 @@ fn several_steps_are_each_found_and_a_short_series_has_none() {
     assert!(change_points(&[1.0, f64::NAN, 2.0, 3.0], 0.01).is_empty());
     // Deterministic: the same series gives the same answer.
     assert_eq!(change_points(&s, 0.01), change_points(&s, 0.01));
+}
+
+/// A run's means before and after `mount=sync` (history test, 2026-11-29, a loaded machine):
+/// the slow segment's spread hid the 90-fold change from a t-test on the raw values
+/// (p = 0.013 after Bonferroni); on logarithms it is found, as a ratio.
+#[test]
+fn a_ninety_fold_step_in_noisy_times_is_found_as_a_ratio() {
+    let s = [
+        0.0027, 0.0036, 0.0025, 0.0024, 0.0022, 0.307, 0.161, 0.095, 0.229, 0.384,
+    ];
+    let cps = change_points(&s, 0.01);
+    assert_eq!(cps.len(), 1, "{cps:?}");
+    let c = &cps[0];
+    assert_eq!(c.index, 5, "{c:?}");
+    // Geometric means 0.00266 and 0.208: +7700 % or so; the means stay arithmetic.
+    let pct = c.change_pct.unwrap();
+    assert!((5000.0..12000.0).contains(&pct), "{c:?}");
+    assert!((c.mean_after - 0.2352).abs() < 1e-3, "{c:?}");
+    let (lo, hi) = c.ci95_pct.unwrap();
+    assert!(lo > 1000.0 && hi > pct, "{c:?}");
+}
+
+/// Multiplicative noise (log-normal, 20 % spread) without a step: at most 2 of 100 series
+/// report a change at p = 0.01, as for additive noise.
+#[test]
+fn multiplicative_noise_alone_rarely_reports_a_change() {
+    let false_alarms = (0..100u64)
+        .filter(|&seed| {
+            let mut rng = Rng(seed + 1000);
+            let s: Vec<f64> = (0..LEN).map(|_| (0.2 * rng.normal()).exp()).collect();
+            !change_points(&s, 0.01).is_empty()
+        })
+        .count();
+    assert!(false_alarms <= 2, "{false_alarms} of 100");
 }

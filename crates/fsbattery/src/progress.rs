@@ -88,14 +88,22 @@ impl RunObserver for Log {
 /// Piped without `--verbose`, or `--quiet`: the first round one line per target as it
 /// finishes, "[STEP/TOTAL] TARGET · run 1: WORKLOAD VALUE UNIT · ...", each workload's headline
 /// being its first metric (the row its table leads with); every later round one line,
-/// "[STEP/TOTAL] run R: TARGET SECONDS s · ...", the seconds each target's steps took. A run of
-/// T targets and R rounds logs T + R - 1 lines whatever the number of workloads and phases
-/// (auto repeats run up to 30 rounds); lines wrap at the width. A failed step gets a line of
+/// "[STEP/TOTAL] run R (s): TARGET SECONDS · ...", the seconds each target's steps took, for
+/// rounds 2 to 5, then every 5th and the last (auto repeats run up to 30 rounds: one line each
+/// took 60 of a default run's 158 lines). A run of T targets logs at most T + 10 lines whatever
+/// the number of workloads, phases and rounds; lines wrap at the width. A failed step gets a line of
 /// its own, and notices flush the pending line first so the order stays true.
 pub struct Cells {
     width: usize,
     pending: Option<Pending>,
     started: Option<std::time::Instant>,
+    /// A later round's line not printed (between every 5th): printed if the run ends on it.
+    held: Option<String>,
+}
+
+/// Whether round `r` (1-based, after the first) gets its line: 2 to 5, then every 5th.
+fn shown(r: u32) -> bool {
+    r <= 5 || r % 5 == 0
 }
 
 /// The line being gathered: one target of the first round, or one later round.
@@ -118,6 +126,7 @@ impl Cells {
             width,
             pending: None,
             started: None,
+            held: None,
         }
     }
 
@@ -137,18 +146,29 @@ impl Cells {
                 let per: Vec<String> = p
                     .seconds
                     .iter()
-                    .map(|(t, s)| format!("{t} {} s", fsbattery_report::format::num(*s)))
+                    .map(|(t, s)| format!("{t} {}", fsbattery_report::format::num(*s)))
                     .collect();
-                format!(
-                    "[{}/{}] run {}: {}",
+                let round = p.repeat + 1;
+                let line = format!(
+                    "[{}/{}] run {round} (s): {}{}",
                     p.last + 1,
                     p.total,
-                    p.repeat + 1,
-                    per.join(" · ")
-                )
+                    per.join(" · "),
+                    if round == 5 {
+                        " (then every 5th run)"
+                    } else {
+                        ""
+                    }
+                );
+                if !shown(round) {
+                    self.held = Some(line);
+                    return;
+                }
+                line
             }
             _ => return,
         };
+        self.held = None;
         errln!("{}", fsbattery_report::wrap::wrap_text(&line, self.width));
     }
 }
@@ -220,5 +240,9 @@ impl RunObserver for Cells {
     }
     fn finish(&mut self) {
         self.flush();
+        // The last round, when it fell between the shown ones.
+        if let Some(line) = self.held.take() {
+            errln!("{}", fsbattery_report::wrap::wrap_text(&line, self.width));
+        }
     }
 }

@@ -8,7 +8,8 @@
 mod common;
 use common::*;
 
-/// A small real run (a directory and a tmpfs, two workloads, three repeats) with `extra`
+/// A small real run (a directory and a tmpfs, two workloads, three repeats unless `extra`
+/// says) with `extra`
 /// flags, piped, COLUMNS unset: its stdout and stderr.
 fn small_run(extra: &[&str]) -> (String, String) {
     let cwd = tempfile::tempdir().unwrap();
@@ -26,8 +27,6 @@ fn small_run(extra: &[&str]) -> (String, String) {
         "metadata.files=100",
         "--set",
         "stream.size=4MiB",
-        "--repeat",
-        "3",
         "--no-ceiling",
         "--out",
         "r",
@@ -37,6 +36,9 @@ fn small_run(extra: &[&str]) -> (String, String) {
         args.drain(3..5);
     }
     args.extend(extra);
+    if !extra.contains(&"--repeat") {
+        args.extend(["--repeat", "3"]);
+    }
     let o = bin()
         .current_dir(cwd.path())
         .args(&args)
@@ -52,7 +54,7 @@ fn phase_lines(err: &str) -> usize {
     err.lines().filter(|l| l.contains(" (cpu ")).count()
 }
 
-/// The progress lines: "[STEP/TOTAL] TARGET · run 1: ..." and "[STEP/TOTAL] run R: ...".
+/// The progress lines: "[STEP/TOTAL] TARGET · run 1: ..." and "[STEP/TOTAL] run R (s): ...".
 fn cell_lines(err: &str) -> Vec<&str> {
     err.lines()
         .filter(|l| l.starts_with('[') && l.contains("run ") && l.contains(": "))
@@ -73,10 +75,7 @@ fn a_piped_run_prints_a_line_per_target_then_per_round_within_100_columns() {
         );
     }
     for (i, c) in cells[targets..].iter().enumerate() {
-        assert!(
-            c.contains(&format!("] run {}: ", i + 2)) && c.ends_with(" s"),
-            "{c}"
-        );
+        assert!(c.contains(&format!("] run {} (s): ", i + 2)), "{c}");
     }
     assert_eq!(phase_lines(&err), 0, "{err}");
     assert!(!out.contains("CPU %"), "{out}");
@@ -98,6 +97,27 @@ fn a_piped_run_prints_a_line_per_target_then_per_round_within_100_columns() {
     assert_eq!(cell_lines(&qerr).len(), targets + 2, "{qerr}");
     assert_eq!(phase_lines(&qerr), 0, "{qerr}");
     assert!(!qout.contains("CPU %"), "{qout}");
+}
+
+#[test]
+fn a_long_run_prints_rounds_two_to_five_then_every_fifth_and_the_last() {
+    let targets = if root() { 2 } else { 1 };
+    let (_, err) = small_run(&["--repeat", "12"]);
+    let rounds: Vec<&str> = cell_lines(&err).into_iter().skip(targets).collect();
+    let shown: Vec<String> = rounds
+        .iter()
+        .map(|l| {
+            l.split("] run ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .into()
+        })
+        .collect();
+    assert_eq!(shown, ["2", "3", "4", "5", "10", "12"], "{err}");
+    assert!(rounds[3].ends_with("(then every 5th run)"), "{err}");
 }
 
 #[test]
