@@ -153,7 +153,9 @@ struct Judged {
 /// The answer for `report`: the table's verdicts, the reference targets its matrix leaves
 /// out, and the composite over the ranked ones.
 pub fn for_report(report: &Report<'_>) -> Answer {
-    let m = Matrix::build_main(report, Quantity::Value);
+    let mut m = Matrix::build_main(report, Quantity::Value);
+    // The suite's question: its rows, not every further metric of a workload it chose.
+    m.rows.retain(|r| r.listed);
     let excluded = crate::reference::excluded(report.record, &m.columns, report.rank_reference);
     let cols: Vec<usize> = (0..m.columns.len()).filter(|&i| !excluded[i]).collect();
     let ranked: Vec<String> = cols.iter().map(|&i| m.columns[i].clone()).collect();

@@ -62,6 +62,11 @@ pub struct Row {
     /// Per column: the shown rate is within 20 % of fsbattery's own ceiling, so it measures
     /// the tool; such a cell never takes part in the verdict.
     pub tool_bound: Vec<bool>,
+    /// A row the suite asked for (or of a workload it chose no rows for); false: one more
+    /// metric of a workload whose rows the suite chose (fio's every percentile beside the two
+    /// a use-case preset names), kept in the report files, left out of the answer and of the
+    /// terminal table but with `--verbose`.
+    pub listed: bool,
 }
 
 impl crate::sweep::Row for Row {
@@ -93,6 +98,7 @@ struct RowKey {
     metric: String,
     pending: Option<String>,
     aggregate: Option<fsbattery_stats::Aggregate>,
+    listed: bool,
 }
 
 /// The whole matrix.
@@ -120,6 +126,7 @@ impl Matrix {
             metric,
             pending,
             aggregate,
+            listed,
         } in row_keys(rec)
         {
             let sample_cell = rec
@@ -185,6 +192,7 @@ impl Matrix {
                 verdict,
                 aggregate,
                 tool_bound,
+                listed,
             });
         }
         Matrix {
@@ -273,6 +281,7 @@ fn row_keys(rec: &RunRecord) -> Vec<RowKey> {
             metric: r.metric.clone(),
             pending: r.pending.clone(),
             aggregate: r.aggregate,
+            listed: true,
         })
         .collect();
     let planned = rec
@@ -289,6 +298,7 @@ fn row_keys(rec: &RunRecord) -> Vec<RowKey> {
                 metric: m.clone(),
                 pending: None,
                 aggregate: None,
+                listed: !rec.plan.rows.iter().any(|r| r.workload == *w),
             });
         }
     }

@@ -65,7 +65,11 @@ impl TerminalTable {
         let mut out = String::new();
         let rec = report.record;
         let agg = report.aggregate;
-        let main = Matrix::build_main(report, Quantity::Value);
+        let mut main = Matrix::build_main(report, Quantity::Value);
+        let unlisted = match detail.verbose {
+            true => None,
+            false => crate::table_compact::unlisted(&mut main),
+        };
         // Too wide for one line per row at the width (six targets with ± at 100 columns took
         // three lines a row): the compact table, its ± and legend in words left to the report.
         let compact = detail.width.is_some_and(|w| {
@@ -96,6 +100,9 @@ impl TerminalTable {
                 out.push_str("\nCPU % ((user+sys)/elapsed)\n");
                 out.push_str(&self.matrix(&cpu, report, false, detail, false));
             }
+        }
+        if let Some(note) = unlisted {
+            out.push_str(&note);
         }
         if let Some(note) = format::tool_bound_note(&main, rec) {
             out.push_str(&format!("{note}\n"));

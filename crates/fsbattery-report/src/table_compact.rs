@@ -2,7 +2,8 @@
 //! with their ± CI95 need about 140 columns; a pipe gets 100): the unit moves into the label,
 //! values lose their ±, the outer border goes, and the legend shrinks to one line that says
 //! where the ± and the legend in words are (`report.html`, `fsbattery report DIR`). The marks
-//! stay: they are the verdicts.
+//! stay: they are the verdicts. Also the rows a suite did not ask for ([`unlisted`]): out of
+//! `run`'s table (fio's every percentile), one line says where they are.
 
 use crate::matrix::{Entry, Matrix, Row};
 use crate::{conditions, format, Report};
@@ -92,4 +93,25 @@ pub fn cell(e: &Entry, row: &Row, report: &Report<'_>, marks: &str) -> String {
         Entry::Incomplete(Some(_)) => format!("{value} (incomplete){marks}"),
         _ => format!("{value}{marks}"),
     }
+}
+
+/// Take the rows the suite did not ask for out of `m` (see [`crate::matrix::Row::listed`]);
+/// the line that says how many and where they are, `None` when there were none.
+pub fn unlisted(m: &mut Matrix) -> Option<String> {
+    let mut workloads: Vec<String> = Vec::new();
+    let mut n = 0;
+    for r in m.rows.iter().filter(|r| !r.listed) {
+        n += 1;
+        if !workloads.contains(&r.workload) {
+            workloads.push(r.workload.clone());
+        }
+    }
+    m.rows.retain(|r| r.listed);
+    (n > 0).then(|| {
+        format!(
+            "{n} more metric(s) of {} beside the suite's rows: in report.html, fsbattery report \
+             DIR and with --verbose\n",
+            workloads.join(", ")
+        )
+    })
 }
