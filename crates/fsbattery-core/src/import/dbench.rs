@@ -126,6 +126,11 @@ impl Importer for Dbench {
         for (op, count, avg, max) in rows {
             let c = format!("{op}_count");
             metrics.push((MetricSpec::rate(&c, "ops", &c), value(count)));
+            // dbench prints 0.000 latencies for an operation never done: not a latency, as
+            // the workload records none either.
+            if count == 0.0 {
+                continue;
+            }
             let a = format!("{op}_avglat");
             metrics.push((MetricSpec::latency_ms(&a, &op, Stat::Mean, &a), value(avg)));
             let m = format!("{op}_maxlat");
@@ -157,6 +162,22 @@ mod tests {
             Some((_, Reading::Value(s))) => s.value,
             other => panic!("{name}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn an_operation_never_done_imports_its_count_and_no_latency() {
+        let line = HERE
+            .lines()
+            .find(|l| l.trim_start().starts_with("Flush"))
+            .unwrap();
+        let text = HERE.replace(line, " Flush          0     0.000     0.000");
+        let p = Dbench.parse(text.as_bytes()).unwrap();
+        assert_eq!(get(&p, "Flush_count"), 0.0);
+        assert!(!p
+            .metrics
+            .iter()
+            .any(|(m, _)| m.name.starts_with("Flush_") && m.name != "Flush_count"));
+        assert_eq!(p.metrics.len(), 2 + 14 * 3 - 2);
     }
 
     #[test]

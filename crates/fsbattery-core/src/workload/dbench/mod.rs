@@ -264,19 +264,25 @@ impl TypedWorkload for Dbench {
         ctx.record("throughput", &t, s.throughput);
         ctx.record("max_latency", &t, s.max_latency_ms);
         for k in lf.kinds() {
-            let o = s.ops[k.index().expect("timed")];
-            let n = k.name();
-            let avg = if o.count == 0 {
-                0.0
-            } else {
-                o.total_ns as f64 / o.count as f64 / 1e6
-            };
-            ctx.record(&format!("{n}_count"), &t, o.count as f64);
-            ctx.record(&format!("{n}_avglat"), &t, avg);
-            ctx.record(&format!("{n}_maxlat"), &t, o.max_ns as f64 / 1e6);
+            for (metric, value) in op_figures(k.name(), s.ops[k.index().expect("timed")]) {
+                ctx.record(&metric, &t, value);
+            }
         }
         Ok(())
     }
+}
+
+/// What one operation kind records: its count, and its mean and largest latency (ms) only
+/// when it was done — dbench prints 0.000 for an operation that never ran after the warmup,
+/// which as a latency would rank as the fastest.
+fn op_figures(name: &str, o: run::OpStat) -> Vec<(String, f64)> {
+    let mut out = vec![(format!("{name}_count"), o.count as f64)];
+    if o.count > 0 {
+        let avg = o.total_ns as f64 / o.count as f64 / 1e6;
+        out.push((format!("{name}_avglat"), avg));
+        out.push((format!("{name}_maxlat"), o.max_ns as f64 / 1e6));
+    }
+    out
 }
 
 /// client.txt's peak bytes and names per client, rounded up (Debian's dbench 4.0-2.1

@@ -142,3 +142,20 @@ fn client_txt_fits_the_declared_fallback() {
     // dbench 4.0 prints 14 of them after a warmup: Deltree and Mkdir come only at the start.
     assert_eq!(l.kinds().count(), 16);
 }
+
+#[test]
+fn an_operation_never_done_records_its_count_and_no_latency() {
+    let none = run::OpStat::default();
+    assert_eq!(
+        op_figures("Flush", none),
+        [("Flush_count".to_string(), 0.0)]
+    );
+    let two = run::OpStat {
+        count: 2,
+        total_ns: 3_000_000,
+        max_ns: 2_000_000,
+    };
+    let got = op_figures("Flush", two);
+    assert_eq!(got[1], ("Flush_avglat".to_string(), 1.5));
+    assert_eq!(got[2], ("Flush_maxlat".to_string(), 2.0));
+}
