@@ -10,7 +10,7 @@
 //! to be spurious twice; the order of two effects is compared only where both designs tell
 //! their sizes apart (sync's effect was twice data=journal's in one run and equal to it in
 //! another, on the same machine under other load); and no time is asserted.
-//! About 35 loop filesystems, under a minute.
+//! About 40 loop filesystems, about a minute.
 
 mod common;
 use common::*;
@@ -152,13 +152,14 @@ fn the_screen_agrees_with_a_full_factorial_on_loop_ext4() {
     ];
     let cwd = tempfile::tempdir().unwrap();
     // The screen as the tune lays it out: defaults and four hypercube rows (half the
-    // factorial), three repeats each; then all eight configurations, twice each.
+    // factorial), three repeats each; then all eight configurations, three times each (twice
+    // left data=journal's effect inside its 99 % CI once, on a machine loaded by builds).
     let screen = latin_hypercube(&factors, 5, 1, &|_| true);
     assert_eq!(screen.len(), 5);
     let screened = clear_effects(&factors, &measure(cwd.path(), &space, &screen, 3, "screen"));
     let all = full_factorial(&factors, &|_| true);
     assert_eq!(all.len(), 8);
-    let full = clear_effects(&factors, &measure(cwd.path(), &space, &all, 2, "full"));
+    let full = clear_effects(&factors, &measure(cwd.path(), &space, &all, 3, "full"));
     eprintln!("effects on the log of the durable write rate (None: inside the 99 % CI): screen {screened:?}, full factorial {full:?}");
     assert_clean(&cwd.path().join("fsbattery-work"));
 
