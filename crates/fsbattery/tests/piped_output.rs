@@ -1,6 +1,6 @@
 //! What a person reads of a run that is piped (a log, `| less`): in the first round one
-//! progress line per target with each workload's headline, then one line per round, not one
-//! per phase; the summary without the CPU %
+//! progress line per target with each workload's headline, then one line per round (2 to 5,
+//! then every 5th and the last), not one per phase; the summary without the CPU %
 //! table and the per-cell repeat notes (the report files keep them); every line but the
 //! tables' within the width (COLUMNS, else 100). `--verbose` brings the per-phase lines and
 //! the CPU % table back; `--quiet` prints the same lines as a pipe.
