@@ -5,7 +5,7 @@
 //! Much of it is raised where no caller can take a value back (guards' `Drop`, release
 //! helpers deep under a teardown), so it is collected rather than returned: while a
 //! [`Capture`] is alive on a thread, notices raised on that thread are queued, and the runner
-//! hands them to its [`crate::runner::RunObserver`] (`warning`, `teardown`) at each step
+//! hands them to its `RunObserver` (in the core's runner) (`warning`, `teardown`) at each step
 //! boundary (notes as `message`), so `--quiet`, JSON output and tests see them like any other event.
 //!
 //! Invariants: nothing is lost — with no capture on the raising thread (the `cleanup`

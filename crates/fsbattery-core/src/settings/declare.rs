@@ -5,7 +5,7 @@
 //! filebench personalities) declares `struct Name(d: Defaults = DEFAULT) { ... }`: the spec
 //! expressions read `d`, the struct is a [`Group`](crate::settings::Group) over `Defaults`,
 //! each registry entry lists the specs of its own defaults
-//! ([`TypedWorkload::params`](crate::workload::TypedWorkload::params)), and `DEFAULT` gives
+//! (`TypedWorkload::params`, in the workloads), and `DEFAULT` gives
 //! the plain [`Settings`](crate::settings::Settings) view (tests, decoding).
 //!
 //! Each field is either a parameter, `name: Type = spec`, where `spec` is the [`ParamSpec`]

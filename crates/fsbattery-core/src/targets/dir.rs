@@ -194,10 +194,10 @@ mod tests {
             dir(&format!("dir:{},label=fast", pb.display())),
             dir(&format!("dir:{}", pb.display())),
         ];
-        let labels = crate::runner::unique_labels(&targets);
+        let labels = crate::targets::column_labels(&targets);
         let (sa, sb) = (pa.display().to_string(), pb.display().to_string());
         assert_eq!(labels, [sa, sb.clone(), "fast".into(), format!("{sb}-2")]);
-        let one = crate::runner::unique_labels(&targets[..1]);
+        let one = crate::targets::column_labels(&targets[..1]);
         assert_eq!(one, ["dir"], "a single directory keeps its short label");
     }
 }

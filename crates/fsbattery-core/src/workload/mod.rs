@@ -307,6 +307,31 @@ pub(crate) fn poll(i: u64) -> Result<(), WorkloadError> {
 
 #[cfg(test)]
 mod tests {
+    use crate::cache::{CacheMode, ToolCache};
+    use crate::model::{CachePolicy, CachePrep};
+
+    /// The reference tools of the seeds' tar, cpio, cp, cat, rm, dd and split rows drop
+    /// nothing, nor does the io500 app between its phases: under `tool` their phases find the
+    /// cache as the previous phase left it, and a file the phase reads stays resident.
+    #[test]
+    fn tool_workloads_that_drop_nothing_leave_the_cache_alone() {
+        for name in [
+            "metadata", "tree", "tree4", "stream", "split", "dd", "bigfile", "io500",
+        ] {
+            let w = find(name).unwrap();
+            assert_eq!(w.tool_cache(), ToolCache::Nothing, "{name}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, vec![1u8; 1 << 20]).unwrap();
+        let mode = CacheMode {
+            policy: CachePolicy::Tool,
+            tool: find("io500").unwrap().tool_cache(),
+        };
+        assert_eq!(mode.effective(), CachePolicy::Tool);
+        assert_eq!(mode.prepare(&[&file]), CachePrep::Nothing);
+    }
+
     use super::*;
     use crate::params::{ParamKind, Scale, MAX_SIZE};
 

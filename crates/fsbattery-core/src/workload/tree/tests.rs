@@ -20,8 +20,11 @@ pub(in crate::workload) fn run_once<W: TypedWorkload>(
     let tmp = tempfile::tempdir().unwrap();
     let (target, source) = (tmp.path().join("target"), tmp.path().join("source"));
     std::fs::create_dir(&target).unwrap();
+    // What the runner's `dataset_store` does: a recorded scratch directory holds the store.
+    let scratch = crate::targets::ScratchDir::new(&source, "source").unwrap();
+    let dir = scratch.path().to_path_buf();
     let store: &'static DatasetStore = Box::leak(Box::new(
-        crate::runner::dataset_store(&source, None).unwrap(),
+        DatasetStore::in_dir(dir, scratch, None).unwrap(),
     ));
     let mut samples = Vec::new();
     let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
