@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every regular file under `root` (or `root` itself when it is one), in walk order.
-pub(crate) fn regular_files(root: &Path) -> Vec<PathBuf> {
+pub fn regular_files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(meta) = std::fs::symlink_metadata(root) else {
         return out;

@@ -24,13 +24,13 @@ const EXTRA_DIRS: [&str; 4] = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"];
 /// Full path of `tool`, or `None` when it is not installed: PATH, then the sbin and bin
 /// directories (mkfs and mount helpers live in sbin, which a user's PATH may lack; fsbattery
 /// runs them by this full path).
-pub(crate) fn which(tool: &str) -> Option<PathBuf> {
+pub fn which(tool: &str) -> Option<PathBuf> {
     lookup(tool, &EXTRA_DIRS)
 }
 
 /// Full path of `tool` on PATH alone: what a child process started by name (command mode,
 /// `sh -c` pipelines) will find, since it inherits PATH.
-pub(crate) fn on_path(tool: &str) -> Option<PathBuf> {
+pub fn on_path(tool: &str) -> Option<PathBuf> {
     lookup(tool, &[])
 }
 
@@ -54,7 +54,7 @@ fn is_executable(p: &Path) -> bool {
 
 /// A finished command: its line as run, what it printed and how long it took.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Ran {
+pub struct Ran {
     /// The command line, words joined by spaces.
     pub command: String,
     /// stdout followed by stderr.
@@ -69,7 +69,7 @@ pub(crate) struct Ran {
 }
 
 /// The command line as text (for records and messages).
-pub(crate) fn show(argv: &[String]) -> String {
+pub fn show(argv: &[String]) -> String {
     argv.iter()
         .map(|a| {
             if a.is_empty() || a.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
@@ -110,7 +110,7 @@ fn command(argv: &[String]) -> Result<(Command, Vec<String>), ProcessError> {
 }
 
 /// Run to completion; a non-zero exit is an error carrying the tool's own message.
-pub(crate) fn run(argv: &[String]) -> Result<Ran, ProcessError> {
+pub fn run(argv: &[String]) -> Result<Ran, ProcessError> {
     let ran = run_status(argv)?;
     match ran.1 {
         Some(0) => Ok(ran.0),
@@ -119,7 +119,7 @@ pub(crate) fn run(argv: &[String]) -> Result<Ran, ProcessError> {
 }
 
 /// Run to completion and return the exit code too (`None` when killed by a signal).
-pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), ProcessError> {
+pub fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), ProcessError> {
     let (mut cmd, shown) = command(argv)?;
     let command = show(&shown);
     let sw = crate::measure::Stopwatch::start();
@@ -143,7 +143,7 @@ pub(crate) fn run_status(argv: &[String]) -> Result<(Ran, Option<i32>), ProcessE
 }
 
 /// "CMD failed (exit status N): first line of stderr" followed by the whole output.
-pub(crate) fn failure(ran: &Ran, code: Option<i32>) -> ProcessError {
+pub fn failure(ran: &Ran, code: Option<i32>) -> ProcessError {
     let status = code.map_or("killed by a signal".to_string(), |c| {
         format!("exit status {c}")
     });
@@ -165,7 +165,7 @@ pub(crate) fn failure(ran: &Ran, code: Option<i32>) -> ProcessError {
 }
 
 /// Spawn without waiting (daemons); own process group, output appended to `log`.
-pub(crate) fn spawn(argv: &[String], log: &Path) -> Result<std::process::Child, ProcessError> {
+pub fn spawn(argv: &[String], log: &Path) -> Result<std::process::Child, ProcessError> {
     let (mut cmd, shown) = command(argv)?;
     let open = || {
         std::fs::OpenOptions::new()
@@ -180,7 +180,7 @@ pub(crate) fn spawn(argv: &[String], log: &Path) -> Result<std::process::Child, 
 
 /// The line of a version query that names the tool (some print library versions first,
 /// on another stream), else its first non-empty line; `None` when the tool is missing.
-pub(crate) fn version(argv: &[&str]) -> Option<String> {
+pub fn version(argv: &[&str]) -> Option<String> {
     let name = argv.first()?.rsplit('/').next()?.to_string();
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
     let (ran, _) = run_status(&argv).ok()?;
@@ -190,7 +190,7 @@ pub(crate) fn version(argv: &[&str]) -> Option<String> {
 }
 
 /// Words of `s`, split on whitespace, honouring '...' and "..." quoting (no escapes).
-pub(crate) fn split_words(s: &str) -> Result<Vec<String>, String> {
+pub fn split_words(s: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut cur: Option<String> = None;
     let mut quote: Option<char> = None;

@@ -75,7 +75,7 @@ impl Resolution {
 }
 
 /// A command line as text, quoted where a shell needs it.
-pub(crate) fn show(argv: &[String]) -> String {
+pub fn show(argv: &[String]) -> String {
     crate::process::show(argv)
 }
 

@@ -243,6 +243,11 @@ impl ParamSpec {
 pub struct Params(BTreeMap<String, u64>);
 
 impl Params {
+    /// Quick-scale defaults, for static checks that need a value for every parameter.
+    pub fn default_for(specs: &[ParamSpec]) -> Params {
+        Params::resolve("-", specs, Scale::Quick, 0, &BTreeMap::new()).expect("no overrides")
+    }
+
     /// Defaults for every spec, overridden by `overrides` (validated against the specs).
     pub fn resolve(
         workload: &str,
