@@ -26,6 +26,7 @@ pub mod seed_sized;
 pub mod suite;
 pub mod suite_native;
 pub mod suite_settings;
-pub mod targets;
+/// The filesystem lifecycle: the crate `fsbattery-targets`, re-exported under its old path.
+pub use fsbattery_targets as targets;
 pub mod tune;
 pub mod workload;
