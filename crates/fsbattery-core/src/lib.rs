@@ -1,8 +1,16 @@
-//! fsbattery-core: the run model, targets, workloads, the runner and its journal.
+//! fsbattery-core: the orchestration — the plan (request → checked plan or dry run), the
+//! runner and its journal, suites and their settings, tune, the importers of other tools'
+//! output.
 //!
 //! Data flows one way: a validated [`runner::Plan`] is executed against targets, every result
 //! is appended to the journal as it is measured, and the assembled [`model::RunRecord`] is what
 //! every renderer reads. Nothing here formats output for people.
+//!
+//! What it may use: everything below it — the workloads (`fsbattery-workloads`), the
+//! filesystem lifecycle (`fsbattery-targets`), the foundation (`fsbattery-base`) and the
+//! leaves. It re-exports them under the paths they had when they were modules of this crate
+//! (`fsbattery_core::workload`, `fsbattery_core::targets`, `fsbattery_core::error`, ...), so
+//! the binary, the MPI crate and the tests name one path for each.
 #![deny(missing_docs)]
 
 // No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
@@ -16,7 +24,8 @@ pub use fsbattery_base::{
 
 pub mod cache_plan;
 pub mod ceiling;
-pub mod dataset;
+/// The datasets the tree workloads read (in `fsbattery-workloads`), under their old path.
+pub use fsbattery_workloads::dataset;
 pub mod import;
 pub mod label;
 pub mod plan;
@@ -29,4 +38,5 @@ pub mod suite_settings;
 /// The filesystem lifecycle: the crate `fsbattery-targets`, re-exported under its old path.
 pub use fsbattery_targets as targets;
 pub mod tune;
-pub mod workload;
+/// The workloads: the crate `fsbattery-workloads`, re-exported under its old path.
+pub use fsbattery_workloads as workload;
