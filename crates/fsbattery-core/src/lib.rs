@@ -12,7 +12,6 @@
 //! (`fsbattery_core::workload`, `fsbattery_core::targets`, `fsbattery_core::error`, ...), so
 //! the binary, the MPI crate and the tests name one path for each.
 #![deny(missing_docs)]
-
 // No unwrap outside tests (tests unwrap freely; integration tests are crates of their own).
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 

@@ -46,12 +46,7 @@ impl FsDefaults {
 
 /// The value a target uses for `key`: its spec's own when `given`, else the suite's default
 /// (empty meaning none).
-pub fn resolve(
-    defaults: &FsDefaults,
-    fs: &str,
-    key: &str,
-    given: &[String],
-) -> Option<String> {
+pub fn resolve(defaults: &FsDefaults, fs: &str, key: &str, given: &[String]) -> Option<String> {
     if given.iter().any(|k| k == key) {
         return None;
     }

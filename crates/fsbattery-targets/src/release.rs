@@ -311,11 +311,7 @@ fn stop_fuse_daemon(mount_point: &Path, program: &str) -> Result<Outcome, String
 
 /// Wait up to `grace` for a process to exit on its own, then SIGTERM, then SIGKILL; signals
 /// are only sent while `is_ours` still holds (the pid may be reused meanwhile).
-pub fn stop_process(
-    pid: i32,
-    is_ours: impl Fn() -> bool,
-    grace: Duration,
-) -> Result<(), String> {
+pub fn stop_process(pid: i32, is_ours: impl Fn() -> bool, grace: Duration) -> Result<(), String> {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     let wait = |d: Duration| {

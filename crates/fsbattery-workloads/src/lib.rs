@@ -24,10 +24,10 @@ use fsbattery_base::{
 };
 use fsbattery_targets as targets;
 
-pub mod dataset;
 mod bigfile;
 mod bonnie;
 mod build;
+pub mod dataset;
 pub mod dbench;
 mod dd;
 mod ffsb;

@@ -349,9 +349,7 @@ fn record(ctx: &mut WorkloadCtx<'_>, c: &Config, res: &JobResult, t: &Timing) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blockio::testutil::{
-        direct_ok, run_typed as run_native, uring_ok, values,
-    };
+    use crate::blockio::testutil::{direct_ok, run_typed as run_native, uring_ok, values};
 
     fn params(over: &[(&str, u64)]) -> Config {
         let defaults = [

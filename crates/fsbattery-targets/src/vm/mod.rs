@@ -205,14 +205,13 @@ pub struct Finished {
 pub fn run(req: &Request<'_>) -> Result<Finished, TargetError> {
     let kernel = kernel::find(Path::new(kernel::CACHE_DIR), req.specs[0].kernel.as_deref())
         .map_err(TargetError)?;
-    let emulator =
-        crate::process::version(&[crate::release::EMULATOR_PROGRAM, "--version"])
-            .ok_or_else(|| {
-                TargetError(format!(
-                    "{} not found: install qemu-system-x86 (`fsbattery setup --target vm:FSTYPE`)",
-                    crate::release::EMULATOR_PROGRAM
-                ))
-            })?;
+    let emulator = crate::process::version(&[crate::release::EMULATOR_PROGRAM, "--version"])
+        .ok_or_else(|| {
+            TargetError(format!(
+                "{} not found: install qemu-system-x86 (`fsbattery setup --target vm:FSTYPE`)",
+                crate::release::EMULATOR_PROGRAM
+            ))
+        })?;
     let layout = layout(req.specs);
     let mut s = Session::begin(req.workdir, "vm")?;
     let mut disks = Vec::new();

@@ -333,9 +333,7 @@ impl SeekPlan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blockio::testutil::{
-        direct_ok, run_typed as run_native, uring_ok, values,
-    };
+    use crate::blockio::testutil::{direct_ok, run_typed as run_native, uring_ok, values};
 
     pub(crate) fn params(over: &[(&str, u64)]) -> Config {
         let defaults = [

@@ -118,10 +118,7 @@ fn refusals_are_one_line_and_name_the_cause() {
         ("dbench:-x 1".into(), "-x".into()),
         (format!("dbench:-c {lf} -D /abs 1"), "-D /abs".into()),
     ] {
-        let e = crate::find_or_refuse(&name)
-            .err()
-            .expect(&name)
-            .to_string();
+        let e = crate::find_or_refuse(&name).err().expect(&name).to_string();
         assert!(e.contains(&want), "{name}: {e}");
         assert_eq!(e.lines().count(), 1, "{e}");
     }

@@ -10,9 +10,9 @@
 //! bytes also cost a read of /dev/zero per block (a 1 MiB clear in the kernel), which a
 //! prefilled buffer skips.
 
+use crate::blockio::target_full;
 use crate::error::{is_full, WorkloadError};
 use crate::measure::{Stopwatch, Timing};
-use crate::blockio::target_full;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;

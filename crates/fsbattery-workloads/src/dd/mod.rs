@@ -206,9 +206,7 @@ fn run_command(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::blockio::testutil::{
-        assert_clean, run_typed as run_native, uring_ok, values,
-    };
+    use crate::blockio::testutil::{assert_clean, run_typed as run_native, uring_ok, values};
 
     fn params(over: &[(&str, u64)]) -> DdSettings {
         let defaults = [

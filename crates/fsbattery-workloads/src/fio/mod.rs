@@ -36,10 +36,7 @@ pub use super::shared::needs::FIO_PREFIX as PREFIX;
 
 /// Job files shipped with fsbattery (the presets' own), by the name a suite gives them.
 pub const SHIPPED: &[(&str, &str)] = &[
-    (
-        "oltp.fio",
-        include_str!("../../../../suites/fio/oltp.fio"),
-    ),
+    ("oltp.fio", include_str!("../../../../suites/fio/oltp.fio")),
     ("wal.fio", include_str!("../../../../suites/fio/wal.fio")),
     (
         "vm-image.fio",

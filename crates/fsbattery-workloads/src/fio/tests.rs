@@ -2,8 +2,8 @@
 //! order, with fio's semantics where a count or a rate shows them.
 
 use super::*;
-use crate::settings::NoSettings;
 use crate::blockio::testutil::{run_typed as run_native, uring_ok, values};
+use crate::settings::NoSettings;
 use std::collections::BTreeMap;
 
 fn jobs(text: &str, over: &[(&str, &str)]) -> FioJobs {
@@ -107,7 +107,6 @@ fn needs_name_the_space_and_the_files() {
         space_bytes: Some(100 << 20),
         ..Default::default()
     };
-    let e =
-        crate::needs::check(TypedWorkload::name(&w), &n, "loop:ext4", &caps).unwrap_err();
+    let e = crate::needs::check(TypedWorkload::name(&w), &n, "loop:ext4", &caps).unwrap_err();
     assert!(e.contains("192MiB") && e.contains("--set fio."), "{e}");
 }

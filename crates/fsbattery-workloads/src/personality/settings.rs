@@ -2,9 +2,9 @@
 //! checked `Config` both start from, so neither looks a parameter up by name. The three
 //! personalities share the struct and differ in their defaults ([`Defaults`]).
 
-use crate::params::MAX_REQUEST;
 use crate::fileset::{bytes, count, percent, MAX_FILES, THREADS_RANGE};
 use crate::io::{IoDefaults, IoGroup};
+use crate::params::MAX_REQUEST;
 
 /// A personality's defaults: files and mean size per scale, directory width, preallocated
 /// percent and filebench's thread count (standard scale).

@@ -21,8 +21,8 @@
 use super::mt::Mt;
 use super::Config;
 use crate::error::WorkloadError;
-use crate::measure::{per_s, Timing};
 use crate::fileset::Tally;
+use crate::measure::{per_s, Timing};
 use crate::poll;
 use crate::WorkloadCtx;
 use nix::fcntl::{openat, OFlag};

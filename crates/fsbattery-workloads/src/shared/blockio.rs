@@ -91,11 +91,7 @@ pub(crate) fn direct_metric(group: &IoGroup) -> Option<MetricSpec> {
 }
 
 /// Record `direct_used` if [`direct_metric`] declared it.
-pub(crate) fn record_direct(
-    ctx: &mut WorkloadCtx<'_>,
-    group: &IoGroup,
-    io: &IoSettings,
-) {
+pub(crate) fn record_direct(ctx: &mut WorkloadCtx<'_>, group: &IoGroup, io: &IoSettings) {
     if direct_metric(group).is_some() {
         let none = Timing {
             elapsed_s: 0.0,

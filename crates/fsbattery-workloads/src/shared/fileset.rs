@@ -313,10 +313,7 @@ pub(crate) fn record_lat(
 /// Whether a thread should stop issuing: the deadline passed, another thread failed, or a
 /// signal came (then the thread fails with `Interrupted`).
 #[inline]
-pub(crate) fn should_stop(
-    deadline: Instant,
-    stop: &AtomicBool,
-) -> Result<bool, WorkloadError> {
+pub(crate) fn should_stop(deadline: Instant, stop: &AtomicBool) -> Result<bool, WorkloadError> {
     Ok(halted(stop)? || Instant::now() >= deadline)
 }
 

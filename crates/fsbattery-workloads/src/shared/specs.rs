@@ -49,11 +49,7 @@ pub(crate) const fn bytes(
 pub(crate) const MAX_FILES: u64 = 100_000_000;
 
 /// A switch: true/false (1/0, on/off).
-pub(crate) const fn flag(
-    name: &'static str,
-    help: &'static str,
-    default: u64,
-) -> ParamSpec {
+pub(crate) const fn flag(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
     ParamSpec {
         kind: ParamKind::Bool,
         ..count(name, help, default, default).range(0, 1)
@@ -61,11 +57,7 @@ pub(crate) const fn flag(
 }
 
 /// A percentage, 0 to 100.
-pub(crate) const fn percent(
-    name: &'static str,
-    help: &'static str,
-    default: u64,
-) -> ParamSpec {
+pub(crate) const fn percent(name: &'static str, help: &'static str, default: u64) -> ParamSpec {
     count(name, help, default, default).range(0, 100)
 }
 

@@ -6,8 +6,8 @@
 //! layout that put a piece anywhere else fails the cell instead of reading fast.
 
 use crate::error::{IoContext, WorkloadError};
-use crate::measure::{Stopwatch, Timing};
 use crate::layout::{Layout, SharedDir};
+use crate::measure::{Stopwatch, Timing};
 use crate::{poll, Scratch, WorkloadCtx};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;

@@ -23,9 +23,8 @@ pub(crate) fn run_once<W: TypedWorkload>(
     // What the runner's `dataset_store` does: a recorded scratch directory holds the store.
     let scratch = crate::targets::ScratchDir::new(&source, "source").unwrap();
     let dir = scratch.path().to_path_buf();
-    let store: &'static DatasetStore = Box::leak(Box::new(
-        DatasetStore::in_dir(dir, scratch, None).unwrap(),
-    ));
+    let store: &'static DatasetStore =
+        Box::leak(Box::new(DatasetStore::in_dir(dir, scratch, None).unwrap()));
     let mut samples = Vec::new();
     let mut on = |m: &str, s: Sample| samples.push((m.to_string(), s));
     let mut ctx =
@@ -37,11 +36,7 @@ pub(crate) fn run_once<W: TypedWorkload>(
 }
 
 /// Every declared metric recorded once, in order, with a positive time; nothing left.
-pub(crate) fn check_run<W: TypedWorkload>(
-    w: &W,
-    params: &W::Settings,
-    method: Method,
-) {
+pub(crate) fn check_run<W: TypedWorkload>(w: &W, params: &W::Settings, method: Method) {
     let (samples, tmp, store) = run_once(w, params, method);
     let names: Vec<String> = samples.iter().map(|s| s.0.clone()).collect();
     let want: Vec<String> = w.metrics(params).into_iter().map(|m| m.name).collect();
