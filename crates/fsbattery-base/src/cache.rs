@@ -15,7 +15,7 @@ use std::fs::File;
 use std::path::Path;
 
 /// What a workload's reference tool does to the page cache before each timed phase. Every
-/// workload declares one ([`crate::workload::Workload::tool_cache`] has no default), so
+/// workload declares one (`Workload::tool_cache` in the workloads has no default), so
 /// `--cache tool` never falls back to anything the tool did not do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolCache {

@@ -259,7 +259,7 @@ fn unmount(mount_point: &Path, source: &str) -> Result<Outcome, String> {
     Ok(Outcome::note(msg))
 }
 
-/// FUSE daemons whose argv[0] is `program` and whose arguments name `mount_point`.
+/// FUSE daemons whose `argv[0]` is `program` and whose arguments name `mount_point`.
 pub fn find_fuse_daemons(mount_point: &Path, program: &str) -> Vec<(i32, u64)> {
     let want = mount_point.to_string_lossy();
     state::pids()

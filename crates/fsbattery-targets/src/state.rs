@@ -70,7 +70,7 @@ pub enum Resource {
     FuseDaemon {
         /// Its mount point, which its command line names.
         mount_point: PathBuf,
-        /// Helper program name (argv[0] basename).
+        /// Helper program name (`argv[0]` basename).
         program: String,
         /// Pid and start time (clock ticks since boot) once found.
         pid: Option<(i32, u64)>,
@@ -404,7 +404,7 @@ pub fn pids() -> Vec<i32> {
         .collect()
 }
 
-/// Basename of argv[0].
+/// Basename of `argv[0]`.
 pub fn program(argv: &[String]) -> &str {
     argv.first()
         .map(|a| a.rsplit('/').next().unwrap_or(a))
