@@ -10,7 +10,7 @@
 
 use crate::error::UsageError;
 use crate::model::CachePolicy;
-use crate::params::{ParamSpec, Params, Scale};
+use crate::params::{Params, Scale};
 use crate::suite_settings::{self, Pauses, WorkloadSetting};
 use crate::targets::FsDefaults;
 use crate::workload;
@@ -511,13 +511,6 @@ fn checked_numbers(
         ));
     }
     Ok(repeat)
-}
-
-impl Params {
-    /// Quick-scale defaults, for static checks that need a value for every parameter.
-    pub fn default_for(specs: &[ParamSpec]) -> Params {
-        Params::resolve("-", specs, Scale::Quick, 0, &BTreeMap::new()).expect("no overrides")
-    }
 }
 
 pub use crate::label::render_label;
