@@ -177,8 +177,7 @@ const LONG_CASES: [(&str, &[(&str, &str)]); 5] = [
 ];
 
 const CHILD_ENV: &str = "FSBATTERY_TEST_INTERRUPT_CHILD";
-const TEST_NAME: &str =
-    "workload::shared::fileset::workload_tests::sigint_mid_workload_leaves_nothing";
+const TEST_NAME: &str = "shared::fileset::workload_tests::sigint_mid_workload_leaves_nothing";
 
 #[test]
 fn sigint_mid_workload_leaves_nothing() {
