@@ -103,7 +103,7 @@ pub struct Cells {
 
 /// Whether round `r` (1-based, after the first) gets its line: 2 to 5, then every 5th.
 fn shown(r: u32) -> bool {
-    r <= 5 || r % 5 == 0
+    r <= 5 || r.is_multiple_of(5)
 }
 
 /// The line being gathered: one target of the first round, or one later round.
