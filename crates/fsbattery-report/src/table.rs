@@ -308,7 +308,7 @@ impl TerminalTable {
             for i in 0..row.entries.len() {
                 let (value, marks) = cell_text(m, row, i, report, with_unit);
                 let text = match compact {
-                    true => crate::table_compact::cell(&row.entries[i], row, report, &marks),
+                    true => crate::table_compact::cell(row, i, report, &marks),
                     false => format!("{value}{marks}"),
                 };
                 let mark = row.verdict.mark(i);

@@ -77,9 +77,9 @@ pub fn label_of(label: &str, unit: &str, common: &str) -> String {
 /// A cell without its ±: the value and `marks` (what the full table puts after the ±), less
 /// the `~` of a cell already marked `?` (undecided says it: two characters a column, which
 /// gave the labels eight columns more at 100).
-pub fn cell(e: &Entry, row: &Row, report: &Report<'_>, marks: &str) -> String {
-    let undecided = format!(" {}", format::mark(Mark::Undecided));
-    let marks = match marks.contains(&undecided) {
+pub fn cell(row: &Row, i: usize, report: &Report<'_>, marks: &str) -> String {
+    let e = &row.entries[i];
+    let marks = match row.verdict.mark(i) == Mark::Undecided {
         true => marks.replace(&format!(" {}", conditions::UNCONVERGED), ""),
         false => marks.to_string(),
     };

@@ -108,14 +108,9 @@ fn check(workload: &str, sets: &[(&str, &str)], twice: bool) {
     );
 }
 
-/// A size as the tests write it: a number with an optional K or M.
+/// A size as the tests write it ("4M"), parsed as the settings parse it.
 fn bytes(v: &str) -> u64 {
-    let (n, unit) = match v.as_bytes().last() {
-        Some(b'K') => (&v[..v.len() - 1], 1 << 10),
-        Some(b'M') => (&v[..v.len() - 1], 1 << 20),
-        _ => (v, 1),
-    };
-    n.parse::<u64>().unwrap() * unit
+    fsbattery_core::units::parse_bytes(v).unwrap()
 }
 
 #[test]
