@@ -115,3 +115,15 @@ fn walk_entry(
 pub fn remove_tree(path: &Path) -> Result<(), WorkloadError> {
     super::find_rm::remove_tree(path)
 }
+
+/// [`remove_tree`] as fsbattery's own untimed housekeeping, then `syncfs(2)` on the
+/// filesystem that held `path`: the removal is written back now, not inside whatever is timed
+/// next (the next phase, or the unmount row).
+pub fn remove_untimed(path: &Path) -> Result<(), WorkloadError> {
+    remove_tree(path)?;
+    let parent = path.parent().unwrap_or(path);
+    let dir = std::fs::File::open(parent).ctx(|| format!("open {}", parent.display()))?;
+    nix::unistd::syncfs(&dir)
+        .map_err(std::io::Error::from)
+        .ctx(|| format!("syncfs {}", parent.display()))
+}
