@@ -4,7 +4,7 @@
 //! Parsing has no side effects; sizes are read and shown by the leaf module [`crate::units`]
 //! (binary suffixes, `64M` = `64MiB` = 67,108,864 bytes, as dd and fio read them).
 //!
-//! Invariant: every value a workload reads through [`Params::get`] lies in its spec's
+//! Invariant: every value a workload decodes from [`Resolved`] lies in its spec's
 //! `min..=max`. Overrides are checked in [`Params::resolve`], the one place user text becomes a
 //! number; defaults are checked by the registry's tests. Workloads may therefore multiply and
 //! cast within those bounds without overflow or truncation.
@@ -238,9 +238,32 @@ impl ParamSpec {
     }
 }
 
-/// Resolved parameter values of one workload.
+/// A workload's resolved values as the registry's workload objects receive them: opaque
+/// outside this crate. Nothing reads a value from it by name; a workload gets its values only
+/// decoded into its own settings struct (`settings::decode`, at the boundary in the workloads'
+/// `typed.rs`). Every [`Params`] is one (through `Deref`), so the plan and the runner, which
+/// hold `Params`, pass `&params` where a workload takes `&Resolved`.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Params(BTreeMap<String, u64>);
+pub struct Resolved(BTreeMap<String, u64>);
+
+impl Resolved {
+    /// Value of `name` if the workload declared it: for decoding only (`settings::Raw`).
+    pub(crate) fn value(&self, name: &str) -> Option<u64> {
+        self.0.get(name).copied()
+    }
+}
+
+/// Resolved parameter values of one workload, as the plan, the runner, the suites and the
+/// record hold them (by name, for labels, the dry run and the record's settings).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params(Resolved);
+
+impl std::ops::Deref for Params {
+    type Target = Resolved;
+    fn deref(&self) -> &Resolved {
+        &self.0
+    }
+}
 
 impl Params {
     /// Quick-scale defaults, for static checks that need a value for every parameter.
@@ -270,7 +293,7 @@ impl Params {
             let parsed = spec.parse(workload, v)?;
             map.insert(spec.name.to_string(), parsed);
         }
-        Ok(Params(map))
+        Ok(Params(Resolved(map)))
     }
 
     /// Value of a parameter the workload declared. Panics on an undeclared name: that is a
@@ -278,14 +301,14 @@ impl Params {
     pub fn get(&self, name: &str) -> u64 {
         *self
             .0
+             .0
             .get(name)
             .unwrap_or_else(|| panic!("undeclared parameter {name}"))
     }
 
-    /// Value of `name` if the workload declared it: for code that reads a group several
-    /// workloads share, each declaring the members it has (see `workload::shared::io`).
+    /// Value of `name` if the workload declared it (None for a parameter it does not have).
     pub fn value(&self, name: &str) -> Option<u64> {
-        self.0.get(name).copied()
+        self.0.value(name)
     }
 
     /// Every value in its spec's range, checked from the specs alone (the data `resolve`
@@ -293,7 +316,7 @@ impl Params {
     /// and library callers do. The error is `resolve`'s line for the first value out of range.
     pub fn within(&self, workload: &str, specs: &[ParamSpec]) -> Result<(), UsageError> {
         for s in specs {
-            if let Some(&v) = self.0.get(s.name) {
+            if let Some(&v) = self.0 .0.get(s.name) {
                 // Written back as text, a value out of range fails the one parse there is.
                 let text = match s.kind {
                     ParamKind::Choice(_) => s.show(v),
@@ -307,13 +330,16 @@ impl Params {
 
     /// Build directly (tests).
     pub fn from_pairs(pairs: &[(&str, u64)]) -> Params {
-        Params(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect())
+        Params(Resolved(
+            pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        ))
     }
 
     /// Unit of each parameter that has one, for the run record: sizes are
     /// [`crate::model::BYTES`], so a report can print them as a user types them.
     pub fn units(&self, specs: &[ParamSpec]) -> BTreeMap<String, String> {
         self.0
+             .0
             .keys()
             .filter(|k| {
                 specs
@@ -327,6 +353,7 @@ impl Params {
     /// Values as text, for the run record.
     pub fn to_text(&self, specs: &[ParamSpec]) -> BTreeMap<String, String> {
         self.0
+             .0
             .iter()
             .map(|(k, v)| {
                 let shown = specs

@@ -49,6 +49,7 @@ pub mod then_now;
 pub mod then_now_closing;
 pub mod then_now_out;
 pub mod time_to_answer;
+pub mod tune;
 pub mod verdict_text;
 pub mod weights;
 pub mod wrap;

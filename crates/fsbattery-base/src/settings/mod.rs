@@ -5,9 +5,10 @@
 //!
 //! The plan, the runner and the suites hold a workload's resolved values in their erased form
 //! ([`crate::params::Params`], checked against the specs by `Params::resolve`); workload code
-//! never sees that form. At the boundary (`workload::TypedWorkload`, see `workload/typed.rs`) the values are
-//! decoded into the workload's own struct, so a workload reads `s.fill == Fill::Random`, not a
-//! number under a string key.
+//! never sees that form. The registry's workload objects receive it as [`Resolved`], which
+//! has no reader outside this crate: at the boundary (`workload::TypedWorkload`, see
+//! `workload/typed.rs`) the values are decoded into the workload's own struct, so a workload
+//! reads `s.fill == Fill::Random`, not a number under a string key.
 //!
 //! Invariants:
 //! - A choice is an enum ([`choice!`](crate::choice!)); its names are the only thing outside the process that
@@ -22,6 +23,7 @@ mod value;
 
 pub use value::{Bytes, Choice, Setting};
 
+pub use crate::params::Resolved;
 use crate::params::{ParamSpec, Params};
 
 /// A workload's settings struct, as [`settings!`](crate::settings!) declares it: its specs and its decoding.
@@ -69,14 +71,11 @@ impl Settings for NoSettings {
 /// Resolved values as decoding reads them: by name, into a typed field. The erased map stays
 /// behind this type, so settings code never holds it.
 #[derive(Clone, Copy)]
-pub struct Raw<'a>(&'a Params);
+pub struct Raw<'a>(&'a Resolved);
 
+// Made only in this module ([`decode`]), so no code outside the decoding holds one to read
+// values by name.
 impl<'a> Raw<'a> {
-    /// Resolved values to decode.
-    pub fn new(p: &'a Params) -> Raw<'a> {
-        Raw(p)
-    }
-
     /// The typed value of the parameter `name` (used by [`settings!`](crate::settings!)).
     pub fn field<T: Setting>(&self, name: &str) -> Result<T, String> {
         let raw = self
@@ -97,7 +96,7 @@ impl<'a> Raw<'a> {
 }
 
 /// The settings of `workload` from resolved `p`, or the error naming `workload.name=value`.
-pub fn decode<S: Settings>(workload: &str, p: &Params) -> Result<S, crate::error::WorkloadError> {
+pub fn decode<S: Settings>(workload: &str, p: &Resolved) -> Result<S, crate::error::WorkloadError> {
     S::decode(&Raw(p)).map_err(|e| crate::error::WorkloadError::Failed(format!("{workload}.{e}")))
 }
 
@@ -109,24 +108,20 @@ pub fn within<S: Settings>(workload: &str, s: &S) -> Result<(), crate::error::Wo
         .map_err(|e| crate::error::WorkloadError::Failed(e.to_string()))
 }
 
-/// The erased values the registry's workload objects take (`workload::Workload`): what the
-/// plan, the runner and the suites hold, decoded into a workload's settings at the boundary
-/// (`workload/typed.rs`). Workload settings never hold this type.
-pub type Resolved = Params;
-
-/// Resolve text overrides into [`Resolved`] values (`Params::resolve`).
+/// Resolve text overrides into values a workload object takes (`Params::resolve`; a
+/// [`Params`] is a [`Resolved`]).
 pub fn resolve(
     workload: &str,
     specs: &[ParamSpec],
     scale: crate::params::Scale,
     ram: u64,
     overrides: &std::collections::BTreeMap<String, String>,
-) -> Result<Resolved, crate::error::UsageError> {
+) -> Result<Params, crate::error::UsageError> {
     Params::resolve(workload, specs, scale, ram, overrides)
 }
 
 /// The defaults of `specs` at quick scale in their erased form.
-pub fn defaults_for(specs: &[ParamSpec]) -> Resolved {
+pub fn defaults_for(specs: &[ParamSpec]) -> Params {
     Params::default_for(specs)
 }
 

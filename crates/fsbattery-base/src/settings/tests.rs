@@ -37,7 +37,7 @@ fn specs_follow_the_fields_and_values_decode_typed() {
     assert_eq!(names, ["size", "shade", "on"]);
     let o = BTreeMap::from([("shade".to_string(), "light".to_string())]);
     let p = Params::resolve("demo", Demo::specs(), Scale::Standard, 0, &o).unwrap();
-    let d = Demo::decode(&Raw::new(&p)).unwrap();
+    let d = Demo::decode(&Raw(&p)).unwrap();
     assert_eq!(
         d,
         Demo {

@@ -84,8 +84,11 @@ pub fn fs_options(suite: &Suite, targets: &[Box<dyn Target>]) -> Vec<FsOptionSet
         let opts = t.options();
         let fs = match opts.get("fs") {
             Some(fs) => fs.clone(),
-            None if t.spec().starts_with("tmpfs") => "tmpfs".into(),
-            None => continue,
+            // A kind that is its own filesystem (tmpfs), by the kinds table.
+            None => match targets::kinds::lookup(spec_kind(t.spec())) {
+                Some(e) => e.name.to_string(),
+                None => continue,
+            },
         };
         let given = targets::given_option_keys(t.spec());
         for key in ["mkfs", "mount"] {
@@ -151,12 +154,21 @@ pub fn memory(
     }
 }
 
+/// The kind a target spec names (`tmpfs` of `tmpfs:size=1G`, `loop` of `loop:xfs`).
+fn spec_kind(spec: &str) -> &str {
+    spec.split([':', ',']).next().unwrap_or("")
+}
+
 /// Why the seed's memory cannot bound this run, if it cannot.
 fn seed_memory_possible(args: &Request) -> Result<(), String> {
     if !crate::packages::is_root() {
         return Err("not running as root (a memory cgroup needs root)".into());
     }
-    if args.targets.iter().any(|t| t.starts_with("tmpfs")) {
+    if args
+        .targets
+        .iter()
+        .any(|t| targets::fsinfo::in_ram(spec_kind(t)))
+    {
         return Err("a tmpfs target keeps its files in memory, which the limit would count".into());
     }
     targets::MemoryCgroup::check()
@@ -235,4 +247,26 @@ pub fn weights(
         out.insert(group.clone(), *w);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a spec names is asked of the kinds table: the in-memory fact for the seed's
+    /// memory limit, the filesystem whose suite defaults a `tmpfs` target takes.
+    #[test]
+    fn a_spec_kind_is_asked_of_the_kinds_table() {
+        let in_ram = |spec: &str| targets::fsinfo::in_ram(spec_kind(spec));
+        assert!(in_ram("tmpfs") && in_ram("tmpfs:size=1G") && in_ram("tmpfs,size=1G"));
+        assert!(!in_ram("loop:xfs") && !in_ram("dir:/tmp/x") && !in_ram("dev:/dev/sdb"));
+        let fs = |spec: &str| targets::kinds::lookup(spec_kind(spec)).map(|e| e.name);
+        assert_eq!(fs("tmpfs:size=1G"), Some("tmpfs"));
+        assert_eq!(
+            fs("loop:ext4"),
+            None,
+            "a loop target names its filesystem in `fs`"
+        );
+        assert_eq!(fs("dir:/tmp/x"), None);
+    }
 }

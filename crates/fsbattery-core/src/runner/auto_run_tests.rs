@@ -5,6 +5,7 @@
 use super::*;
 use crate::measure::Timing;
 use crate::params::ParamSpec;
+use crate::settings::Resolved;
 use crate::targets::DirTarget;
 
 /// Records `metric` = `values[repeat % len]` (and `undeclared`, when set, which its
@@ -28,17 +29,17 @@ impl Workload for Fake {
     fn params(&self) -> &'static [ParamSpec] {
         &[]
     }
-    fn needs(&self, _: &Params) -> crate::workload::needs::Needs {
+    fn needs(&self, _: &Resolved) -> crate::workload::needs::Needs {
         crate::workload::needs::Needs::default()
     }
-    fn metrics(&self, _: &Params) -> Vec<MetricSpec> {
+    fn metrics(&self, _: &Resolved) -> Vec<MetricSpec> {
         vec![
             MetricSpec::rate("rate", "ops/s", "the value"),
             // Not comparable: its spread must never hold a workload back.
             MetricSpec::rate("size", "MiB", "wild").not_comparable(),
         ]
     }
-    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &Params) -> Result<(), WorkloadError> {
+    fn run(&self, ctx: &mut WorkloadCtx<'_>, _: &Resolved) -> Result<(), WorkloadError> {
         let t = Timing {
             elapsed_s: 0.001,
             user_s: 0.0,

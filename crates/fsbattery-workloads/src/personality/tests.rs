@@ -15,11 +15,7 @@ fn small(w: &Personality, threads: u64) -> Settings {
 
 /// [`small`] with some parameters set otherwise.
 fn small_with(w: &Personality, threads: u64, set: &[(&str, u64)]) -> Settings {
-    let mut p: BTreeMap<String, u64> = w
-        .params()
-        .iter()
-        .map(|s| (s.name.to_string(), s.quick))
-        .collect();
+    let mut p: BTreeMap<&str, u64> = w.params().iter().map(|s| (s.name, s.quick)).collect();
     for (k, v) in [
         ("files", 200),
         ("mean_size", 8 << 10),
@@ -29,9 +25,9 @@ fn small_with(w: &Personality, threads: u64, set: &[(&str, u64)]) -> Settings {
     .into_iter()
     .chain(set.iter().copied())
     {
-        p.insert(k.into(), v);
+        p.insert(k, v);
     }
-    let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let pairs: Vec<(&str, u64)> = p.into_iter().collect();
     crate::settings::with_pairs(&pairs)
 }
 
@@ -191,15 +187,12 @@ fn io_uring_runs_where_available() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let mut p: BTreeMap<String, u64> = [("engine", 1), ("depth", 4)]
-        .iter()
-        .map(|(k, v)| (k.to_string(), *v))
-        .collect();
+    let mut p: BTreeMap<&str, u64> = [("engine", 1), ("depth", 4)].into_iter().collect();
     for s in VARMAIL.params() {
-        p.entry(s.name.into()).or_insert(s.quick);
+        p.entry(s.name).or_insert(s.quick);
     }
-    p.insert("runtime".into(), 1);
-    let pairs: Vec<(&str, u64)> = p.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    p.insert("runtime", 1);
+    let pairs: Vec<(&str, u64)> = p.into_iter().collect();
     let got = run(&VARMAIL, tmp.path(), &crate::settings::with_pairs(&pairs)).unwrap();
     assert!(got["fsync_ops"] > 0.0);
 }

@@ -16,20 +16,17 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// The values of `name` at quick scale with `over` (as on the command line).
-fn params(name: &str, over: &[(&str, &str)]) -> crate::settings::Resolved {
+/// Run `name` in `root` with its values at quick scale and `over` (as on the command line).
+fn run(name: &str, root: &Path, over: &[(&str, &str)]) -> Result<(), WorkloadError> {
     let w = find(name).unwrap_or_else(|| panic!("{name} is registered"));
     let o: BTreeMap<String, String> = over
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    crate::settings::resolve(name, w.params(), Scale::Quick, 0, &o).unwrap()
-}
-
-fn run(name: &str, root: &Path, p: &crate::settings::Resolved) -> Result<(), WorkloadError> {
+    let p = crate::settings::resolve(name, w.params(), Scale::Quick, 0, &o).unwrap();
     let mut on = |_: &str, _: Sample| {};
     let mut ctx = WorkloadCtx::new(root, 0, Method::Native, Duration::ZERO, &mut on);
-    find(name).unwrap().run(&mut ctx, p)
+    w.run(&mut ctx, &p)
 }
 
 /// Whether `what` holds; otherwise SKIP, or panic under FSBATTERY_REQUIRE_PRIVILEGED=1.
@@ -147,7 +144,7 @@ fn a_full_16_mib_ext4_fails_each_cell_with_target_full() {
     let root = fs.root().to_path_buf();
     for (name, over) in FULL_CASES {
         let t0 = Instant::now();
-        let e = run(name, &root, &params(name, over)).expect_err("16 MiB cannot hold it");
+        let e = run(name, &root, over).expect_err("16 MiB cannot hold it");
         let msg = e.to_string();
         eprintln!("{name} ({:.2}s): {msg}", t0.elapsed().as_secs_f64());
         assert!(msg.starts_with("target full after "), "{name}: {msg}");
@@ -221,7 +218,7 @@ fn child(spec: &str) {
     let (name, over) = LONG_CASES[i.parse::<usize>().unwrap()];
     crate::interrupt::install().unwrap();
     let t0 = Instant::now();
-    let res = run(name, Path::new(dir), &params(name, over));
+    let res = run(name, Path::new(dir), over);
     assert!(
         matches!(res, Err(WorkloadError::Interrupted)),
         "{name}: {res:?}"

@@ -3,7 +3,8 @@
 //! an effect is significant, each change with its reason — with their risks and the gain
 //! verified on exactly that configuration; across filesystems the ranking at their best. As
 //! JSON here (`--format json`, and always `tune.json` under `--out`); the terminal's short
-//! text is [`super::text`], and `super::show` prints and saves them.
+//! text and the charts are the report crate's, read from the view `super::view` builds, and
+//! `super::show` prints and saves them.
 //!
 //! Effects and gains are shown as percent changes of the objective: the search works on
 //! logs, and `exp(effect) - 1` turns an effect on the log into the change it makes.
@@ -12,35 +13,9 @@ use super::search::{mean, FsSearch};
 use crate::cli::TuneArgs;
 use fsbattery_stats::tune::Config;
 use fsbattery_stats::PairOutcome;
+// The verification and a place against the first are shown by the report crate's renderers.
+pub use fsbattery_report::tune::{Verified, VersusFirst};
 use serde_json::{json, Value};
-
-/// The winner against the defaults.
-#[derive(Debug, Clone, Copy)]
-pub struct Verified {
-    /// Relative gain (0.12 = +12 %).
-    pub gain: f64,
-    /// Its CI at 1 − α.
-    pub ci: (f64, f64),
-    /// Welch's p of a difference.
-    pub p: Option<f64>,
-    /// The pairwise decision.
-    pub outcome: PairOutcome,
-    /// Samples (winner, defaults).
-    pub n: (usize, usize),
-}
-
-impl Verified {
-    /// The winner is the defaults.
-    pub fn same(n: usize) -> Verified {
-        Verified {
-            gain: 0.0,
-            ci: (0.0, 0.0),
-            p: None,
-            outcome: PairOutcome::Equivalent,
-            n: (n, n),
-        }
-    }
-}
 
 /// One place of the ranking across filesystems.
 #[derive(Debug, Clone)]
@@ -51,23 +26,6 @@ pub struct Ranked {
     pub value: f64,
     /// This place against the first (None for the first).
     pub versus_first: Option<VersusFirst>,
-}
-
-/// A place against the first, on the logs of the objective: the ratio of geometric means
-/// and its `1 − α` interval (Welch on the logs, exponentiated), so the ratio is always
-/// positive and the interval excludes 1 exactly when the difference is significant.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct VersusFirst {
-    /// This one / the first.
-    pub ratio: f64,
-    /// Its interval.
-    pub ci: (f64, f64),
-    /// Welch's p of a difference.
-    pub p: f64,
-    /// The first is significantly better (the interval lies below 1).
-    pub separated: bool,
-    /// The interval lies within ±margin: shown equivalent.
-    pub equivalent: bool,
 }
 
 /// `this` against `first` (log samples) at `alpha`, margin ±`margin` %.

@@ -16,7 +16,6 @@
 
 mod answer;
 mod budget;
-mod chart;
 mod drive;
 mod objective;
 mod outcome;
@@ -26,7 +25,7 @@ mod plan;
 mod resume;
 mod search;
 mod show;
-mod text;
+mod view;
 
 use crate::cli::TuneArgs;
 use crate::stderr::errln;

@@ -6,24 +6,8 @@
 //! configuration the tune measured, by the option space's own renderers.
 
 use fsbattery_core::tune::OptionSpace;
-
-/// The device placeholder in every line.
-pub const DEVICE: &str = "/dev/DEVICE";
-/// The mount point placeholder of the fstab line.
-pub const MOUNTPOINT: &str = "/MOUNTPOINT";
-
-/// What to paste for one configuration.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Paste {
-    /// `mkfs.FS [ARGS] /dev/DEVICE`.
-    pub mkfs: String,
-    /// Whether the mkfs command has no argument (the filesystem's defaults).
-    pub mkfs_defaults: bool,
-    /// Comma-joined mount options, `defaults` when there are none.
-    pub mount_options: String,
-    /// `/dev/DEVICE /MOUNTPOINT FS OPTIONS 0 PASS`.
-    pub fstab: String,
-}
+// The lines and their placeholders are the report's (the text prints them).
+use fsbattery_report::tune::{Paste, DEVICE, MOUNTPOINT};
 
 /// The lines of `config` in `space`.
 pub fn paste(space: &OptionSpace, config: &[usize]) -> Paste {

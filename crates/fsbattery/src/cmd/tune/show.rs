@@ -1,6 +1,7 @@
 //! The tune's answer, shown and saved: `tune.json` and the `tune.html` charts under `--out`,
-//! and on stdout the JSON or the short text. Beside `answer` and `text` (which reads the
-//! answer), so the answer does not reach back to the text that reads it. A finished tune's
+//! and on stdout the JSON or the short text. The text and the charts are the report crate's,
+//! rendered from the view [`super::view`] builds of the answer, so the answer does not reach
+//! back to what reads it. A finished tune's
 //! answer is kept (`tune.json`, `tune.txt`), and `--resume` of it prints it again.
 
 use super::answer::Answer;
@@ -14,11 +15,12 @@ pub fn print(args: &TuneArgs, searches: &[FsSearch], a: &Answer, out: &Path) -> 
     let mut bytes = serde_json::to_vec_pretty(&j)?;
     bytes.push(b'\n');
     fsbattery_core::atomic::write(&out.join("tune.json"), &bytes)?;
-    let page = super::chart::html(searches, &args.objective, args.alpha, args.margin);
+    let view = super::view::view(&args.objective, args.alpha, args.margin, searches, a);
+    let page = fsbattery_report::tune::chart::html(&view);
     fsbattery_core::atomic::write(&out.join("tune.html"), page.as_bytes())?;
     let text = format!(
         "{}\nresults: {}\nreport:  {}\ncharts:  {}\n",
-        super::text::text(args, searches, a)?,
+        fsbattery_report::tune::text::text(&view)?,
         out.display(),
         out.join("report.html").display(),
         out.join("tune.html").display()

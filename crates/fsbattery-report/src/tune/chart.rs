@@ -1,12 +1,11 @@
 //! `tune.html`: per filesystem an importance chart (each option's share of the variance) and
 //! an effect chart (each option's headline effect over its default with the interval its
-//! verdict used, [`super::outcome`]: the same numbers as the text and the JSON, with the
+//! verdict used, each [`super::OptionRow`]: the same numbers as the text and the JSON, with the
 //! ±margin band drawn), as inline SVG with no script, so the file opens anywhere and can be
 //! mailed on its own. Options that matter are drawn dark, negligible ones green, unresolved
 //! ones grey.
 
-use super::outcome::{outcomes, Outcome};
-use super::search::FsSearch;
+use super::{OptionRow, TuneView};
 use fsbattery_stats::tune::Verdict;
 use std::fmt::Write;
 
@@ -15,7 +14,8 @@ const LABEL: f64 = 190.0;
 const WIDTH: f64 = 360.0;
 
 /// The page.
-pub fn html(searches: &[FsSearch], objective: &str, alpha: f64, margin: f64) -> String {
+pub fn html(t: &TuneView) -> String {
+    let margin = t.margin;
     let mut out = String::from(
         "<!doctype html><meta charset=utf-8><title>fsbattery tune</title>\
          <style>body{font:14px sans-serif;margin:2em}text{font:12px sans-serif}</style>\n",
@@ -23,23 +23,24 @@ pub fn html(searches: &[FsSearch], objective: &str, alpha: f64, margin: f64) -> 
     let _ = writeln!(
         out,
         "<h1>fsbattery tune — objective {}</h1>",
-        esc(objective)
+        esc(&t.objective)
     );
-    for s in searches {
+    for s in &t.filesystems {
         let _ = writeln!(out, "<h2>{}</h2>", esc(&s.target));
-        if s.effects.is_none() {
+        if !s.separated {
             out.push_str("<p>The screen could not separate the options.</p>\n");
             continue;
         }
-        let rows: Vec<Outcome> = outcomes(s, alpha)
-            .into_iter()
+        let rows: Vec<&OptionRow> = s
+            .options
+            .iter()
             .filter(|r| r.ci.is_some() && r.effect.is_some())
             .collect();
         out.push_str("<h3>Importance (share of the measured variance)</h3>\n");
         out.push_str(&svg(rows.len(), |i, g| {
-            let r = &rows[i];
+            let r = rows[i];
             let w = r.importance.clamp(0.0, 1.0) * WIDTH;
-            bar(g, i, &s.space.options[r.factor].name, LABEL, w, colour(r));
+            bar(g, i, &r.name, LABEL, w, colour(r));
             let _ = write!(
                 g,
                 "<text x='{:.0}' y='{:.0}'>{:.0} %</text>",
@@ -59,16 +60,15 @@ pub fn html(searches: &[FsSearch], objective: &str, alpha: f64, margin: f64) -> 
             .fold(margin * 1.5, f64::max);
         let x = |v: f64| LABEL + WIDTH / 2.0 + v / reach * WIDTH / 2.0;
         out.push_str(&svg(rows.len(), |i, g| {
-            let r = &rows[i];
-            let o = &s.space.options[r.factor];
+            let r = rows[i];
             let h = Head {
                 lo: r.ci.map_or(0.0, |c| c.0),
                 hi: r.ci.map_or(0.0, |c| c.1),
                 effect: r.effect.unwrap_or(0.0),
             };
-            let label = match (r.verdict, r.level) {
-                (Verdict::Matters, Some(l)) => format!("{}={}", o.name, o.values[l]),
-                _ => format!("{} (all levels)", o.name),
+            let label = match (r.verdict, &r.value) {
+                (Verdict::Matters, Some(v)) => format!("{}={v}", r.name),
+                _ => format!("{} (all levels)", r.name),
             };
             let colour = colour(r);
             if i == 0 {
@@ -103,7 +103,7 @@ struct Head {
 }
 
 /// Dark for an option that matters, green for a negligible one, grey when unresolved.
-fn colour(r: &Outcome) -> &'static str {
+fn colour(r: &OptionRow) -> &'static str {
     match r.verdict {
         Verdict::Matters => "#234",
         Verdict::Negligible => "#3a3",
@@ -143,4 +143,64 @@ fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tune::{FsView, OptionRow, Paste, Race, TuneView};
+    use fsbattery_stats::tune::Verdict;
+
+    fn row(name: &str, verdict: Verdict, ci: Option<(f64, f64)>) -> OptionRow {
+        OptionRow {
+            name: name.into(),
+            value: Some("on".into()),
+            verdict,
+            effect: ci.map(|(a, b)| (a + b) / 2.0),
+            ci,
+            importance: 0.5,
+            repeats_needed: None,
+        }
+    }
+
+    /// Rows without an interval are left out of the charts, each drawn row has a bar and a
+    /// point, and a filesystem the screen could not separate gets a sentence instead.
+    #[test]
+    fn rows_with_an_interval_are_drawn_and_names_are_escaped() {
+        let fs = |target: &str, separated: bool| FsView {
+            target: target.into(),
+            configurations: 4,
+            separated,
+            options: vec![
+                row("a<b", Verdict::Matters, Some((2.0, 8.0))),
+                row("never", Verdict::Unresolved { grow: None }, None),
+            ],
+            repeats_per_config: 2.0,
+            changes: None,
+            verified: None,
+            confirmed: true,
+            paste: Paste {
+                mkfs: String::new(),
+                mkfs_defaults: true,
+                mount_options: String::new(),
+                fstab: String::new(),
+            },
+            risks: Vec::new(),
+            race: Race::Recommendation,
+        };
+        let page = super::html(&TuneView {
+            objective: "x".into(),
+            margin: 5.0,
+            filesystems: vec![fs("loop:ext4", true), fs("loop:xfs", false)],
+            ranking: Vec::new(),
+            secs: 0.0,
+            budget: 1.0,
+            ended: String::new(),
+        });
+        assert_eq!(page.matches("<svg").count(), 2, "{page}");
+        assert!(
+            page.contains("a&lt;b=on") && !page.contains("never"),
+            "{page}"
+        );
+        assert!(page.contains("<h2>loop:xfs</h2>\n<p>The screen could not separate"));
+    }
 }
