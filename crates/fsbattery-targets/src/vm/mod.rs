@@ -134,13 +134,25 @@ pub fn programs(specs: &[VmSpec], workload_programs: &[String]) -> Vec<String> {
         .map(String::from)
         .to_vec();
     for s in specs {
-        if let Ok(k) = crate::mkfs::FsKind::from_name(&s.fs) {
-            p.extend(k.programs());
-        }
+        p.extend(fs_programs(s));
     }
     p.extend(workload_programs.iter().cloned());
     p.sort();
     p.dedup();
+    p
+}
+
+/// The programs that make and mount a target's filesystem, with the one that prepares its
+/// external journal device (ext4's `mke2fs -O journal_dev`), read from the argv builder.
+fn fs_programs(s: &VmSpec) -> Vec<String> {
+    let Ok(k) = crate::mkfs::FsKind::from_name(&s.fs) else {
+        return Vec::new();
+    };
+    let mut p = k.programs();
+    let prepare = k.entry().journal.and_then(|j| j.prepare);
+    if let (Some(prepare), Some(_)) = (prepare, s.journal) {
+        p.extend(prepare(Path::new("/dev/null"), &[]).into_iter().next());
+    }
     p
 }
 
@@ -158,9 +170,7 @@ pub fn needs(rest: &str) -> Result<Vec<crate::packages::Need>, String> {
     if s.md_level.is_some() {
         p.push("mdadm".into());
     }
-    if let Ok(k) = crate::mkfs::FsKind::from_name(&s.fs) {
-        p.extend(k.programs());
-    }
+    p.extend(fs_programs(&s));
     Ok(p.iter()
         .map(|p| crate::packages::Need::program(p))
         .collect())
@@ -299,7 +309,7 @@ mod tests {
         assert_eq!(l.guest_specs[0], "dev:/dev/vda,fs=jfs,label=jfs");
         assert_eq!(
             l.guest_specs[1],
-            "dev:/dev/md0,fs=xfs,label=md-raid10-xfs-extjournal,journal=/dev/vdf"
+            "dev:/dev/md0,fs=xfs,label=md-raid10-xfs-extlog,journal=/dev/vdf"
         );
         assert_eq!(l.guest_specs[2], "dev:/dev/vdg,fs=ext4,label=ext4");
         assert_eq!(

@@ -120,9 +120,10 @@ impl VmSpec {
                 Some(l) => format!("md-raid{l}-{}", s.fs),
                 None => s.fs.clone(),
             };
-            match s.journal {
-                Some(_) => format!("{base}-extjournal"),
-                None => base,
+            // The kinds table's word: "-extjournal" (ext3/4), "-extlog" (xfs).
+            match (s.journal, kind.entry().journal) {
+                (Some(_), Some(j)) => format!("{base}{}", j.label),
+                _ => base,
             }
         });
         Ok(s)
@@ -277,11 +278,11 @@ mod tests {
         let s = VmSpec::parse("md-raid10:xfs,disks=6,journal=external").unwrap();
         assert_eq!(
             (s.journal, s.label.as_str()),
-            (Some(DEFAULT_JOURNAL), "md-raid10-xfs-extjournal")
+            (Some(DEFAULT_JOURNAL), "md-raid10-xfs-extlog")
         );
         assert_eq!(
             s.guest_spec("/dev/md0", Some("/dev/vdg")),
-            "dev:/dev/md0,fs=xfs,label=md-raid10-xfs-extjournal,journal=/dev/vdg"
+            "dev:/dev/md0,fs=xfs,label=md-raid10-xfs-extlog,journal=/dev/vdg"
         );
         let e = |w: &str| VmSpec::parse(w).unwrap_err();
         assert!(e("jfs,journal=external").contains("ext3, ext4 and xfs"));
