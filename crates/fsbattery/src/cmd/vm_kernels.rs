@@ -140,3 +140,85 @@ fn not_run(merged: &mut RunRecord, missing: &[&Group], why_not: Option<&str>) {
         }));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// One guest's record: target `label` with one ok metadata cell, in a guest of `kernel`
+    /// with `cpus` CPUs.
+    fn part(label: &str, kernel: &str, cpus: u32) -> RunRecord {
+        serde_json::from_value(json!({
+            "schema_version": 1,
+            "tool": {"name": "fsbattery", "version": "0"},
+            "started": "2026-01-01T00:00:00Z",
+            "finished": "2026-01-01T00:10:00Z",
+            "host": {"hostname": "guest", "kernel": kernel, "os": "o", "cpu_model": "c",
+                     "cores": cpus, "ram_bytes": 1, "root": true,
+                     "guest": {"kernel_package": format!("linux-image-{kernel}"),
+                               "kernel_version": "1", "emulator": "QEMU 7.2.22",
+                               "accelerator": "TCG", "cpus": cpus, "memory_bytes": 1}},
+            "plan": {"suite": "s", "scale": "quick", "repeat": 1, "aggregate": "mean",
+                     "pause_secs": 0.0, "method": "native", "workloads": [], "rows": []},
+            "targets": [{"label": label, "spec": "dev:/dev/vda", "path": "/m",
+                "fs_type": "ext4", "mount_options": "rw", "device": "/dev/vda",
+                "capabilities": {"needs_root": true, "drop_caches": true, "direct_io": true,
+                                 "direct_io_bypasses_cache": false},
+                "lifecycles": [], "error": null}],
+            "cells": [{"target": label, "workload": "metadata", "metric": "touch_files",
+                "unit": "s", "better": "lower", "method": "native",
+                "status": {"state": "ok"},
+                "samples": [{"repeat": 0, "value": 1.0, "elapsed_s": 1.0, "user_s": 0.0,
+                             "sys_s": 0.0}]}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn each_target_keeps_its_guests_machine() {
+        let m = merge(
+            vec![part("ext4@A", "A", 2), part("ext4@B", "B", 2)],
+            &[],
+            None,
+        )
+        .unwrap();
+        let kernels: Vec<&str> = m
+            .targets
+            .iter()
+            .map(|t| t.host(&m).kernel.as_str())
+            .collect();
+        assert_eq!(kernels, ["A", "B"]);
+        assert_eq!(m.cells.len(), 2);
+        assert_eq!(m.host.kernel, "A");
+        assert!(!m.interrupted && m.finished.is_some());
+    }
+
+    #[test]
+    fn guests_that_differ_in_more_than_the_kernel_are_not_merged() {
+        let e = merge(vec![part("a", "A", 2), part("b", "B", 4)], &[], None).unwrap_err();
+        assert!(e.contains("more than their kernel"), "{e}");
+    }
+
+    #[test]
+    fn a_guest_that_did_not_run_leaves_its_targets_with_unmeasured_cells() {
+        let spec = |w: &str| fsbattery_core::targets::vm::VmSpec::parse(w).unwrap();
+        let mut late = spec("ext4,kernel=B");
+        late.label = "ext4@B".into();
+        let g = Group {
+            kernel: Err("not fetched".into()),
+            specs: vec![late],
+            positions: vec![1],
+        };
+        let mut first = part("ext4@A", "A", 2);
+        first.interrupted = true;
+        let m = merge(vec![first.clone()], &[&g], None).unwrap();
+        let c = m.cells.iter().find(|c| c.target == "ext4@B").unwrap();
+        assert_eq!(c.status, CellStatus::Incomplete);
+        assert!(m.interrupted);
+        let m = merge(vec![part("ext4@A", "A", 2)], &[&g], Some("it hung")).unwrap();
+        let c = m.cells.iter().find(|c| c.target == "ext4@B").unwrap();
+        assert!(matches!(&c.status, CellStatus::Failed { reason } if reason == "it hung"));
+        assert!(c.samples.is_empty());
+    }
+}
