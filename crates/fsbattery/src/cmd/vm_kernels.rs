@@ -170,7 +170,7 @@ mod tests {
                 "unit": "s", "better": "lower", "method": "native",
                 "status": {"state": "ok"},
                 "samples": [{"repeat": 0, "value": 1.0, "elapsed_s": 1.0, "user_s": 0.0,
-                             "sys_s": 0.0}]}]
+                             "sys_s": 0.0, "cpu_pct": 0.0}]}]
         }))
         .unwrap()
     }
