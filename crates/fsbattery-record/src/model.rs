@@ -333,6 +333,12 @@ pub struct TargetRecord {
     /// it; absent in records written before it existed (read through [`TargetRecord::facts`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fs_facts: Option<FsFacts>,
+    /// The machine this target was measured on, when the run's targets were measured on more
+    /// than one (`vm:` targets of several kernels, one guest each): its kernel, guest and
+    /// tool ceiling. Absent when the run's [`RunRecord::host`] holds for every target (and in
+    /// older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<Box<HostInfo>>,
 }
 
 /// Facts of a target's filesystem that renderers and decisions need, recorded from the
@@ -363,6 +369,11 @@ impl FsFacts {
 }
 
 impl TargetRecord {
+    /// The machine the target was measured on: its own when it has one, else the run's.
+    pub fn host<'a>(&'a self, run: &'a RunRecord) -> &'a HostInfo {
+        self.host.as_deref().unwrap_or(&run.host)
+    }
+
     /// What is known of the target's filesystem: as recorded, or for an older record
     /// inferred ([`FsFacts::inferred`]).
     pub fn facts(&self) -> FsFacts {

@@ -32,6 +32,32 @@ pub fn direct(rec: &RunRecord, workload: &str) -> bool {
             .is_some_and(on)
 }
 
+/// The guest configuration(s) the cells ran in, for the conditions line: one guest, or
+/// several that differ only in their kernel (each kernel named with its targets).
+fn guest_conditions(rec: &RunRecord) -> Option<String> {
+    let mut kernels: Vec<(&fsbattery_record::guest::GuestInfo, Vec<&str>)> = Vec::new();
+    for t in &rec.targets {
+        let Some(g) = t.host(rec).guest.as_deref() else {
+            continue;
+        };
+        match kernels.iter_mut().find(|(k, _)| k.same_configuration(g)) {
+            Some((_, labels)) => labels.push(&t.label),
+            None => kernels.push((g, vec![&t.label])),
+        }
+    }
+    match kernels.len() {
+        0 | 1 => rec.host.guest.as_ref().map(|g| {
+            format!(
+                "{}; ranked only against targets in this guest configuration",
+                g.describe()
+            )
+        }),
+        _ => Some(fsbattery_record::guest::GuestInfo::describe_kernels(
+            &kernels,
+        )),
+    }
+}
+
 fn phases(c: &Cell) -> impl Iterator<Item = &PhaseCache> {
     c.samples.iter().filter_map(|s| s.cache.as_ref())
 }
@@ -42,11 +68,7 @@ pub fn lines(rec: &RunRecord) -> Vec<String> {
     // Who chose the policy, the pause, the methods and mkfs/mount options: said first.
     let mut out = crate::settings_notes::lines(rec.plan.settings.as_deref());
     // A guest's numbers carry the emulation's cost: its configuration is a condition.
-    if let Some(g) = &rec.host.guest {
-        let guest = format!(
-            "{}; ranked only against targets in this guest configuration",
-            g.describe()
-        );
+    if let Some(guest) = guest_conditions(rec) {
         match out.first_mut() {
             Some(first) if first.starts_with("conditions: ") => {
                 first.push_str("; ");

@@ -163,8 +163,8 @@ fn table(year: u32, t: &PubTable, m: &Matrix, report: &Report<'_>) -> TableThenN
 
 /// The seed column a run target stands beside: same filesystem; where several columns share
 /// it (S4's journal and RAID configurations), the one whose journal placement the target's
-/// spec names (`journal=external`, `log=external`), software RAID before hardware (a run's
-/// loop devices are software).
+/// spec names (`journal=external`, `log=external`, a `dev:` or `vm:` target's journal
+/// device), software RAID before hardware (a run's loop devices and md arrays are software).
 fn seed_column(t: &PubTable, rec: &RunRecord, label: &str) -> Option<usize> {
     let target = rec.targets.iter().find(|x| x.label == label)?;
     let fs = target.fs_type.as_str();
@@ -172,11 +172,11 @@ fn seed_column(t: &PubTable, rec: &RunRecord, label: &str) -> Option<usize> {
     if candidates.len() <= 1 || t.config.is_empty() {
         return candidates.first().copied();
     }
-    let placement = if target.spec.contains("external") {
-        "external"
-    } else {
-        "internal"
-    };
+    // The spec's shaping options say it (`journal` is a size or "external" when external);
+    // older records only in the spec's words.
+    let external = target.options.get("journal").is_some_and(|j| !j.is_empty())
+        || target.spec.contains("external");
+    let placement = if external { "external" } else { "internal" };
     let score = |i: usize| {
         let c = &t.config[i];
         u8::from(c.starts_with(placement)) * 2 + u8::from(c.ends_with("sw"))

@@ -206,6 +206,15 @@ fn a_target_stands_beside_its_configuration() {
         }
     }
     assert_eq!(cols(&rec), ["ext4=ext4/internal/sw", "xfs=xfs/external/sw"]);
+    // A guest's md array with its log on a disk of its own: the spec names a device, the
+    // shaping options say external.
+    for t in &mut rec.targets {
+        if t.label == "xfs" {
+            t.spec = "dev:/dev/md0,fs=xfs,journal=/dev/vdg".into();
+            t.options.insert("journal".into(), "external".into());
+        }
+    }
+    assert_eq!(cols(&rec), ["ext4=ext4/internal/sw", "xfs=xfs/external/sw"]);
 }
 
 /// A row whose split the seed's text does not pin down (S4's run-together cells) is shown

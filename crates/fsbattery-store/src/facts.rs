@@ -62,6 +62,9 @@ pub struct PointFacts {
     pub options: String,
     /// Model of the device under the filesystem; empty: the record does not state it.
     pub device_model: String,
+    /// The kernel the target was measured on when the run's targets were measured on
+    /// several (`vm:` targets of several kernels); empty: the run's [`RunFacts::kernel`].
+    pub kernel: String,
     /// Workload name.
     pub workload: String,
     /// Workload parameters, "k=v,k=v" sorted by name.
@@ -93,6 +96,16 @@ pub fn machine_id(cpu_model: &str, cores: u32, ram_bytes: u64) -> String {
     let gib = (ram_bytes + (1 << 29)) >> 30;
     let digest = Sha256::digest(format!("{cpu_model}\n{cores}\n{gib}").as_bytes());
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl PointFacts {
+    /// The kernel the point was measured on: its target's, else its run's.
+    pub fn kernel<'a>(&'a self, run: &'a RunFacts) -> &'a str {
+        match self.kernel.as_str() {
+            "" => &run.kernel,
+            k => k,
+        }
+    }
 }
 
 impl RunFacts {
@@ -177,6 +190,10 @@ pub fn points(record: &RunRecord) -> Vec<PointFacts> {
                 fs_version: target.map(fs_version).unwrap_or_default(),
                 options: target.map(options).unwrap_or_default(),
                 device_model: target.map(|t| t.device_model.clone()).unwrap_or_default(),
+                kernel: target
+                    .and_then(|t| t.host.as_ref())
+                    .map(|h| h.kernel.clone())
+                    .unwrap_or_default(),
                 workload: cell.workload.clone(),
                 params: params(record, &cell.workload),
                 metric: cell.metric.clone(),

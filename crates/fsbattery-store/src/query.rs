@@ -89,7 +89,7 @@ impl Store {
             .prepare(
                 "SELECT p.run_id, p.target, p.target_kind, p.fs_type, p.fs_version, p.options,
                     p.device_model, p.workload, p.params, p.metric, p.unit, p.better,
-                    p.comparable, p.mean, p.ci_low, p.ci_high, p.samples
+                    p.comparable, p.mean, p.ci_low, p.ci_high, p.samples, p.kernel
                  FROM points p JOIN runs r ON r.id = p.run_id
                  WHERE (?1 IS NULL OR r.suite = ?1) AND (?2 IS NULL OR p.workload = ?2)
                    AND (?3 IS NULL OR p.metric = ?3)
@@ -148,6 +148,7 @@ fn point_row(r: &Row) -> rusqlite::Result<Point> {
             fs_version: r.get(4)?,
             options: r.get(5)?,
             device_model: r.get(6)?,
+            kernel: r.get(17)?,
             workload: r.get(7)?,
             params: r.get(8)?,
             metric: r.get(9)?,

@@ -56,6 +56,9 @@ const MIGRATIONS: &[&str] = &[
     // 2: how many sittings a run was made in (`run --resume`); runs stored before were made
     // in one.
     "ALTER TABLE runs ADD COLUMN parts INTEGER NOT NULL DEFAULT 1;",
+    // 3: the kernel a point's target was measured on, when a run's targets were measured on
+    // several (`vm:` targets of several kernels); '' (every point stored before): the run's.
+    "ALTER TABLE points ADD COLUMN kernel TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The newest schema version this build writes.

@@ -6,7 +6,8 @@
 //! one series when every fact that makes runs comparable agrees — suite, scale, method,
 //! cache policy, fsbattery version, machine, target kind and filesystem, workload and
 //! parameters, metric and unit, and the kernel, tool versions and options except the one
-//! the series is by.
+//! the series is by. A point's kernel is its target's (a run of `vm:` targets of several
+//! kernels holds points of each), else its run's.
 
 use crate::query::{Filter, Point, RunRow};
 use crate::{Store, StoreError};
@@ -166,7 +167,7 @@ fn key(run: &RunRow, point: &Point, by: By) -> Vec<(&'static str, String)> {
         ("fsbattery", r.tool_version.clone()),
     ];
     if by != By::Kernel {
-        k.push(("kernel", r.kernel.clone()));
+        k.push(("kernel", f.kernel(r).to_string()));
     }
     if by != By::FsVersion {
         k.push(("fs-version", f.fs_version.clone()));
@@ -180,7 +181,7 @@ fn key(run: &RunRow, point: &Point, by: By) -> Vec<(&'static str, String)> {
 /// The value of `by` for this point.
 fn dimension(run: &RunRow, point: &Point, by: By) -> String {
     match by {
-        By::Kernel => run.facts.kernel.clone(),
+        By::Kernel => point.facts.kernel(&run.facts).to_string(),
         By::FsVersion => point.facts.fs_version.clone(),
         By::Options => point.facts.options.clone(),
         By::Time => run.facts.started.clone(),

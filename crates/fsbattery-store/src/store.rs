@@ -152,9 +152,9 @@ impl Store {
             let mut insert = tx.prepare(
                 "INSERT INTO points (run_id, target, target_kind, fs_type, fs_version, options,
                     device_model, workload, params, metric, unit, better, comparable, n, mean,
-                    ci_low, ci_high, samples)
+                    ci_low, ci_high, samples, kernel)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                    ?17, ?18)",
+                    ?17, ?18, ?19)",
             )?;
             for p in points {
                 insert.execute(params![
@@ -176,6 +176,7 @@ impl Store {
                     p.ci_low,
                     p.ci_high,
                     serde_json::to_string(&p.samples).unwrap_or_else(|_| "[]".into()),
+                    p.kernel,
                 ])?;
             }
         }

@@ -36,6 +36,9 @@ pub(super) fn parse(spec: &str, rest: &str, opts: &TargetOptions) -> Result<DevS
         .map_err(|e| bad(e.for_target(d.fs.name())))?;
     check_device(&d.device, opts.destroy_data).map_err(bad)?;
     check_size(&d.device, &d.fs).map_err(bad)?;
+    if let Some(j) = &d.journal {
+        check_device(j, opts.destroy_data).map_err(|e| bad(format!("journal={e}")))?;
+    }
     Ok(d)
 }
 
@@ -303,9 +306,19 @@ pub(super) fn make(s: &mut Session, d: &DevSpec) -> Result<Made, TargetError> {
         let vdevs = [d.device.clone()];
         return super::zfs::make(s, &vdevs, None, &d.mkfs, d.mount.as_deref(), mount_point);
     }
+    if let Some(j) = &d.journal {
+        // Its journal superblock is ours too: `cleanup` wipes it as it wipes the data device.
+        exclusive_open(j).map_err(TargetError)?;
+        let sig = Resource::Signature {
+            device: j.clone(),
+            uuid: None,
+        };
+        let id = s.record(&sig)?;
+        s.created(id, sig, Handle::None);
+    }
     let devs = Devices {
         data: vec![d.device.clone()],
-        journal: None,
+        journal: d.journal.clone(),
     };
     let o = MkfsOptions {
         extra: d.mkfs.clone(),

@@ -298,7 +298,7 @@ static KINDS: std::sync::LazyLock<[TargetKind; 5]> = std::sync::LazyLock::new(||
         },
         TargetKind {
             prefix: "dev",
-            grammar: "dev:/dev/NAME[,fs=FSTYPE][,mkfs=OPTS][,mount=OPTS][,label=NAME]",
+            grammar: "dev:/dev/NAME[,fs=FSTYPE][,mkfs=OPTS][,mount=OPTS][,journal=/dev/NAME][,label=NAME]",
             help: "a fresh filesystem (default ext4) on a whole block device; refused when it \
                    is in use, or holds a partition table or any signature unless data may be \
                    destroyed; signatures we write are wiped on teardown; needs root",
@@ -307,7 +307,7 @@ static KINDS: std::sync::LazyLock<[TargetKind; 5]> = std::sync::LazyLock::new(||
         },
         TargetKind {
             prefix: "vm",
-            grammar: "vm:[md-raidN:]FSTYPE[,kernel=K][,disks=N][,size=SIZE][,mkfs=OPTS][,mount=OPTS][,timeout=SECS][,label=NAME]",
+            grammar: "vm:[md-raidN:]FSTYPE[,kernel=K][,disks=N][,size=SIZE][,journal=external[,journal_size=SIZE]][,mkfs=OPTS][,mount=OPTS][,timeout=SECS][,label=NAME]",
             help: "a fresh filesystem inside a QEMU guest booted from a distribution kernel \
                    (fetched by `fsbattery setup`), on its own sparse virtio disks (default 4G \
                    each), or on an md array over them; for filesystems the running kernel \

@@ -372,6 +372,8 @@ pub struct DevSpec {
     pub mkfs: Vec<String>,
     /// Extra mount options.
     pub mount: Option<String>,
+    /// A second whole device for the external journal (ext3/4) or log (xfs).
+    pub journal: Option<std::path::PathBuf>,
     /// Column label.
     pub label: String,
 }
@@ -388,16 +390,25 @@ impl DevSpec {
             fs: FsKind::from_name("ext4").expect("a registered kind"),
             mkfs: Vec::new(),
             mount: None,
+            journal: None,
             label: String::new(),
         };
         let mut label = None;
-        for (k, v) in split_options(opts, &["fs", "mkfs", "mount", "label"])? {
+        for (k, v) in split_options(opts, &["fs", "mkfs", "mount", "journal", "label"])? {
             match k.as_str() {
                 "fs" => s.fs = FsKind::from_name(&v)?,
                 "mkfs" => s.mkfs = crate::process::split_words(&v)?,
                 "mount" => s.mount = Some(v),
+                "journal" => s.journal = Some(journal_device(&v, dev)?),
                 _ => label = Some(label_of(&v)?),
             }
+        }
+        if s.journal.is_some() && s.fs.entry().journal.is_none() {
+            return Err(format!(
+                "journal=: an external journal/log applies to {}, not {}",
+                kinds::names_where(|e| e.journal.is_some()),
+                s.fs.name()
+            ));
         }
         let name = dev.rsplit('/').next().unwrap_or(dev);
         s.label = label.unwrap_or_else(|| format!("{}-{name}", s.fs.name()));
@@ -469,9 +480,27 @@ impl DevSpec {
     pub fn options(&self) -> ShapingOptions {
         let mut o = ShapingOptions::new();
         o.insert("fs".into(), self.fs.name().into());
+        if self.journal.is_some() {
+            o.insert("journal".into(), "external".into());
+        }
         mkfs_mount(&mut o, &self.mkfs, &self.mount);
         o
     }
+}
+
+/// `journal=/dev/NAME`: a whole device other than the data device.
+fn journal_device(v: &str, data: &str) -> Result<std::path::PathBuf, String> {
+    if !v.starts_with("/dev/") || v.contains("/../") {
+        return Err(format!(
+            "journal={v}: write journal=/dev/NAME (a second whole block device)"
+        ));
+    }
+    if v == data {
+        return Err(format!(
+            "journal={v}: the journal needs a device of its own"
+        ));
+    }
+    Ok(v.into())
 }
 
 #[cfg(test)]
@@ -597,6 +626,15 @@ mod tests {
         assert_eq!((d.fs.name(), d.label.as_str()), ("xfs", "xfs-sdb"));
         assert_eq!(DevSpec::parse("/dev/sdc").unwrap().fs.name(), "ext4");
         assert!(DevSpec::parse("sdb").is_err());
+        let j = DevSpec::parse("/dev/md0,fs=xfs,journal=/dev/vde").unwrap();
+        assert_eq!(j.journal.as_deref(), Some("/dev/vde".as_ref()));
+        assert_eq!(j.options()["journal"], "external");
+        assert!(DevSpec::parse("/dev/vda,fs=jfs,journal=/dev/vdb")
+            .unwrap_err()
+            .contains("ext3, ext4 and xfs"));
+        assert!(DevSpec::parse("/dev/vda,journal=/dev/vda")
+            .unwrap_err()
+            .contains("of its own"));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! distribution kernel that `fsbattery setup --tests` fetches makes jfs — which the host's
 //! kernel cannot mount — and runs a small metadata workload on it; the record names the
 //! guest, and nothing (emulator, image, mount) is left, after a finished run and after a
-//! SIGINT mid-run. The guest tests need root, qemu-system-x86_64, mkfs.jfs and a fetched
+//! SIGINT mid-run. Two fetched kernels run in one run, one guest each, every target naming
+//! its kernel. The guest tests need root, qemu-system-x86_64, mkfs.jfs and a fetched
 //! kernel; they skip without them unless FSBATTERY_REQUIRE_PRIVILEGED=1.
 
 mod common;
@@ -166,6 +167,7 @@ fn host_and_guest_targets_are_not_ranked_together() {
         "{}",
         stderr(&o)
     );
+    // A kernel that was never fetched is refused before anything boots.
     let o = run_in(
         dir.path(),
         &[
@@ -173,11 +175,114 @@ fn host_and_guest_targets_are_not_ranked_together() {
             "--target",
             "vm:ext4,kernel=6.1",
             "--target",
-            "vm:xfs,kernel=6.12",
+            "vm:xfs,kernel=5.99",
         ],
     );
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("different kernels"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no guest kernel matching kernel="),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The fetched kernels' releases (e.g. "6.1.0-56-amd64"), newest version first.
+fn fetched_kernels() -> Vec<String> {
+    let mut k: Vec<(Vec<u64>, String)> = std::fs::read_dir("/var/cache/fsbattery/vm")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let text = std::fs::read_to_string(e.path().join("kernel.json")).ok()?;
+            let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+            let version = v["version"].as_str()?;
+            let key = version
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|p| p.parse().ok())
+                .collect();
+            Some((key, v["release"].as_str()?.to_string()))
+        })
+        .collect();
+    k.sort();
+    k.reverse();
+    k.into_iter().map(|(_, r)| r).collect()
+}
+
+#[test]
+fn two_kernels_run_in_one_run_and_each_target_names_its_kernel() {
+    if !guest_available() {
+        return;
+    }
+    let kernels = fetched_kernels();
+    let missing: &[&str] = match kernels.len() {
+        0 | 1 => &["a second guest kernel (fsbattery setup --tests)"],
+        _ => &[],
+    };
+    if !gate("vm kernels test", missing) {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
+    let (a, b) = (&kernels[0], &kernels[1]);
+    let spec = |k: &str| format!("vm:ext4,size=256M,kernel={k}");
+    let (sa, sb) = (spec(a), spec(b));
+    let o = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--target",
+            &sa,
+            "--target",
+            &sb,
+            "--workload",
+            "metadata",
+            "--set",
+            "metadata.files=200",
+            "--repeat",
+            "1",
+            "--no-store",
+            "--workdir",
+            "w",
+            "--out",
+            "r",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rec = results(&dir.path().join("r"));
+    let short = |k: &str| k.trim_end_matches("-amd64").to_string();
+    for k in [a, b] {
+        let label = format!("ext4@{}", short(k));
+        let t = rec["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["label"] == label.as_str())
+            .unwrap_or_else(|| panic!("a target {label}: {}", rec["targets"]));
+        // The target carries the machine it ran on: its own guest, its own kernel.
+        assert!(t["host"]["kernel"]
+            .as_str()
+            .unwrap()
+            .starts_with(k.as_str()));
+        let g = &t["host"]["guest"];
+        assert_eq!(g["kernel_package"], format!("linux-image-{k}"), "{g}");
+        assert_eq!(g["accelerator"], "TCG");
+        let cell = rec["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["target"] == label.as_str() && c["workload"] == "metadata")
+            .unwrap();
+        assert_eq!(cell["status"]["state"], "ok", "{cell}");
+        assert!(dir
+            .path()
+            .join(format!("r/guest-{}/run", short(k)))
+            .is_dir());
+    }
+    let out = stdout(&o);
+    assert!(out.contains(&format!("linux-image-{a}")), "{out}");
+    assert!(out.contains(&format!("linux-image-{b}")), "{out}");
+    assert!(out.contains("not across kernels"), "{out}");
+    assert_clean(&dir.path().join("w"));
+    assert!(!dir.path().join("w").exists());
 }
 
 #[test]

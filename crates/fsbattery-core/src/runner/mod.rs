@@ -713,6 +713,7 @@ fn describe(target: &dyn Target, label: &str) -> TargetRecord {
         lifecycles: Vec::new(),
         convergence: Vec::new(),
         error: None,
+        host: None,
     }
 }
 

@@ -122,6 +122,26 @@ pub fn served() -> Result<Vec<(String, String)>, String> {
         .collect())
 }
 
+/// The generic kernel package the distribution serves just before its current one (e.g.
+/// "linux-image-6.1.0-55-amd64" when the current is -56): a second kernel to compare with.
+pub fn previous_package() -> Result<String, String> {
+    let current = package_for(None)?;
+    let abi = |p: &str| -> Option<Vec<u64>> {
+        let v = p.strip_prefix("linux-image-")?.strip_suffix("-amd64")?;
+        // Flavours (-cloud, -rt) are other kernels, not older ones.
+        v.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+            .then(|| version_key(v))
+    };
+    let now = abi(&current).ok_or_else(|| format!("{current}: not a generic kernel package"))?;
+    served()?
+        .into_iter()
+        .filter_map(|(p, _)| abi(&p).filter(|v| *v < now).map(|v| (v, p)))
+        .max()
+        .map(|(_, p)| p)
+        .ok_or_else(|| format!("the distribution serves no kernel package older than {current}"))
+}
+
 /// Fetch and unpack a kernel into `cache` unless a matching one is there; returns it and
 /// whether it was fetched now.
 pub fn fetch(cache: &Path, want: Option<&str>) -> Result<(Kernel, bool), String> {

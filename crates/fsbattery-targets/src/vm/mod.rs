@@ -5,7 +5,7 @@
 //! Shape: the host does not make these filesystems itself. It fetches the kernel package once
 //! (`kernel`, by `fsbattery setup`), builds an initramfs of its own binary and the tools the
 //! guest needs (`initramfs`, `cpio`), gives every target its own sparse disk images, and
-//! boots one guest per run (`qemu`) whose PID 1 is fsbattery (`guest`): it runs the same
+//! boots one guest per kernel (`qemu`) whose PID 1 is fsbattery (`guest`): it runs the same
 //! plan as `fsbattery run` with each `vm:` target as a `dev:` target on its virtio disk (or
 //! on the md array it assembles over its disks, see `job`), journaling into a 9p share on
 //! the host, so a guest that dies loses no finished cell. The host then reads that run back.
@@ -13,10 +13,12 @@
 //! Invariants: the emulator, the images and the initramfs are guards of one session with a
 //! state file (torn down on every signal, by `cleanup` after kill -9); the guest is given
 //! nothing of the host's but those images, the kernel, the initramfs and the share directory;
-//! all `vm:` targets of a run share one guest configuration (kernel, accelerator, CPUs,
-//! memory), the only one their results are ranked within.
+//! the `vm:` targets of one guest share its configuration (kernel, accelerator, CPUs,
+//! memory); a run naming several kernels boots one guest per kernel, one after the other
+//! (`groups`), and its guests differ in nothing but the kernel.
 
 pub mod cpio;
+pub mod groups;
 pub mod guest;
 pub mod initramfs;
 pub mod job;
@@ -78,7 +80,8 @@ pub struct Layout {
     pub disks: Vec<u64>,
 }
 
-/// Lay out the targets over disks: each target takes the next `disks` virtio disks.
+/// Lay out the targets over disks: each target takes the next `disks` virtio disks, then
+/// one more for an external journal.
 pub fn layout(specs: &[VmSpec]) -> Layout {
     let mut l = Layout {
         guest_specs: Vec::new(),
@@ -89,6 +92,11 @@ pub fn layout(specs: &[VmSpec]) -> Layout {
         let first = l.disks.len();
         l.disks.extend((0..s.disks).map(|_| s.size));
         let members: Vec<String> = (first..l.disks.len()).map(spec::disk_name).collect();
+        // The external journal's disk follows the data disks, outside any array.
+        let journal = s.journal.map(|size| {
+            l.disks.push(size);
+            spec::disk_name(l.disks.len() - 1)
+        });
         let device = match s.md_level {
             Some(level) => {
                 let device = format!("/dev/md{}", l.arrays.len());
@@ -101,37 +109,21 @@ pub fn layout(specs: &[VmSpec]) -> Layout {
             }
             None => members[0].clone(),
         };
-        l.guest_specs.push(s.guest_spec(&device));
+        l.guest_specs
+            .push(s.guest_spec(&device, journal.as_deref()));
     }
     l
 }
 
-/// Parse every `vm:` spec and check they share one guest configuration.
+/// Parse every `vm:` spec (their grouping by kernel and final labels: [`groups::group`]).
 pub fn parse_all(targets: &[String]) -> Result<Vec<VmSpec>, String> {
-    let specs = targets
+    targets
         .iter()
         .map(|t| {
             let rest = t.strip_prefix(PREFIX).unwrap_or(t);
             VmSpec::parse(rest).map_err(|e| format!("--target {t}: {e}"))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some(other) = specs.iter().find(|s| s.kernel != specs[0].kernel) {
-        return Err(format!(
-            "--target vm:...,kernel=: {} and {} name different kernels; a run boots one guest, \
-             so run each kernel separately and `fsbattery compare` the runs",
-            specs[0].kernel.as_deref().unwrap_or("(newest)"),
-            other.kernel.as_deref().unwrap_or("(newest)")
-        ));
-    }
-    let mut labels: Vec<&str> = specs.iter().map(|s| s.label.as_str()).collect();
-    labels.sort_unstable();
-    if let Some(w) = labels.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!(
-            "two vm: targets are labelled {}: give one a label= of its own",
-            w[0]
-        ));
-    }
-    Ok(specs)
+        .collect()
 }
 
 /// The programs the guest gets, where the host has them: the targets' mkfs and mount tools,
@@ -142,13 +134,25 @@ pub fn programs(specs: &[VmSpec], workload_programs: &[String]) -> Vec<String> {
         .map(String::from)
         .to_vec();
     for s in specs {
-        if let Ok(k) = crate::mkfs::FsKind::from_name(&s.fs) {
-            p.extend(k.programs());
-        }
+        p.extend(fs_programs(s));
     }
     p.extend(workload_programs.iter().cloned());
     p.sort();
     p.dedup();
+    p
+}
+
+/// The programs that make and mount a target's filesystem, with the one that prepares its
+/// external journal device (ext4's `mke2fs -O journal_dev`), read from the argv builder.
+fn fs_programs(s: &VmSpec) -> Vec<String> {
+    let Ok(k) = crate::mkfs::FsKind::from_name(&s.fs) else {
+        return Vec::new();
+    };
+    let mut p = k.programs();
+    let prepare = k.entry().journal.and_then(|j| j.prepare);
+    if let (Some(prepare), Some(_)) = (prepare, s.journal) {
+        p.extend(prepare(Path::new("/dev/null"), &[]).into_iter().next());
+    }
     p
 }
 
@@ -166,9 +170,7 @@ pub fn needs(rest: &str) -> Result<Vec<crate::packages::Need>, String> {
     if s.md_level.is_some() {
         p.push("mdadm".into());
     }
-    if let Ok(k) = crate::mkfs::FsKind::from_name(&s.fs) {
-        p.extend(k.programs());
-    }
+    p.extend(fs_programs(&s));
     Ok(p.iter()
         .map(|p| crate::packages::Need::program(p))
         .collect())
@@ -176,7 +178,9 @@ pub fn needs(rest: &str) -> Result<Vec<crate::packages::Need>, String> {
 
 /// A guest run to make.
 pub struct Request<'a> {
-    /// The `vm:` targets.
+    /// The kernel it boots.
+    pub kernel: &'a kernel::Kernel,
+    /// The `vm:` targets it runs.
     pub specs: &'a [VmSpec],
     /// fsbattery's arguments in the guest (from "run"), its targets already the layout's.
     pub argv: Vec<String>,
@@ -203,8 +207,7 @@ pub struct Finished {
 
 /// Boot the guest, run the job, tear everything down (also on error and interruption).
 pub fn run(req: &Request<'_>) -> Result<Finished, TargetError> {
-    let kernel = kernel::find(Path::new(kernel::CACHE_DIR), req.specs[0].kernel.as_deref())
-        .map_err(TargetError)?;
+    let kernel = req.kernel.clone();
     let emulator = crate::process::version(&[crate::release::EMULATOR_PROGRAM, "--version"])
         .ok_or_else(|| {
             TargetError(format!(
@@ -296,30 +299,23 @@ mod tests {
     fn targets_take_their_own_disks() {
         let specs = parse_all(&[
             "vm:jfs".into(),
-            "vm:md-raid10:xfs,disks=4,size=1G".into(),
+            "vm:md-raid10:xfs,disks=4,size=1G,journal=external".into(),
             "vm:ext4".into(),
         ])
         .unwrap();
         let l = layout(&specs);
-        assert_eq!(l.disks.len(), 6);
+        assert_eq!(l.disks.len(), 7);
+        assert_eq!(l.disks[5], spec::DEFAULT_JOURNAL);
         assert_eq!(l.guest_specs[0], "dev:/dev/vda,fs=jfs,label=jfs");
-        assert_eq!(l.guest_specs[1], "dev:/dev/md0,fs=xfs,label=md-raid10-xfs");
-        assert_eq!(l.guest_specs[2], "dev:/dev/vdf,fs=ext4,label=ext4");
+        assert_eq!(
+            l.guest_specs[1],
+            "dev:/dev/md0,fs=xfs,label=md-raid10-xfs-extlog,journal=/dev/vdf"
+        );
+        assert_eq!(l.guest_specs[2], "dev:/dev/vdg,fs=ext4,label=ext4");
         assert_eq!(
             l.arrays[0].members,
             ["/dev/vdb", "/dev/vdc", "/dev/vdd", "/dev/vde"]
         );
-    }
-
-    #[test]
-    fn one_guest_configuration_per_run() {
-        let e = parse_all(&[
-            "vm:ext4,kernel=6.1".into(),
-            "vm:ext4,kernel=6.12,label=b".into(),
-        ]);
-        assert!(e.unwrap_err().contains("different kernels"));
-        let e = parse_all(&["vm:ext4".into(), "vm:ext4".into()]);
-        assert!(e.unwrap_err().contains("label="));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The `vm:` spec grammar — pure parsing, no I/O.
 //!
-//! `vm:[md-raidN:]FSTYPE[,kernel=K][,disks=N][,size=SIZE][,mkfs=OPTS][,mount=OPTS]
-//! [,timeout=SECS][,label=NAME]`. Each target gets its own virtio disks (sparse images on
-//! the host); inside the guest it becomes a `dev:` target on its disk, or on the md array
-//! the guest assembles from its disks. The mkfs/mount words are passed on to that `dev:`
+//! `vm:[md-raidN:]FSTYPE[,kernel=K][,disks=N][,size=SIZE][,journal=external[,journal_size=SIZE]]
+//! [,mkfs=OPTS][,mount=OPTS][,timeout=SECS][,label=NAME]`. Each target gets its own virtio
+//! disks (sparse images on the host); inside the guest it becomes a `dev:` target on its
+//! disk, or on the md array the guest assembles from its disks; `journal=external` gives it
+//! one more disk, beside the array, for its external journal (ext3/4) or log (xfs). The mkfs/mount words are passed on to that `dev:`
 //! spec, quoted, so the guest's parser reads exactly what the user wrote.
 
 use crate::mkfs::FsKind;
@@ -16,8 +17,19 @@ pub const DEFAULT_DISK: u64 = 4 << 30;
 /// before it is taken as hung and killed.
 pub const DEFAULT_TIMEOUT: u64 = 900;
 
-const KEYS: [&str; 7] = [
-    "kernel", "disks", "size", "mkfs", "mount", "timeout", "label",
+/// Default size of the external journal's disk (as `loop:`'s journal image).
+pub const DEFAULT_JOURNAL: u64 = crate::spec::DEFAULT_JOURNAL;
+
+const KEYS: [&str; 9] = [
+    "kernel",
+    "disks",
+    "size",
+    "journal",
+    "journal_size",
+    "mkfs",
+    "mount",
+    "timeout",
+    "label",
 ];
 
 /// A parsed `vm:` spec.
@@ -33,6 +45,8 @@ pub struct VmSpec {
     pub disks: u32,
     /// Bytes per disk image.
     pub size: u64,
+    /// Bytes of the external journal's own disk (`journal=external`); `None`: internal.
+    pub journal: Option<u64>,
     /// mkfs words, as written.
     pub mkfs: Option<String>,
     /// Mount options, as written.
@@ -41,6 +55,9 @@ pub struct VmSpec {
     pub timeout: u64,
     /// Column label.
     pub label: String,
+    /// Whether `label=` gave it: a run of several kernels then keeps it as written instead
+    /// of naming the kernel in it.
+    pub label_given: bool,
 }
 
 impl VmSpec {
@@ -61,14 +78,23 @@ impl VmSpec {
             kernel: None,
             disks: if md_level.is_some() { 4 } else { 1 },
             size: DEFAULT_DISK,
+            journal: None,
             mkfs: None,
             mount: None,
             timeout: DEFAULT_TIMEOUT,
             label: String::new(),
+            label_given: false,
         };
         let mut label = None;
+        let mut journal_size = None;
         for (k, v) in split_options(opts, &KEYS)? {
             match k.as_str() {
+                "journal" if v == "external" => s.journal = Some(DEFAULT_JOURNAL),
+                "journal" if v == "internal" => s.journal = None,
+                "journal" => {
+                    return Err(format!("journal={v}: write journal=external or internal"))
+                }
+                "journal_size" => journal_size = Some(size(&v)?),
                 "kernel" if !v.is_empty() => s.kernel = Some(v),
                 "kernel" => return Err("kernel=: name a kernel (e.g. kernel=6.1)".into()),
                 "disks" => s.disks = v.parse().map_err(|_| format!("disks={v}: not a count"))?,
@@ -87,9 +113,18 @@ impl VmSpec {
             }
         }
         s.check_disks()?;
-        s.label = label.unwrap_or_else(|| match s.md_level {
-            Some(l) => format!("md-raid{l}-{}", s.fs),
-            None => s.fs.clone(),
+        s.check_journal(&kind, journal_size)?;
+        s.label_given = label.is_some();
+        s.label = label.unwrap_or_else(|| {
+            let base = match s.md_level {
+                Some(l) => format!("md-raid{l}-{}", s.fs),
+                None => s.fs.clone(),
+            };
+            // The kinds table's word: "-extjournal" (ext3/4), "-extlog" (xfs).
+            match (s.journal, kind.entry().journal) {
+                (Some(_), Some(j)) => format!("{base}{}", j.label),
+                _ => base,
+            }
         });
         Ok(s)
     }
@@ -115,9 +150,30 @@ impl VmSpec {
         Ok(())
     }
 
-    /// The `dev:` spec the guest runs for this target on `device` (its disk or md array).
-    pub fn guest_spec(&self, device: &str) -> String {
+    fn check_journal(&mut self, kind: &FsKind, journal_size: Option<u64>) -> Result<(), String> {
+        if let Some(js) = journal_size {
+            if self.journal.is_none() {
+                return Err("journal_size needs journal=external".into());
+            }
+            self.journal = Some(js);
+        }
+        if self.journal.is_some() && kind.entry().journal.is_none() {
+            return Err(format!(
+                "journal=external: an external journal/log applies to {}, not {}",
+                crate::kinds::names_where(|e| e.journal.is_some()),
+                self.fs
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `dev:` spec the guest runs for this target on `device` (its disk or md array),
+    /// with `journal` its external journal's disk.
+    pub fn guest_spec(&self, device: &str, journal: Option<&str>) -> String {
         let mut s = format!("dev:{device},fs={},label={}", self.fs, self.label);
+        if let Some(j) = journal {
+            s.push_str(&format!(",journal={j}"));
+        }
         if let Some(m) = &self.mkfs {
             s.push_str(&format!(",mkfs={}", quote(m)));
         }
@@ -179,7 +235,10 @@ mod tests {
     fn plain_and_md() {
         let s = VmSpec::parse("jfs").unwrap();
         assert_eq!((s.fs.as_str(), s.disks, s.md_level), ("jfs", 1, None));
-        assert_eq!(s.guest_spec("/dev/vda"), "dev:/dev/vda,fs=jfs,label=jfs");
+        assert_eq!(
+            s.guest_spec("/dev/vda", None),
+            "dev:/dev/vda,fs=jfs,label=jfs"
+        );
         let m = VmSpec::parse("md-raid10:xfs,disks=4,kernel=6.1").unwrap();
         assert_eq!(
             (m.md_level, m.disks, m.label.as_str()),
@@ -209,9 +268,28 @@ mod tests {
     fn mkfs_words_are_quoted_for_the_guest() {
         let s = VmSpec::parse("ext4,mkfs=-O ^has_journal,mount=noatime,nobarrier").unwrap();
         assert_eq!(
-            s.guest_spec("/dev/vdb"),
+            s.guest_spec("/dev/vdb", None),
             "dev:/dev/vdb,fs=ext4,label=ext4,mkfs='-O ^has_journal',mount='noatime,nobarrier'"
         );
+    }
+
+    #[test]
+    fn an_external_journal_takes_a_disk_of_its_own() {
+        let s = VmSpec::parse("md-raid10:xfs,disks=6,journal=external").unwrap();
+        assert_eq!(
+            (s.journal, s.label.as_str()),
+            (Some(DEFAULT_JOURNAL), "md-raid10-xfs-extlog")
+        );
+        assert_eq!(
+            s.guest_spec("/dev/md0", Some("/dev/vdg")),
+            "dev:/dev/md0,fs=xfs,label=md-raid10-xfs-extlog,journal=/dev/vdg"
+        );
+        let e = |w: &str| VmSpec::parse(w).unwrap_err();
+        assert!(e("jfs,journal=external").contains("ext3, ext4 and xfs"));
+        assert!(e("ext4,journal_size=128M").contains("journal=external"));
+        assert!(e("ext4,journal=outside").contains("external or internal"));
+        let s = VmSpec::parse("ext4,journal=external,journal_size=128M").unwrap();
+        assert_eq!(s.journal, Some(128 << 20));
     }
 
     #[test]

@@ -88,11 +88,17 @@ fn guest_kernels(args: &SetupArgs) -> anyhow::Result<()> {
         .filter_map(|t| vm::VmSpec::parse(&t[vm::PREFIX.len()..]).ok())
         .map(|s| s.kernel)
         .collect();
+    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
     if args.tests {
         wanted.push(None);
+        // The kernels test runs two guests: a second, older kernel the distribution serves.
+        if vm::kernel::cached(cache).len() < 2 {
+            wanted.push(Some(
+                vm::kernel::previous_package().map_err(anyhow::Error::msg)?,
+            ));
+        }
     }
     wanted.dedup();
-    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
     for want in wanted {
         let which = want.as_deref().unwrap_or(vm::kernel::META_PACKAGE);
         if let Ok(k) = vm::kernel::find(cache, want.as_deref()) {

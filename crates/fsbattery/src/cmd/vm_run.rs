@@ -1,5 +1,5 @@
-//! `fsbattery run` with `vm:` targets: the whole plan runs inside one guest (see
-//! `fsbattery_core::targets::vm`). This edge refuses what a guest run cannot do, rewrites the
+//! `fsbattery run` with `vm:` targets: the whole plan runs inside one guest per kernel (see
+//! `fsbattery_core::targets::vm`; several kernels: `vm_kernels`). This edge refuses what a guest run cannot do, rewrites the
 //! command line for the guest (its `vm:` targets become the guest's `dev:` targets; the host's
 //! paths are left out), boots it, reads the guest's run back from the share and finishes it
 //! as any run: the record gains the guest configuration, which the conditions line names.
@@ -12,6 +12,7 @@ use fsbattery_core::error::UsageError;
 use fsbattery_core::model::{CellStatus, RunRecord};
 use fsbattery_core::runner::Outcome;
 use fsbattery_core::targets::vm::{self, job, qemu::End};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Options whose value names a host path or output the guest has no use for: left out of
@@ -27,7 +28,7 @@ pub fn wanted(args: &RunArgs) -> bool {
     args.targets.iter().any(|t| vm::is_vm(t))
 }
 
-/// Run every `vm:` target in one guest.
+/// Run the `vm:` targets: one guest per kernel they name, one after the other.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(host) = args.targets.iter().find(|t| !vm::is_vm(t)) {
         return Err(UsageError::Invalid(format!(
@@ -38,33 +39,77 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let specs = vm::parse_all(&args.targets).map_err(UsageError::Invalid)?;
-    let layout = vm::layout(&specs);
+    let cache = Path::new(vm::kernel::CACHE_DIR);
+    let groups =
+        vm::groups::group(&specs, |w| vm::kernel::find(cache, w)).map_err(UsageError::Invalid)?;
     let raw: Vec<String> = std::env::args().collect();
-    let argv = guest_argv(&raw, &layout.guest_specs).map_err(UsageError::Invalid)?;
+    // Every guest's command line is checked before the first boots.
+    for g in &groups {
+        guest_argv(&raw, &slots(g, &vm::layout(&g.specs), specs.len()))
+            .map_err(UsageError::Invalid)?;
+    }
     if args.dry_run {
-        return dry_run(&args, &specs, &layout);
+        return dry_run(&groups);
+    }
+    if let Some(Err(e)) = groups.iter().map(|g| &g.kernel).find(|k| k.is_err()) {
+        return Err(UsageError::Invalid(e.clone()).into());
     }
     fsbattery_core::targets::check_workdir(&args.workdir)?;
     let out = out_dir(&args)?;
-    let share = out.join("guest");
-    std::fs::create_dir_all(&share)
-        .with_context(|| format!("creating the guest's directory {}", share.display()))?;
+    if groups.len() > 1 {
+        return super::vm_kernels::run(&args, &raw, &groups, &out);
+    }
+    let guest = Guest {
+        share: out.join("guest"),
+        console: out.join("guest-console.log"),
+    };
+    let (record, _) = boot(&args, &raw, &groups[0], specs.len(), &guest)?;
+    finish(&args, &outcome(record), &out)
+}
+
+/// Where one guest's run and console go.
+pub(super) struct Guest {
+    /// The directory shared with the guest; its run is written to `run/` in it.
+    pub share: PathBuf,
+    /// The guest's console log.
+    pub console: PathBuf,
+}
+
+/// Boot one guest for `group` (of a run of `total` `vm:` targets) and read its run back: the
+/// record names the guest; a hung guest's unfinished cells failed with the reason.
+pub(super) fn boot(
+    args: &RunArgs,
+    raw: &[String],
+    group: &vm::groups::Group,
+    total: usize,
+    guest: &Guest,
+) -> anyhow::Result<(RunRecord, vm::Finished)> {
+    let kernel = group
+        .kernel
+        .as_ref()
+        .map_err(|e| UsageError::Invalid(e.clone()))?;
+    let layout = vm::layout(&group.specs);
+    let argv = guest_argv(raw, &slots(group, &layout, total)).map_err(UsageError::Invalid)?;
+    std::fs::create_dir_all(&guest.share)
+        .with_context(|| format!("creating the guest's directory {}", guest.share.display()))?;
     // Absolute: the emulator is given it as its share, whatever its working directory.
-    let share = share
+    let share = guest
+        .share
         .canonicalize()
-        .with_context(|| format!("resolving {}", share.display()))?;
-    let console = out.join("guest-console.log");
+        .with_context(|| format!("resolving {}", guest.share.display()))?;
     errln!(
-        "fsbattery: booting a guest for {} vm: target(s); its run goes to {}",
-        specs.len(),
+        "fsbattery: booting a guest ({}) for {} vm: target(s); its run goes to {}",
+        kernel.package,
+        group.specs.len(),
         share.display()
     );
     let req = vm::Request {
-        specs: &specs,
+        kernel,
+        specs: &group.specs,
         argv,
         workdir: &args.workdir,
         share: &share,
-        console: &console,
+        console: &guest.console,
         workload_programs: workload_programs(),
     };
     let made = super::made_workdir::MadeWorkdir::note(&args.workdir);
@@ -75,14 +120,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if !run_dir.join(fsbattery_core::journal::JOURNAL_FILE).exists() {
         anyhow::bail!(
             "the guest ended before its run started{}; its console is in {}",
-            guest_said(&console),
-            console.display()
+            guest_said(&guest.console),
+            guest.console.display()
         );
     }
     let loaded = fsbattery_record::load(&run_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut record = loaded.record;
     record.host.guest = Some(Box::new(finished.guest.clone()));
-    let interrupted = match finished.end {
+    record.interrupted = match finished.end {
         End::Exited => record.interrupted,
         End::Interrupted => true,
         End::Hung(secs) => {
@@ -90,7 +135,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             false
         }
     };
-    record.interrupted = interrupted;
     if let Some(b) = finished.guest.boot_secs {
         errln!(
             "fsbattery: the guest booted in {b:.1} s ({}, initramfs {})",
@@ -98,17 +142,31 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             fsbattery_core::units::format_bytes(finished.initramfs_bytes)
         );
     }
+    Ok((record, finished))
+}
+
+/// A guest's (or the guests' merged) record as the runner's outcome.
+pub(super) fn outcome(record: RunRecord) -> Outcome {
     let failed_cells = record
         .cells
         .iter()
         .filter(|c| matches!(c.status, CellStatus::Failed { .. }))
         .count();
-    let outcome = Outcome {
+    Outcome {
+        interrupted: record.interrupted,
         record,
-        interrupted,
         failed_cells,
-    };
-    finish(&args, &outcome, &out)
+    }
+}
+
+/// Per `vm:` target of the run (in order): its guest spec when `group` runs it, else `None`
+/// (another guest's).
+fn slots(group: &vm::groups::Group, layout: &vm::Layout, total: usize) -> Vec<Option<String>> {
+    let mut out = vec![None; total];
+    for (pos, spec) in group.positions.iter().zip(&layout.guest_specs) {
+        out[*pos] = Some(spec.clone());
+    }
+    out
 }
 
 /// `fsbattery list kernels`: the guest kernels fetched, then those the distribution serves.
@@ -172,7 +230,6 @@ fn fail_unfinished(record: &mut RunRecord, secs: u64) {
     }
 }
 
-/// What would run where, without booting anything.
 /// What every registered workload runs (its commands and external programs), for the guest.
 fn workload_programs() -> Vec<String> {
     fsbattery_core::workload::registry()
@@ -182,36 +239,41 @@ fn workload_programs() -> Vec<String> {
         .collect()
 }
 
-fn dry_run(args: &RunArgs, specs: &[vm::VmSpec], layout: &vm::Layout) -> anyhow::Result<ExitCode> {
-    let _ = args;
-    let mut text = String::from("vm: targets run in one guest:\n");
-    for (s, g) in specs.iter().zip(&layout.guest_specs) {
-        text.push_str(&format!(
-            "  vm:{} ({} disk(s) of {}) -> in the guest: {g}\n",
-            s.label,
-            s.disks,
-            fsbattery_core::units::format_bytes(s.size)
-        ));
-    }
-    let cache = std::path::Path::new(vm::kernel::CACHE_DIR);
-    match vm::kernel::find(cache, specs[0].kernel.as_deref()) {
-        Ok(k) => text.push_str(&format!("  kernel: {} {}\n", k.package, k.version)),
-        Err(e) => text.push_str(&format!("  kernel: {e}\n")),
+/// What would run where, without booting anything.
+fn dry_run(groups: &[vm::groups::Group]) -> anyhow::Result<ExitCode> {
+    let mut text = match groups.len() {
+        1 => String::from("vm: targets run in one guest:\n"),
+        n => format!("vm: targets run in {n} guests, one per kernel, one after the other:\n"),
+    };
+    for g in groups {
+        match &g.kernel {
+            Ok(k) => text.push_str(&format!("  kernel: {} {}\n", k.package, k.version)),
+            Err(e) => text.push_str(&format!("  kernel: {e}\n")),
+        }
+        let layout = vm::layout(&g.specs);
+        for (s, spec) in g.specs.iter().zip(&layout.guest_specs) {
+            text.push_str(&format!(
+                "    vm:{} ({} disk(s) of {}) -> in the guest: {spec}\n",
+                s.label,
+                s.disks,
+                fsbattery_core::units::format_bytes(s.size)
+            ));
+        }
     }
     crate::stdout::write(text)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The guest's command line: the user's `run` arguments with each `vm:` target replaced by
-/// its guest spec (in order), host paths and outputs left out, and the guest's own output
-/// and work directories added.
-fn guest_argv(raw: &[String], guest_specs: &[String]) -> Result<Vec<String>, String> {
+/// its slot (in order: the guest spec, or nothing for another guest's target), host paths
+/// and outputs left out, and the guest's own output and work directories added.
+fn guest_argv(raw: &[String], slots: &[Option<String>]) -> Result<Vec<String>, String> {
     let start = raw
         .iter()
         .position(|a| a == "run")
         .ok_or("no run subcommand")?;
     let mut out = vec!["run".to_string()];
-    let mut specs = guest_specs.iter();
+    let mut slots = slots.iter();
     let mut it = raw[start + 1..].iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -224,8 +286,10 @@ fn guest_argv(raw: &[String], guest_specs: &[String]) -> Result<Vec<String>, Str
         };
         if flag == "--target" {
             value(&mut it);
-            out.push("--target".into());
-            out.push(specs.next().ok_or("more targets than specs")?.clone());
+            if let Some(spec) = slots.next().ok_or("more targets than specs")? {
+                out.push("--target".into());
+                out.push(spec.clone());
+            }
         } else if HOST_FILES.contains(&flag) {
             return Err(format!(
                 "{flag}: the guest sees no host files; leave it out for vm: targets"
@@ -264,7 +328,10 @@ mod tests {
         );
         let g = guest_argv(
             &raw,
-            &["dev:/dev/vda,fs=jfs".into(), "dev:/dev/vdb,fs=ext4".into()],
+            &[
+                Some("dev:/dev/vda,fs=jfs".into()),
+                Some("dev:/dev/vdb,fs=ext4".into()),
+            ],
         )
         .unwrap();
         assert_eq!(
@@ -277,9 +344,27 @@ mod tests {
     }
 
     #[test]
+    fn another_guests_targets_are_left_out() {
+        let raw =
+            words("fsbattery run --target vm:ext4,kernel=A --target vm:ext4,kernel=B --repeat 2");
+        let g = guest_argv(
+            &raw,
+            &[None, Some("dev:/dev/vda,fs=ext4,label=ext4@B".into())],
+        )
+        .unwrap();
+        assert_eq!(
+            g,
+            words(
+                "run --target dev:/dev/vda,fs=ext4,label=ext4@B --repeat 2 \
+                 --out /share/run --workdir /tmp/fsbattery --no-store"
+            )
+        );
+    }
+
+    #[test]
     fn host_files_are_refused() {
         let raw = words("fsbattery run --target vm:jfs --tree-tarball /t.tar");
-        assert!(guest_argv(&raw, &["dev:/dev/vda".into()])
+        assert!(guest_argv(&raw, &[Some("dev:/dev/vda".into())])
             .unwrap_err()
             .contains("--tree-tarball"));
     }
