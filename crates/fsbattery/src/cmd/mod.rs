@@ -26,6 +26,7 @@ pub use store::EXIT_STORE;
 mod source_disk;
 mod trial_mount;
 mod tune;
+mod vm_guest;
 mod vm_kernels;
 mod vm_run;
 pub use trial_mount::TargetRefused;

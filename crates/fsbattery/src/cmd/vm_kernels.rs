@@ -9,7 +9,7 @@
 //! cells, incomplete (interrupted) or failed (the guest could not run), so the gap shows.
 
 use super::run::finish;
-use super::vm_run::{boot, outcome, Guest};
+use super::vm_guest::{boot, outcome, Guest};
 use crate::cli::RunArgs;
 use crate::stderr::errln;
 use fsbattery_core::model::{CellStatus, RunRecord, TargetRecord};
