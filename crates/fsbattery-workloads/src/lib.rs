@@ -24,29 +24,13 @@ use fsbattery_base::{
 };
 use fsbattery_targets as targets;
 
-mod bigfile;
-mod bonnie;
-mod build;
+#[macro_use]
+mod register;
+
 pub mod dataset;
-pub mod dbench;
-mod dd;
-mod ffsb;
 pub mod fio;
-pub mod fs_mark;
-mod git;
-mod io500;
-mod iozone;
-mod metadata;
-mod personality;
-mod pgbench;
-mod postmark;
 pub mod prefixed;
-mod randomio;
 mod shared;
-mod split;
-mod sqlite;
-mod stream;
-mod tree;
 mod typed;
 
 // The shared pieces keep the paths every workload names them by (`super::blockio`, ...).
@@ -158,35 +142,32 @@ pub trait Workload: Sync {
     fn run(&self, ctx: &mut WorkloadCtx<'_>, params: &Resolved) -> Result<(), WorkloadError>;
 }
 
-/// Every workload fsbattery knows, in listing order. A new workload is one file and one line.
-pub fn registry() -> &'static [&'static dyn Workload] {
-    &[
-        &metadata::Metadata,
-        &tree::Tree,
-        &stream::Stream,
-        &split::Split,
-        &tree::Tree4,
-        &dd::Dd,
-        &bigfile::BigFile,
-        &randomio::RandomIo,
-        &bonnie::Bonnie,
-        &iozone::Iozone,
-        &ffsb::Ffsb,
-        &postmark::POSTMARK,
-        &postmark::POSTMARK_1,
-        &postmark::POSTMARK_10,
-        &postmark::POSTMARK_100,
-        &personality::FILESERVER,
-        &personality::VARMAIL,
-        &personality::WEBSERVER,
-        &io500::Io500,
-        &git::Git,
-        &build::Build,
-        &dbench::DBENCH,
-        &fs_mark::FsMark,
-        &sqlite::Sqlite,
-        &pgbench::Pgbench,
-    ]
+workloads! {
+    mod metadata::Metadata,
+    mod tree::Tree,
+    mod stream::Stream,
+    mod split::Split,
+    tree::Tree4,
+    mod dd::Dd,
+    mod bigfile::BigFile,
+    mod randomio::RandomIo,
+    mod bonnie::Bonnie,
+    mod iozone::Iozone,
+    mod ffsb::Ffsb,
+    mod postmark::POSTMARK,
+    postmark::POSTMARK_1,
+    postmark::POSTMARK_10,
+    postmark::POSTMARK_100,
+    mod personality::FILESERVER,
+    personality::VARMAIL,
+    personality::WEBSERVER,
+    mod io500::Io500,
+    mod git::Git,
+    mod build::Build,
+    pub mod dbench::DBENCH,
+    pub mod fs_mark::FsMark,
+    mod sqlite::Sqlite,
+    mod pgbench::Pgbench,
 }
 
 /// Every name prefix fsbattery knows (see [`prefixed`]). A new one is one line.

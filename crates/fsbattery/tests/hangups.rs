@@ -27,7 +27,8 @@ enum Moment {
 }
 
 const LOOP: &[&str] = &["--target", "loop:ext4", "--target", "loop:xfs"];
-const FUSE: &[&str] = &["--target", "loop:ntfs,size=128M"];
+// 256M: split keeps every piece size until it ends (131 MiB at its default size).
+const FUSE: &[&str] = &["--target", "loop:ntfs,size=256M"];
 
 fn start(work: &Path, targets: &[&str], repeat: &str) -> Child {
     bin()
