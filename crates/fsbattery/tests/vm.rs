@@ -147,7 +147,7 @@ fn sigint_mid_run_kills_the_guest_and_keeps_finished_cells() {
 }
 
 #[test]
-fn host_and_guest_targets_are_not_ranked_together() {
+fn host_and_guest_targets_are_not_ranked_together_and_mistakes_refused_before_boot() {
     let dir = tempfile::tempdir().unwrap();
     let o = run_in(
         dir.path(),
@@ -184,6 +184,27 @@ fn host_and_guest_targets_are_not_ranked_together() {
         "{}",
         stderr(&o)
     );
+    // The request's own mistakes are refused on the host, before a guest boots: no run
+    // directory, no console log, the guest's own words.
+    for (args, says) in [
+        (
+            &["--set", "metadata.method=commands"][..],
+            "unknown parameter 'metadata.method'",
+        ),
+        (
+            &["--repeat", "1", "--budget", "5m"][..],
+            "--budget applies to --repeat auto",
+        ),
+    ] {
+        let mut a = vec!["run", "--target", "vm:jfs", "--workload", "metadata"];
+        a.extend(args);
+        a.extend(["--out", "refused"]);
+        let o = run_in(dir.path(), &a);
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("booting"), "{}", stderr(&o));
+        assert!(!dir.path().join("refused").exists());
+    }
 }
 
 /// The fetched kernels' releases (e.g. "6.1.0-56-amd64"), newest version first.

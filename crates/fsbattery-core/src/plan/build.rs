@@ -128,6 +128,21 @@ pub(super) fn checked(
     Ok((plan, no_default_why))
 }
 
+/// The checks of [`checked`] that need no target and no program of this machine: suite,
+/// workloads and their parameters, repeats with `ranked` targets, pause, label and weights.
+/// A `vm:` run makes them on the host, so a mistake is refused before a guest boots.
+pub(super) fn target_free(args: &Request, ranked: usize) -> Result<(), UsageError> {
+    let suite = suite_of(args.suite.as_deref(), &args.workloads)?;
+    let (workloads, _) = planned_workloads(args, &suite, args.scale)?;
+    repeats(args, &suite, args.scale, ranked)?;
+    plan_settings::pause(args, &suite, args.scale)?;
+    if let Some(l) = &args.label {
+        run_label(l)?;
+    }
+    plan_settings::weights(&args.weights, &workloads)?;
+    Ok(())
+}
+
 /// The suite's workloads this machine cannot run (a database server not installed, see
 /// `Workload::unavailable`) left out with the reason; one the user named with `--workload`
 /// is refused instead, and so is a run left with nothing to do.

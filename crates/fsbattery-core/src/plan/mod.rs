@@ -77,3 +77,10 @@ pub fn build(request: &Request) -> Result<Planned, UsageError> {
         no_default_why,
     }))
 }
+
+/// The checks of [`build`] that need neither a target nor this machine's programs, for a run
+/// whose `ranked` targets live in a guest: its mistakes are refused before the guest boots
+/// (the guest builds the whole plan again).
+pub fn check_target_free(request: &Request, ranked: usize) -> Result<(), UsageError> {
+    build::target_free(request, ranked)
+}

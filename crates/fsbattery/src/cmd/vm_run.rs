@@ -32,6 +32,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let cache = Path::new(vm::kernel::CACHE_DIR);
     let groups =
         vm::groups::group(&specs, |w| vm::kernel::find(cache, w)).map_err(UsageError::Invalid)?;
+    // The request's own mistakes (a parameter, --budget with a fixed --repeat) are refused
+    // here, before a guest spends its boot on them.
+    fsbattery_core::plan::check_target_free(&args.request(), specs.len())?;
     let raw: Vec<String> = std::env::args().collect();
     // Every guest's command line is checked before the first boots.
     for g in &groups {
