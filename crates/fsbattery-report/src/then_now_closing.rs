@@ -26,13 +26,20 @@ pub fn lines(report: &Report<'_>) -> Vec<String> {
         return Vec::new();
     };
     let tn = compute(published, report);
+    let unmeasured = not_in_study(report, published);
+    let beside: Vec<&str> = report
+        .record
+        .targets
+        .iter()
+        .filter(|t| published.compared().any(|tab| tab.fs.contains(&t.fs_type)))
+        .map(|t| t.label.as_str())
+        .collect();
     let mut line = format!(
         "Then and now ({}, {}): {}",
         tn.study,
         tn.year,
-        agreement(&tn)
+        agreement(&tn, &beside)
     );
-    let unmeasured = not_in_study(report, published);
     if !unmeasured.is_empty() {
         line.push_str(&format!(
             "; {} {} not in the {} study (no column to rank beside)",
@@ -44,8 +51,9 @@ pub fn lines(report: &Report<'_>) -> Vec<String> {
     vec![line]
 }
 
-/// "Kendall's tau-b 0.41 (p 0.003, 63 pairs in 21 rows); 1 rank flip: ..." over every table.
-fn agreement(tn: &ThenAndNow) -> String {
+/// "Kendall's tau-b 0.41 (p 0.003, 63 pairs in 21 rows); 1 rank flip: ..." over every table;
+/// `in_study`: the run's targets whose filesystem has a column in the study.
+fn agreement(tn: &ThenAndNow, in_study: &[&str]) -> String {
     let mut strata: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
     let mut ambiguous = 0;
     for r in tn.tables.iter().flat_map(|t| &t.rows) {
@@ -91,9 +99,20 @@ fn agreement(tn: &ThenAndNow) -> String {
                 .map_or(Vec::new(), |t| {
                     t.columns.iter().map(|c| c.target.as_str()).collect()
                 });
-            let why = match beside.as_slice() {
-                [] => "none of this run's targets stands beside a column of the study".into(),
-                [one] => format!("only {one} stands beside a column of the study"),
+            let why = match (beside.as_slice(), in_study) {
+                // An interrupted run: its targets have columns, but no row finished its
+                // repeats on any of them (only finished cells are ranked then and now).
+                ([], [one]) => format!(
+                    "{one} stands beside a column of the study, but no row has finished its \
+                     repeats on it"
+                ),
+                ([], [_, ..]) => format!(
+                    "{} stand beside columns of the study, but no row has finished its repeats \
+                     on them",
+                    in_study.join(", ")
+                ),
+                ([], []) => "none of this run's targets stands beside a column of the study".into(),
+                ([one], _) => format!("only {one} stands beside a column of the study"),
                 _ => "no row ranks two targets both then and now".to_string(),
             };
             format!("Kendall's tau-b: too few ranked pairs ({why}{left_out})")

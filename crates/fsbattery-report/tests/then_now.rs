@@ -292,6 +292,21 @@ fn the_closing_line_gives_tau_the_flips_and_the_targets_the_study_lacked() {
           rank beside)"
         ]
     );
+    // An interrupted run (every cell short of its planned repeats): its targets have
+    // columns, but nothing finished to rank, and the line says that, not "no column".
+    let mut rec = with(SAME);
+    rec.interrupted = true;
+    for c in &mut rec.cells {
+        c.status = fsbattery_record::CellStatus::Incomplete;
+    }
+    let lines = fsbattery_report::then_now_closing::lines(&Report::new(&rec, Aggregate::Mean));
+    assert_eq!(
+        lines,
+        [
+            "Then and now (S1, 2006): Kendall's tau-b: too few ranked pairs (ext2, ext4, xfs \
+          stand beside columns of the study, but no row has finished its repeats on them)"
+        ]
+    );
     // No published numbers: no line.
     let plain = common::run();
     assert!(
