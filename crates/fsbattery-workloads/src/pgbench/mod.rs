@@ -40,11 +40,13 @@ crate::settings! {
     /// pgbench's settings.
     #[derive(Copy)]
     pub struct Config {
-        /// `scale`.
+        /// `scale`. At least the clients at every scale, as pgbench's manual asks: at scale 1
+        /// the 4 clients queue on the one branch row, and TPS measured that contention (6
+        /// repeats on ext4, 2026-11-29: 581–809 tx/s, CV 12 %; at scale 4: 812–917, CV 4 %).
         pub scale: u64 = count(
             "scale",
-            "pgbench -i -s: scale factor (100,000 accounts, about 15 MiB, each)",
-            1,
+            "pgbench -i -s: scale factor (100,000 accounts, about 15 MiB, each; below the clients they queue on its branch rows)",
+            4,
             10,
         )
         .range(1, 10_000),
