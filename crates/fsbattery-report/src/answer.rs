@@ -439,8 +439,9 @@ pub fn lines(a: &Answer) -> Vec<String> {
     out
 }
 
-/// "xfs ≈ ext4 (not separated: …), then ext3 (1.12× xfs [1.08–1.16])": tiers in order, a
-/// tie's members joined by ≈, each later tier with its ratio to the previous tier's first.
+/// "xfs and ext4 (not separated: …), then ext3 (1.12× xfs [1.08–1.16])": tiers in order, a
+/// tie's members joined by "and" (not ≈, which the tables keep for shown equivalent), each
+/// later tier with its ratio to the previous tier's first.
 pub fn ranking(a: &Answer) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut lead: Option<&Score> = None;
@@ -471,7 +472,7 @@ pub fn ranking(a: &Answer) -> String {
                     p_text(p.p_holm)
                 )
             });
-            last.push_str(&format!(" ≈ {}{tie}", s.target));
+            last.push_str(&format!(" and {}{tie}", s.target));
         }
     }
     parts.join(", then ")
