@@ -77,14 +77,11 @@ crate::settings! {
             100_000,
         )
         .range(1, 100_000_000),
-        /// `transactions`. 10,000 at quick scale, not 2,000: a cell's commit latency
-        /// median then spread 1.58–1.81 ms over six repeats on ext4 (CV 4 %), against
-        /// 0.87–1.79 ms (CV 24 %) with 2,000, and its transactions/s CV fell from 14 % to 3 %
-        /// (2026-11-29, beside an fsync-heavy run): a verdict needs far fewer rounds.
+        /// `transactions`.
         pub transactions: u64 = count(
             "transactions",
             "transactions to run (fewer if runtime ends first)",
-            10_000,
+            2_000,
             20_000,
         )
         .range(1, 100_000_000),
