@@ -439,14 +439,27 @@ pub fn lines(a: &Answer) -> Vec<String> {
     out
 }
 
-/// "xfs and ext4 (not separated: …), then ext3 (1.12× xfs [1.08–1.16])": tiers in order, a
-/// tie's members joined by "and" (not ≈, which the tables keep for shown equivalent), each
-/// later tier with its ratio to the previous tier's first.
+/// "xfs and ext4 (not separated from xfs: 1.01× […], p …), then ext3 (1.12× xfs [1.08–1.16])":
+/// tiers in order, a tie's members joined by "and" (not ≈, which the tables keep for shown
+/// equivalent), each with its ratio to a member it is not separated from, each later tier with
+/// its ratio to the previous tier's first.
 pub fn ranking(a: &Answer) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut lead: Option<&Score> = None;
+    // The current tier's members so far: a target joins a tier because some member is not
+    // separated from it, which need not be the first (the first may be separated from it).
+    let mut tier: Vec<&Score> = Vec::new();
     for s in &a.overall {
         let starts = lead.is_none_or(|l| l.tier != s.tier);
+        if starts {
+            tier.clear();
+        }
+        let joined_by = tier
+            .iter()
+            .copied()
+            .find(|m| a.pair(&m.target, &s.target).is_none_or(|p| !p.separated))
+            .or(lead);
+        tier.push(s);
         if starts {
             let mut text = s.target.clone();
             if let (Some(prev), Some(p)) = (lead, lead.and_then(|l| a.pair(&l.target, &s.target))) {
@@ -461,14 +474,16 @@ pub fn ranking(a: &Answer) -> String {
             }
             lead = Some(s);
             parts.push(text);
-        } else if let (Some(l), Some(last)) = (lead, parts.last_mut()) {
+        } else if let (Some(l), Some(last)) = (joined_by, parts.last_mut()) {
             let tie = a.pair(&l.target, &s.target).map_or(String::new(), |p| {
+                // The joining target's ratio to the member it is not separated from.
+                let (r, lo, hi) = match p.better == l.target {
+                    true => (p.ratio, p.ci95.0, p.ci95.1),
+                    false => (1.0 / p.ratio, 1.0 / p.ci95.1, 1.0 / p.ci95.0),
+                };
                 format!(
-                    " (not separated: {:.2}× {} [{:.2}–{:.2}], p {})",
-                    p.ratio,
+                    " (not separated from {}: {r:.2}× [{lo:.2}–{hi:.2}], p {})",
                     l.target,
-                    p.ci95.0,
-                    p.ci95.1,
                     p_text(p.p_holm)
                 )
             });

@@ -231,9 +231,37 @@ fn noisy_near_equal_targets_are_a_tie_not_a_ranking() {
     assert!(tie, "{:?}", a.overall);
     assert!(a.overall[2].tier > a.overall[1].tier, "{:?}", a.overall);
     assert!(
-        text.contains(" (not separated: ") && text.contains(", then btrfs"),
+        text.contains(" (not separated from ") && text.contains(", then btrfs"),
         "{text}"
     );
+}
+
+/// A tie held together by a middle target: a and c are separated, b from neither. c's tie is
+/// said against b, the member it is not separated from, not against a (which it is).
+#[test]
+fn a_tie_names_the_member_a_target_is_not_separated_from() {
+    let a = answer_of(
+        &row(&[
+            ("a", &[1.00, 1.01, 0.99, 1.00, 1.01]),
+            ("b", &[1.00, 1.60, 1.10, 1.50, 1.05]),
+            ("c", &[1.60, 1.61, 1.59, 1.60, 1.62]),
+        ]),
+        &[],
+    );
+    let sep = |x: &str, y: &str| a.pair(x, y).unwrap().separated;
+    assert!(
+        sep("a", "c") && !sep("a", "b") && !sep("b", "c"),
+        "{:?}",
+        a.pairs
+    );
+    assert!(a.overall.iter().all(|s| s.tier == 0), "{:?}", a.overall);
+    let text = ranking(&a);
+    assert!(
+        text.starts_with("a and b (not separated from a: ")
+            && text.contains(" and c (not separated from b: "),
+        "{text}"
+    );
+    assert!(!text.contains("not separated from a: 1.6"), "{text}");
 }
 
 #[test]
