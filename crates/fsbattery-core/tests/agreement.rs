@@ -125,13 +125,26 @@ fn random_io_agrees_with_fio() {
             format!("engine IOPS, {threads} thread(s), same file"),
             format!("randomio workload IOPS, {threads} thread(s)"),
         );
+        // The three sides take turns at going first: with fio always first, a quiet run
+        // (2026-11-29 12:10) put the engine at 1.152 x fio, 90 % interval 1.016-1.248, where
+        // earlier runs had agreed; whatever the first run of a round pays, each side pays it
+        // in a third of the rounds.
+        let mut round = 0usize;
         converge(
             |b| {
-                b.put(&fio, fio_iops(&file, threads));
-                b.put(&engine, engine_iops(&file, threads));
-                let wl_iops =
-                    run_via_runner("randomio", &root, &over, CachePolicy::Tool)["iops"].value;
-                b.put(&wl, wl_iops);
+                for k in 0..3 {
+                    match (round + k) % 3 {
+                        0 => b.put(&fio, fio_iops(&file, threads)),
+                        1 => b.put(&engine, engine_iops(&file, threads)),
+                        _ => {
+                            let wl_iops =
+                                run_via_runner("randomio", &root, &over, CachePolicy::Tool)["iops"]
+                                    .value;
+                            b.put(&wl, wl_iops);
+                        }
+                    }
+                }
+                round += 1;
             },
             &[(&engine, &fio, 0.10), (&wl, &fio, 0.10)],
         );
