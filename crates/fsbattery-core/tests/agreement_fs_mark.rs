@@ -175,7 +175,8 @@ fn agree_on(args: &str) {
 /// ratios spread 0.59–1.55 (2026-11-29, a guest emulator busy on one core): a median of nine
 /// fell anywhere from 0.78 (an idle machine, earlier that day) to 0.97, which read as a fifth
 /// slower although the calls per file are fs_mark's. With 3,000 files two runs of nine rounds
-/// spread 0.79–1.35 and 0.90–1.08, medians 0.947 and 0.943; `fsbattery run` beside fs_mark
+/// spread 0.79–1.35 and 0.90–1.08, medians 0.947 and 0.943, and quiet (12:25) 0.96–1.10,
+/// median 1.008; `fsbattery run` beside fs_mark
 /// from a shell, six A B B A rounds, gave 3,300–6,200 files/s on both sides alike.
 #[test]
 fn fs_mark_sync_heavy_agrees_with_fs_mark_3_3() {

@@ -27,18 +27,18 @@ pub fn lines(report: &Report<'_>) -> Vec<String> {
     };
     let tn = compute(published, report);
     let unmeasured = not_in_study(report, published);
-    let beside: Vec<&str> = report
+    let in_study: Vec<&str> = report
         .record
         .targets
         .iter()
-        .filter(|t| published.compared().any(|tab| tab.fs.contains(&t.fs_type)))
+        .filter(|t| has_column(published, t))
         .map(|t| t.label.as_str())
         .collect();
     let mut line = format!(
         "Then and now ({}, {}): {}",
         tn.study,
         tn.year,
-        agreement(&tn, &beside)
+        agreement(&tn, &in_study)
     );
     if !unmeasured.is_empty() {
         line.push_str(&format!(
@@ -146,6 +146,14 @@ fn pval(p: f64) -> String {
     }
 }
 
+/// Whether `t`'s filesystem has a column in a table the study ranks against runs.
+fn has_column(
+    published: &fsbattery_record::published::Published,
+    t: &fsbattery_record::TargetRecord,
+) -> bool {
+    published.compared().any(|tab| tab.fs.contains(&t.fs_type))
+}
+
 /// The run's targets whose filesystem has no column in any table the study ranks against runs.
 fn not_in_study(
     report: &Report<'_>,
@@ -155,7 +163,7 @@ fn not_in_study(
         .record
         .targets
         .iter()
-        .filter(|t| !published.compared().any(|tab| tab.fs.contains(&t.fs_type)))
+        .filter(|t| !has_column(published, t))
         .map(|t| {
             if t.label == t.fs_type {
                 t.label.clone()
