@@ -4,7 +4,8 @@
 //! caller, naming it and its line: nothing is ignored silently.
 //!
 //! Defaults are fio 3.33's (`options.c`): rw=read, bs=4k, iodepth=1, ioengine=psync,
-//! rwmixread=50, invalidate=1, randrepeat=1, fallocate=native, file_service_type=roundrobin.
+//! rwmixread=50, invalidate=1, randrepeat=1, fallocate=native, fadvise_hint=1,
+//! file_service_type=roundrobin.
 
 use super::units;
 
@@ -73,6 +74,22 @@ pub enum Fallocate {
     Truncate,
 }
 
+/// `fadvise_hint`: the access pattern a file is advised with when the job opens it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fadvise {
+    /// No advice (`0`).
+    None,
+    /// By the job's pattern (`1`, fio's default): random jobs `POSIX_FADV_RANDOM`, others
+    /// `POSIX_FADV_SEQUENTIAL`.
+    Type,
+    /// `POSIX_FADV_RANDOM`.
+    Random,
+    /// `POSIX_FADV_SEQUENTIAL`.
+    Sequential,
+    /// `POSIX_FADV_NOREUSE`.
+    Noreuse,
+}
+
 /// `sync`: how files are opened for writing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SyncMode {
@@ -131,6 +148,8 @@ pub struct JobOpts {
     pub create_on_open: bool,
     /// Preallocation of created files.
     pub fallocate: Fallocate,
+    /// The advice each opened file gets.
+    pub fadvise: Fadvise,
     /// Lay files out (written) before a write job, as for reads.
     pub overwrite: bool,
     /// Remove the job's files when it ends.
@@ -200,6 +219,7 @@ impl Default for JobOpts {
             sync: SyncMode::None,
             create_on_open: false,
             fallocate: Fallocate::Native,
+            fadvise: Fadvise::Type,
             overwrite: false,
             unlink: false,
             runtime_ns: None,
@@ -412,6 +432,18 @@ fn fallocate(o: &mut JobOpts, v: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
+fn fadvise(o: &mut JobOpts, v: Option<&str>) -> Result<(), String> {
+    o.fadvise = match need(v)?.trim().to_ascii_lowercase().as_str() {
+        "0" => Fadvise::None,
+        "1" => Fadvise::Type,
+        "random" => Fadvise::Random,
+        "sequential" => Fadvise::Sequential,
+        "noreuse" => Fadvise::Noreuse,
+        _ => return Err("use 0, 1, random, sequential or noreuse".into()),
+    };
+    Ok(())
+}
+
 fn sync(o: &mut JobOpts, v: Option<&str>) -> Result<(), String> {
     o.sync = match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
         None | Some("1") | Some("sync") => SyncMode::Sync,
@@ -487,6 +519,7 @@ pub static OPTIONS: &[FioOption] = &[
     FioOption { name: "sync", aliases: &[], help: "open for writing with O_SYNC (1, sync) or O_DSYNC (dsync)", set: sync },
     FioOption { name: "create_on_open", aliases: &[], help: "create files when the job opens them instead of laying them out first", set: flag!(create_on_open) },
     FioOption { name: "fallocate", aliases: &[], help: "preallocate created files: native (default), posix, keep, truncate, none", set: fallocate },
+    FioOption { name: "fadvise_hint", aliases: &[], help: "advise the kernel of the pattern at open: 1 (default: random or sequential by the job), 0, random, sequential, noreuse", set: fadvise },
     FioOption { name: "overwrite", aliases: &[], help: "write files out before a write job (as for reads)", set: flag!(overwrite) },
     FioOption { name: "unlink", aliases: &[], help: "remove the job's files when it ends", set: flag!(unlink) },
     FioOption { name: "runtime", aliases: &["timeout"], help: "stop the job after this long (seconds, or with s/m/h/ms)", set: |o, v| { o.runtime_ns = Some(time(v)?).filter(|t| *t > 0); Ok(()) } },
