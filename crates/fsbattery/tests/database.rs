@@ -127,6 +127,7 @@ fn database_suite_ranks_tps_and_commit_latency_and_leaves_no_server() {
     let md = std::fs::read_to_string(work.path().join("r/results.md")).unwrap();
     for label in [
         "SQLite transactions/s",
+        "SQLite commit latency, mean",
         "SQLite commit latency, 99th percentile",
         "PostgreSQL pgbench TPS",
         "PostgreSQL transaction latency, 99th percentile",
