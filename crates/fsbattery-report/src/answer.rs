@@ -453,14 +453,6 @@ pub fn ranking(a: &Answer) -> String {
         let starts = lead.is_none_or(|l| l.tier != s.tier);
         if starts {
             tier.clear();
-        }
-        let joined_by = tier
-            .iter()
-            .copied()
-            .find(|m| a.pair(&m.target, &s.target).is_none_or(|p| !p.separated))
-            .or(lead);
-        tier.push(s);
-        if starts {
             let mut text = s.target.clone();
             if let (Some(prev), Some(p)) = (lead, lead.and_then(|l| a.pair(&l.target, &s.target))) {
                 text.push_str(&format!(
@@ -474,7 +466,7 @@ pub fn ranking(a: &Answer) -> String {
             }
             lead = Some(s);
             parts.push(text);
-        } else if let (Some(l), Some(last)) = (joined_by, parts.last_mut()) {
+        } else if let (Some(l), Some(last)) = (joined_by(a, &tier, s).or(lead), parts.last_mut()) {
             let tie = a.pair(&l.target, &s.target).map_or(String::new(), |p| {
                 // The joining target's ratio to the member it is not separated from.
                 let (r, lo, hi) = match p.better == l.target {
@@ -489,8 +481,16 @@ pub fn ranking(a: &Answer) -> String {
             });
             last.push_str(&format!(" and {}{tie}", s.target));
         }
+        tier.push(s);
     }
     parts.join(", then ")
+}
+
+/// The first member of `tier` that `s` is not separated from (what holds `s` in the tier).
+fn joined_by<'a>(a: &Answer, tier: &[&'a Score], s: &Score) -> Option<&'a Score> {
+    tier.iter()
+        .copied()
+        .find(|m| a.pair(&m.target, &s.target).is_none_or(|p| !p.separated))
 }
 
 /// What the composite is, in one parenthesis.
