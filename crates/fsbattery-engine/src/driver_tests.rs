@@ -157,3 +157,65 @@ fn mean_depth_counts_the_time_the_queue_was_full() {
     assert!(means.iter().all(|m| *m <= 16.0 + 1e-9), "{means:?}");
     assert!(means.iter().any(|m| *m >= 15.0), "{means:?}");
 }
+
+/// A source that takes `think` to prepare each of its writes (as a rate limit's sleep or a
+/// pass's invalidation would) and keeps each latency the driver hands back.
+struct Slow {
+    left: u32,
+    think: std::time::Duration,
+    latencies: Vec<u64>,
+}
+
+impl crate::OpSource for Slow {
+    type Error = EngineError;
+    fn next(&mut self, slot: u16, _bufs: &mut BufferPool, now: u64) -> Option<Op> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        std::thread::sleep(self.think);
+        Some(Op {
+            kind: crate::OpKind::Write,
+            offset: 0,
+            len: BS,
+            slot,
+            file: 0,
+            issued_ns: now,
+        })
+    }
+    fn complete(
+        &mut self,
+        c: &Completion,
+        now: u64,
+        _bufs: &BufferPool,
+    ) -> Result<(), EngineError> {
+        self.latencies.push(now.saturating_sub(c.op.issued_ns));
+        Ok(())
+    }
+}
+
+#[test]
+fn a_latency_starts_when_the_operation_is_submitted_not_while_it_is_prepared() {
+    let engine = Scripted {
+        pool: BufferPool::new(1, BS as usize, 4096),
+        queued: Vec::new(),
+        device: VecDeque::new(),
+        ready: 1,
+        log: Rc::new(RefCell::new(Vec::new())),
+    };
+    let mut driver = crate::Driver::new(engine, 1);
+    let mut src = Slow {
+        left: 3,
+        think: std::time::Duration::from_millis(20),
+        latencies: Vec::new(),
+    };
+    driver.run(&mut src).unwrap();
+    // Each write spent 20 ms in its source; the scripted device finishes it at the next
+    // call. Stamped before the source ran, each latency would be over 20 ms.
+    assert_eq!(src.latencies.len(), 3);
+    assert!(
+        src.latencies.iter().all(|&ns| ns < 10_000_000),
+        "latencies (ns) include the preparation: {:?}",
+        src.latencies
+    );
+}

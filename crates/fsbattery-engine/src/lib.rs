@@ -15,8 +15,8 @@
 //!   engines, each created on the thread that uses it (io_uring rings are single-issuer).
 //! - An operation names a buffer slot; the caller never reuses a slot until the operation that
 //!   holds it has completed (the driver keeps a free list of slots).
-//! - Engines never time anything: the driver stamps [`Op::issued_ns`] and reads the clock once
-//!   per completion batch, so timing costs the same for every engine.
+//! - Engines never time anything: the driver stamps [`Op::issued_ns`] as it submits and reads
+//!   the clock once per completion batch, so timing costs the same for every engine.
 //!
 //! Adding an engine is one file implementing [`Engine`] with its [`EngineEntry`] (name,
 //! capabilities, options) and one line in the registry's table ([`ENGINES`]); see
@@ -126,7 +126,8 @@ pub struct Op {
     /// File index, as returned by [`Engine::add_file`].
     pub file: u32,
     /// Opaque to engines and returned in the [`Completion`]: the driver stores the issue time
-    /// (nanoseconds since the thread's start) here.
+    /// (nanoseconds since the thread's start) here as it submits; what a source puts here is
+    /// overwritten.
     pub issued_ns: u64,
 }
 
