@@ -17,7 +17,7 @@ use std::process::{Command, ExitCode};
 
 /// Programs the tests run themselves: reference tools, the browser, user and mount helpers,
 /// the shells and groff that check the generated completions and man page.
-const TEST_PROGRAMS: [&str; 18] = [
+const TEST_PROGRAMS: [&str; 19] = [
     "fio",
     "bonnie++",
     "postmark",
@@ -34,9 +34,11 @@ const TEST_PROGRAMS: [&str; 18] = [
     "zsh",
     "fish",
     "groff",
-    // The vm: target test boots a guest and makes jfs in it.
+    // The vm: target test boots a guest and makes jfs in it; the guest kernel fetched for
+    // it gets its modules.dep from depmod.
     "qemu-system-x86_64",
     "mkfs.jfs",
+    "depmod",
 ];
 
 /// What building with `--features mpi` and running under mpirun needs.
@@ -51,14 +53,37 @@ fn mpi_needs() -> [Need; 3] {
 /// Python modules the tests import (the spreadsheet is read back by openpyxl).
 const TEST_MODULES: [&str; 1] = ["openpyxl"];
 
-/// Install what is missing, or say that nothing is.
+/// Install what is missing, or say that nothing is; then fetch the guest kernels, which
+/// need a package (kmod's depmod) the install may just have brought.
 pub fn setup(args: SetupArgs) -> anyhow::Result<ExitCode> {
     let (needs, notes) = needs(&args)?;
-    guest_kernels(&args)?;
     for n in &notes {
         outln!("fsbattery setup: note: {n}")?;
     }
-    let r = packages::resolve(&needs, packages::detect_family(), packages::present);
+    let code = install(&needs, args.dry_run)?;
+    if code == ExitCode::SUCCESS {
+        guest_kernels(&args)?;
+    } else if wants_guest_kernels(&args) {
+        outln!(
+            "fsbattery setup: the guest kernels are fetched once the packages above are installed"
+        )?;
+    }
+    Ok(code)
+}
+
+/// Whether this setup fetches a guest kernel (the tests, or a `vm:` target).
+fn wants_guest_kernels(args: &SetupArgs) -> bool {
+    args.tests
+        || args
+            .targets
+            .iter()
+            .any(|t| fsbattery_core::targets::vm::is_vm(t))
+}
+
+/// Install the packages that provide what is missing from `needs` (or, in a dry run, say
+/// which): success when nothing is missing after it, exit 5 when the user must install.
+fn install(needs: &[Need], dry_run: bool) -> anyhow::Result<ExitCode> {
+    let r = packages::resolve(needs, packages::detect_family(), packages::present);
     if r.nothing_to_do() {
         outln!(
             "fsbattery setup: everything needed is installed ({} programs and modules checked); nothing to do",
@@ -74,7 +99,7 @@ pub fn setup(args: SetupArgs) -> anyhow::Result<ExitCode> {
             r.family.manager()
         )?;
     }
-    act(&r, args.dry_run)
+    act(&r, dry_run)
 }
 
 /// `vm:` targets (and the tests, which boot a guest) need a distribution kernel: fetched
