@@ -173,7 +173,7 @@ fn random_mixed_with_fsync_agrees_with_fio() {
 /// Measured in memory, 2026-11-29, idle: bandwidth 1.079, write clat p50 0.965, sync latency
 /// p50 0.919 (3 rounds); 2026-11-28 at load 1: bandwidth 1.010 [0.941, 1.068].
 ///
-/// Ignored since 2026-11-29 18:10: on the freshly booted machine of that evening, quiet, our
+/// Ignored since 2026-11-29 17:40: on the freshly booted machine of that evening, quiet, our
 /// 256 KiB writes ran faster than fio's in every run, with the code that passed the day
 /// before as with the latency stamped at the submission: bandwidth 1.125, 1.127, 1.165
 /// (before), 1.036 and 1.148 (90 % interval 1.123-1.221, after; also with a 1 s time-based
@@ -194,11 +194,11 @@ fn sequential_with_end_fsync_agrees_with_fio() {
 /// 4096 files, so a run lasts about 2 s. On 256 files (0.1 s a run) fio came out 1.44 x
 /// ours in IOPS and its sync latency p50 half ours (0.09 against 0.19 ms; 6 shell pairs,
 /// 2026-11-29, quiet), with the same system calls; one of fio's latency logs of the longer
-/// job shows why a short run favours one side: 5264 and 4912 writes in its first two 100 ms,
-/// 2960-4720 in every later one. On 4096 files the two agree: IOPS 0.944, write clat p50
-/// 0.993, sync latency p50 1.012 (6 pairs), and this test, three quiet runs after the change:
-/// IOPS 1.020, 0.999, 0.958; write clat p50 0.995, 0.984, 1.000; sync latency p50 0.929,
-/// 0.974, 1.016.
+/// job shows how a short run can favour one side: 5264 and 4912 writes in its first two
+/// 100 ms, 2960-4720 in every later one. On 4096 files the two agree: IOPS 0.944, write clat
+/// p50 0.993, sync latency p50 1.012 (6 pairs), and this test, four quiet runs after the
+/// change: IOPS 1.020, 0.999, 0.958, 0.928; write clat p50 0.995, 0.984, 1.000, 0.989; sync
+/// latency p50 0.929, 0.974, 1.016, 1.002 (then passed in a fresh-clone CI run).
 #[test]
 fn many_small_files_agree_with_fio() {
     agree_on(
