@@ -81,7 +81,8 @@ fn wants_guest_kernels(args: &SetupArgs) -> bool {
 }
 
 /// Install the packages that provide what is missing from `needs` (or, in a dry run, say
-/// which): success when nothing is missing after it, exit 5 when the user must install.
+/// which): success when nothing is missing after it or the dry run said what it would
+/// install, exit 5 when the user must install.
 fn install(needs: &[Need], dry_run: bool) -> anyhow::Result<ExitCode> {
     let r = packages::resolve(needs, packages::detect_family(), packages::present);
     if r.nothing_to_do() {
